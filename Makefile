@@ -1,0 +1,34 @@
+# Two entry points, each doing all set-up on a fresh machine:
+#   make run    install the app and start it on http://localhost:8501
+#   make test   install everything the tests need (Chromium included) and run them all
+PYTHON ?= python3
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: run test install install-test chromium lint bench
+
+install:
+	$(PYTHON) -m pip install -q -e .
+
+install-test:
+	$(PYTHON) -m pip install -q -e ".[test]"
+
+# Debian's Chromium for the Playwright browser tests (Playwright cannot download its own here).
+chromium:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+		if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; \
+	fi
+	@test -x "$(CHROMIUM)" || { echo "Chromium is missing at $(CHROMIUM)"; exit 1; }
+
+run: install
+	$(PYTHON) -m streamlit run app.py
+
+lint:
+	$(PYTHON) -m ruff check .
+	$(PYTHON) -m ruff format --check .
+
+test: install-test chromium lint
+	NDCG_CHROMIUM=$(CHROMIUM) $(PYTHON) -m pytest
+
+bench: install-test
+	$(PYTHON) benchmarks/app_speed.py

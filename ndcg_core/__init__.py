@@ -1,0 +1,38 @@
+"""ndcg_core: NDCG, step by step, in every variant people actually use.
+
+The pure library behind the NDCG teaching app: no Streamlit here. Start with
+:func:`ndcg`, :func:`dcg` and :func:`explain`; formula choices are described
+by :data:`SCHEMA` and carried as :class:`Variant` values.
+
+>>> import ndcg_core
+>>> round(ndcg_core.ndcg([3, 2, 3, 0, 1, 2], discount="jarvelin"), 4)
+0.9315
+"""
+
+from .examples import DATASET_EXAMPLES, EXAMPLES, DatasetExample, Figure, WorkedExample, get_example
+from .metrics import STEP_COLUMNS, Explanation, dcg, divisors, explain, gains, ndcg, ndcg_curve, to_grades
+from .variants import SCHEMA, Option, Variant, schema_markdown
+
+__all__ = [
+    "DATASET_EXAMPLES",
+    "EXAMPLES",
+    "SCHEMA",
+    "STEP_COLUMNS",
+    "DatasetExample",
+    "Explanation",
+    "Figure",
+    "Option",
+    "Variant",
+    "WorkedExample",
+    "dcg",
+    "divisors",
+    "explain",
+    "gains",
+    "get_example",
+    "ndcg",
+    "ndcg_curve",
+    "schema_markdown",
+    "to_grades",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,313 @@
+"""The variant schema: every formula choice NDCG makes, as data.
+
+A *variant* is a value (a :class:`Variant`), not a new function and not a
+set of boolean flags. The choices, defaults and one-line descriptions live in
+one table, :data:`SCHEMA`, from which the app's controls, the share-link
+parameters and the documentation are all generated. Adding a choice is one
+entry in that table.
+
+Examples
+--------
+>>> from ndcg_core.variants import Variant
+>>> v = Variant(discount="jarvelin", k=6)
+>>> v.name
+"nDCG(discount='jarvelin')@6"
+>>> Variant.parse(v.name) == v
+True
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+__all__ = [
+    "DISCOUNTS",
+    "GAINS",
+    "LOG_BASES",
+    "SCHEMA",
+    "ZERO_IDCG_POLICIES",
+    "Option",
+    "Variant",
+    "schema_markdown",
+]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One formula choice: its name, allowed values, default and description.
+
+    Parameters
+    ----------
+    name : str
+        The keyword argument of :func:`ndcg_core.ndcg` and the field of
+        :class:`Variant`.
+    label : str
+        A short human label for a UI control.
+    default : object
+        The value used when nothing is said.
+    help : str
+        One sentence saying what the choice changes.
+    choices : dict
+        Named values mapped to a one-line description each. Empty for a free
+        number (``k``); ``log_base`` lists common bases but accepts any number
+        greater than 1.
+    url_key : str
+        The share-link query parameter carrying this choice.
+    """
+
+    name: str
+    label: str
+    default: Any
+    help: str
+    choices: Mapping[Any, str] = field(default_factory=dict)
+    url_key: str = ""
+
+
+GAINS: dict[str, str] = {
+    "linear": "gain = grade: a grade-2 item is worth twice a grade-1 item",
+    "exponential": "gain = 2^grade - 1: each grade step doubles the worth (Burges et al. 2005)",
+}
+DISCOUNTS: dict[str, str] = {
+    "log": "divide the gain at position i by log_b(i + 1): every position is discounted",
+    "jarvelin": "divide by max(1, log_b(i)): the first b positions are not discounted "
+    "(Järvelin & Kekäläinen 2002)",
+}
+LOG_BASES: dict[float, str] = {
+    2.0: "base 2: the usual choice",
+    math.e: "base e (natural log), as in Burges et al. 2005",
+    10.0: "base 10: with the Järvelin–Kekäläinen discount, positions 1-10 are undiscounted",
+}
+ZERO_IDCG_POLICIES: dict[str, str] = {
+    "zero": "score 0: a query with nothing relevant to find gets no credit (scikit-learn, trec_eval)",
+    "one": "score 1: nothing could have been ranked better (LightGBM, XGBoost 'ndcg')",
+    "skip": "no score (NaN): leave the query out of averages (torchmetrics 'skip')",
+    "error": "raise an error: treat such a query as a mistake in the data",
+}
+
+SCHEMA: tuple[Option, ...] = (
+    Option(
+        "k",
+        "Cutoff k",
+        None,
+        "Only the top k positions count; none means the whole list.",
+        url_key="k",
+    ),
+    Option(
+        "gain",
+        "Gain",
+        "linear",
+        "How a relevance grade becomes a gain.",
+        GAINS,
+        url_key="gain",
+    ),
+    Option(
+        "discount",
+        "Discount",
+        "log",
+        "How much a gain shrinks with its position.",
+        DISCOUNTS,
+        url_key="discount",
+    ),
+    Option(
+        "log_base",
+        "Log base",
+        2.0,
+        "Base b of the logarithm in the discount (any number above 1).",
+        LOG_BASES,
+        url_key="base",
+    ),
+    Option(
+        "zero_idcg",
+        "When IDCG = 0",
+        "zero",
+        "What NDCG is for a query whose ideal DCG is 0 (no relevant item to find).",
+        ZERO_IDCG_POLICIES,
+        url_key="zero",
+    ),
+)
+
+_OPTIONS = {o.name: o for o in SCHEMA}
+
+
+def format_base(base: float) -> str:
+    """Print a log base the way people write it: ``2``, ``e``, ``10``, ``1.5``."""
+    if base == math.e:
+        return "e"
+    return f"{base:g}"
+
+
+def parse_base(text: str | float) -> float:
+    """Read a log base from ``"2"``, ``"e"``, ``"10"`` or any number > 1."""
+    if isinstance(text, str):
+        t = text.strip().lower()
+        value = math.e if t in {"e", "ln"} else float(t)
+    else:
+        value = float(text)
+    check_log_base(value)
+    return value
+
+
+def check_log_base(value: float) -> None:
+    """Raise ``ValueError`` unless ``value`` is a finite number greater than 1."""
+    if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 1):
+        raise ValueError(f"log_base must be a finite number greater than 1, got {value!r}")
+
+
+def check_k(k: Any) -> int | None:
+    """Return ``k`` as an int (or None), raising ``ValueError`` for k < 1."""
+    if k is None:
+        return None
+    if isinstance(k, bool) or not isinstance(k, (int, float)) or k != int(k):
+        raise ValueError(f"k must be a whole number of at least 1 (or None), got {k!r}")
+    if k < 1:
+        raise ValueError(f"k must be at least 1 (or None for the whole list), got {k!r}")
+    return int(k)
+
+
+def check_choice(name: str, value: Any) -> None:
+    """Raise ``ValueError`` unless ``value`` is one of the schema's choices for ``name``."""
+    option = _OPTIONS[name]
+    if value not in option.choices:
+        allowed = ", ".join(repr(c) for c in option.choices)
+        raise ValueError(f"{name} must be one of {allowed}; got {value!r}")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One complete choice of NDCG formula, as a hashable value.
+
+    ``gain`` may be ``"linear"``, ``"exponential"`` or a custom table given
+    as a tuple of ``(grade, gain)`` pairs (a mapping is converted). The
+    canonical :attr:`name` prints only what differs from the defaults, in the
+    style of ir_measures (``nDCG(gain='exponential')@10``).
+    """
+
+    k: int | None = None
+    gain: str | tuple[tuple[float, float], ...] = "linear"
+    discount: str = "log"
+    log_base: float = 2.0
+    zero_idcg: str = "zero"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "k", check_k(self.k))
+        if isinstance(self.gain, Mapping):
+            object.__setattr__(self, "gain", tuple(sorted(self.gain.items())))
+        if isinstance(self.gain, str):
+            check_choice("gain", self.gain)
+        check_choice("discount", self.discount)
+        check_choice("zero_idcg", self.zero_idcg)
+        check_log_base(self.log_base)
+        object.__setattr__(self, "log_base", float(self.log_base))
+
+    @property
+    def gain_table(self) -> dict[float, float] | None:
+        """The custom gain table as a dict, or None for a named gain."""
+        return None if isinstance(self.gain, str) else dict(self.gain)
+
+    def kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for :func:`ndcg_core.ndcg` and friends."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        if not isinstance(self.gain, str):
+            out["gain"] = dict(self.gain)
+        return out
+
+    def with_(self, **changes: Any) -> Variant:
+        """A copy with some choices changed."""
+        return replace(self, **changes)
+
+    @property
+    def name(self) -> str:
+        """Canonical printable name, e.g. ``nDCG(discount='jarvelin')@6``."""
+        parts = []
+        for option in SCHEMA:
+            if option.name == "k":
+                continue
+            value = getattr(self, option.name)
+            if value == option.default:
+                continue
+            if option.name == "log_base":
+                parts.append(f"base={format_base(value)}")
+            elif option.name == "gain" and not isinstance(value, str):
+                table = ",".join(f"{_num(g)}:{_num(v)}" for g, v in value)
+                parts.append(f"gain='{table}'")
+            else:
+                parts.append(f"{option.name}={value!r}")
+        args = f"({', '.join(parts)})" if parts else ""
+        cut = f"@{self.k}" if self.k is not None else ""
+        return f"nDCG{args}{cut}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def parse(cls, name: str) -> Variant:
+        """Read a canonical name back (the inverse of :attr:`name`)."""
+        m = re.fullmatch(r"\s*nDCG(?:\((.*)\))?(?:@(\d+))?\s*", name)
+        if not m:
+            raise ValueError(f"not a variant name: {name!r} (expected e.g. nDCG(gain='exponential')@10)")
+        kwargs: dict[str, Any] = {}
+        if m.group(2):
+            kwargs["k"] = int(m.group(2))
+        # A custom gain table holds commas, so options are matched, not split.
+        for key, value in re.findall(r"(\w+)=('[^']*'|[^,\s]+)", m.group(1) or ""):
+            value = value.strip("'")
+            if key == "base":
+                kwargs["log_base"] = parse_base(value)
+            elif key == "gain" and ":" in value:
+                kwargs["gain"] = parse_gain_table(value)
+            elif key in _OPTIONS:
+                kwargs[key] = value
+            else:
+                raise ValueError(f"unknown variant option {key!r} in {name!r}")
+        return cls(**kwargs)
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+def parse_gain_table(text: str) -> dict[float, float]:
+    """Read a custom gain table from ``"0:0,1:1,2:3,3:7"`` (grade:gain pairs).
+
+    Raises ``ValueError`` naming the pair that could not be read.
+    """
+    table: dict[float, float] = {}
+    for i, pair in enumerate(p for p in re.split(r"[,;\s]+", text.strip()) if p):
+        grade, sep, gain = pair.partition(":")
+        try:
+            if not sep:
+                raise ValueError
+            g, v = float(grade), float(gain)
+        except ValueError:
+            raise ValueError(
+                f"gain table entry {i + 1} ({pair!r}) is not of the form grade:gain, e.g. 2:3"
+            ) from None
+        if not (math.isfinite(g) and math.isfinite(v)):
+            raise ValueError(f"gain table entry {i + 1} ({pair!r}) must use finite numbers")
+        table[g] = v
+    if not table:
+        raise ValueError("the gain table is empty: give grade:gain pairs such as 0:0,1:1,2:3")
+    return table
+
+
+def schema_markdown() -> str:
+    """The schema as a Markdown table, for the README and the app's help."""
+    rows = ["| option | share-link key | default | choices |", "|---|---|---|---|"]
+    for o in SCHEMA:
+        default = (
+            "whole list"
+            if o.default is None
+            else (format_base(o.default) if o.name == "log_base" else f"`{o.default}`")
+        )
+        if o.choices:
+            shown = "<br>".join(
+                f"`{format_base(c) if o.name == 'log_base' else c}`: {d}" for c, d in o.choices.items()
+            )
+        else:
+            shown = "a whole number from 1"
+        rows.append(f"| {o.label} (`{o.name}`) | `{o.url_key}` | {default} | {o.help}<br>{shown} |")
+    return "\n".join(rows)
