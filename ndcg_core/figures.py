@@ -1,0 +1,134 @@
+"""Plotly figures of one NDCG computation, sized to read on a projector.
+
+Item labels only ever reach a figure HTML-escaped (plotly renders a subset
+of HTML in text), so a label such as ``<b>x</b>`` shows literally.
+"""
+
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from .metrics import Explanation
+
+__all__ = ["cumulative_figure", "gains_figure", "ndcg_at_k_figure"]
+
+RANKING = "#1f77b4"
+IDEAL = "#ff7f0e"
+MUTED = "#9aa5b1"
+HEIGHT = 300
+
+
+def _layout(fig: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
+    fig.update_layout(
+        title={"text": title, "font": {"size": 16}},
+        height=HEIGHT,
+        margin={"l": 50, "r": 10, "t": 40, "b": 40},
+        font={"size": 14},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1},
+        xaxis_title=x_title,
+        yaxis_title=y_title,
+        hovermode="x unified",
+        plot_bgcolor="white",
+    )
+    few = bool(fig.data) and fig.data[0].x is not None and len(fig.data[0].x) <= 30
+    fig.update_xaxes(showgrid=False, dtick=1 if few else None)
+    fig.update_yaxes(gridcolor="#e5e7eb", zerolinecolor="#9ca3af")
+    return fig
+
+
+def _hover(steps: pd.DataFrame) -> list[str]:
+    return [html.escape(str(x)) for x in steps["Item"]]
+
+
+def _cutoff_line(fig: go.Figure, k: int, n: int) -> None:
+    if k < n:
+        fig.add_vline(x=k + 0.5, line_dash="dot", line_color="#6b7280", annotation_text=f"k = {k}")
+
+
+def gains_figure(ex: Explanation) -> go.Figure:
+    """Gain and discounted gain at each position, ranking against the ideal ordering."""
+    s, i = ex.steps, ex.ideal_steps
+    fig = go.Figure()
+    fig.add_bar(
+        x=s["Position"],
+        y=s["Gain"],
+        name="gain",
+        marker_color=MUTED,
+        customdata=_hover(s),
+        hovertemplate="%{customdata}: gain %{y:.3f}<extra></extra>",
+    )
+    fig.add_bar(
+        x=s["Position"],
+        y=s["Discounted gain"],
+        name="discounted gain",
+        marker_color=RANKING,
+        customdata=_hover(s),
+        hovertemplate="%{customdata}: discounted %{y:.3f}<extra></extra>",
+    )
+    fig.add_scatter(
+        x=i["Position"],
+        y=i["Discounted gain"],
+        name="ideal, discounted",
+        mode="lines+markers",
+        line={"color": IDEAL, "width": 3},
+        customdata=_hover(i),
+        hovertemplate="ideal %{customdata}: %{y:.3f}<extra></extra>",
+    )
+    fig.update_layout(barmode="overlay", bargap=0.25)
+    fig.data[0].update(opacity=0.55)
+    _cutoff_line(fig, ex.k, max(len(s), len(i)))
+    return _layout(fig, "What each position contributes", "position", "gain")
+
+
+def cumulative_figure(ex: Explanation) -> go.Figure:
+    """Cumulative DCG against cumulative IDCG, position by position."""
+    s, i = ex.steps, ex.ideal_steps
+    fig = go.Figure()
+    fig.add_scatter(
+        x=i["Position"],
+        y=i["Cumulative DCG"],
+        name="IDCG (ideal order)",
+        mode="lines+markers",
+        line={"color": IDEAL, "width": 3},
+        customdata=_hover(i),
+        hovertemplate="ideal %{customdata}: %{y:.3f}<extra></extra>",
+    )
+    fig.add_scatter(
+        x=s["Position"],
+        y=s["Cumulative DCG"],
+        name="DCG (your order)",
+        mode="lines+markers",
+        line={"color": RANKING, "width": 3},
+        customdata=_hover(s),
+        hovertemplate="%{customdata}: %{y:.3f}<extra></extra>",
+    )
+    _cutoff_line(fig, ex.k, max(len(s), len(i)))
+    return _layout(fig, "Cumulative DCG against the ideal", "position", "cumulative DCG")
+
+
+def ndcg_at_k_figure(curve: pd.DataFrame, k: int) -> go.Figure:
+    """NDCG@k for every k, with the current k marked."""
+    fig = go.Figure()
+    fig.add_scatter(
+        x=curve["k"],
+        y=curve["ndcg"],
+        name="NDCG@k",
+        mode="lines+markers",
+        line={"color": RANKING, "width": 3},
+        hovertemplate="NDCG@%{x} = %{y:.3f}<extra></extra>",
+    )
+    here = curve[curve["k"] == k]
+    if not here.empty:
+        fig.add_scatter(
+            x=here["k"],
+            y=here["ndcg"],
+            name=f"k = {k}",
+            mode="markers",
+            marker={"size": 16, "color": IDEAL, "symbol": "diamond"},
+            hovertemplate="NDCG@%{x} = %{y:.3f}<extra></extra>",
+        )
+    fig.update_yaxes(range=[min(0.0, float(curve["ndcg"].min()) - 0.05), 1.05])
+    return _layout(fig, "NDCG at every cutoff k", "k", "NDCG@k")

@@ -1,0 +1,336 @@
+"""The playground's state as plain data: items, the judged pool, the variant.
+
+Everything here is pure and serialisable, so the app's whole state fits in
+a share link (its query parameters) and can be tested without a browser.
+
+Share-link parameters
+---------------------
+``rel``          grades in ranked order, comma-separated (``3,2,3,0,1,2``)
+``labels``       item names, comma-separated (optional; default D1, D2, ...)
+``k``            cutoff (optional; default: the whole list)
+``gain``         ``linear`` | ``exponential`` | ``custom`` (then ``gains=0:0,1:1,2:3``)
+``discount``     ``log`` | ``jarvelin``
+``base``         log base: a number above 1, or ``e``
+``zero``         what IDCG = 0 scores: ``zero`` | ``one`` | ``skip`` | ``error``
+``pool``         grades of judged items the ranking did not retrieve
+``pool_labels``  their names (optional; default J1, J2, ...)
+
+An invalid parameter is reported by name and replaced by its default; the
+others still apply.
+
+>>> state, warnings = from_query_params({"rel": "3,2,3,0,1,2", "discount": "jarvelin"})
+>>> [i.grade for i in state.items], state.variant.name, warnings
+([3.0, 2.0, 3.0, 0.0, 1.0, 2.0], "nDCG(discount='jarvelin')", [])
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+
+from .metrics import Explanation, explain
+from .variants import SCHEMA, Variant, format_base, parse_base, parse_gain_table
+
+__all__ = [
+    "DEFAULT_STATE",
+    "Item",
+    "PlaygroundState",
+    "from_query_params",
+    "parse_entries",
+    "reorder",
+    "to_query_params",
+]
+
+
+@dataclass(frozen=True)
+class Item:
+    """One judged item: a stable id (so duplicate labels stay apart), a label, a grade."""
+
+    id: int
+    label: str
+    grade: float
+
+
+@dataclass(frozen=True)
+class PlaygroundState:
+    """The ranking, the judged items it did not retrieve, and the formula variant."""
+
+    items: tuple[Item, ...]
+    pool: tuple[Item, ...] = ()
+    variant: Variant = field(default_factory=Variant)
+
+    def explain(self) -> Explanation:
+        """NDCG of this state, step by step (the ideal ordering uses items + pool)."""
+        ideal = None
+        ideal_labels = None
+        if self.pool:
+            ideal = [i.grade for i in self.items + self.pool]
+            ideal_labels = [i.label for i in self.items + self.pool]
+        return explain(
+            [i.grade for i in self.items],
+            labels=[i.label for i in self.items],
+            ideal=ideal,
+            ideal_labels=ideal_labels,
+            **self.variant.kwargs(),
+        )
+
+    def with_items(self, pairs: Iterable[tuple[str, float]]) -> PlaygroundState:
+        """A copy whose ranking is ``pairs`` (label, grade), with fresh ids."""
+        return replace(self, items=make_items(pairs, start=self.next_id()))
+
+    def next_id(self) -> int:
+        return max((i.id for i in self.items + self.pool), default=-1) + 1
+
+
+def make_items(pairs: Iterable[tuple[str, float]], start: int = 0) -> tuple[Item, ...]:
+    return tuple(Item(start + n, str(label), float(grade)) for n, (label, grade) in enumerate(pairs))
+
+
+def default_labels(n: int, prefix: str = "D") -> list[str]:
+    return [f"{prefix}{i}" for i in range(1, n + 1)]
+
+
+DEFAULT_STATE = PlaygroundState(
+    items=make_items(zip(default_labels(6), (3, 2, 3, 0, 1, 2), strict=True)),
+    variant=Variant(discount="jarvelin"),
+)
+"""Wikipedia's D1..D6, graded 3,2,3,0,1,2, with the original discount: NDCG 0.932."""
+
+
+def reorder(items: tuple[Item, ...], how: str, seed: int | None = None) -> tuple[Item, ...]:
+    """One-click orders: ``ideal``, ``worst``, ``reverse``, ``shuffle`` or ``reset`` (by id).
+
+    Sorting is stable, so equal grades keep their current relative order.
+
+    >>> items = make_items([("a", 1), ("b", 3), ("c", 2)])
+    >>> [i.label for i in reorder(items, "ideal")]
+    ['b', 'c', 'a']
+    """
+    if how == "ideal":
+        return tuple(sorted(items, key=lambda i: -i.grade))
+    if how == "worst":
+        return tuple(sorted(items, key=lambda i: i.grade))
+    if how == "reverse":
+        return tuple(reversed(items))
+    if how == "reset":
+        return tuple(sorted(items, key=lambda i: i.id))
+    if how == "shuffle":
+        shuffled = list(items)
+        rng = random.Random(seed)
+        if len(shuffled) > 1:
+            while shuffled == list(items):
+                rng.shuffle(shuffled)
+        return tuple(shuffled)
+    raise ValueError(f"unknown order {how!r}: use ideal, worst, reverse, shuffle or reset")
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text.strip())
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def parse_entries(text: str) -> list[tuple[str | None, float]]:
+    """Read a list typed or pasted by a person.
+
+    Accepts grades alone (``3,2,3,0,1,2``), ``label:grade`` pairs
+    (``A:0.5, B:0.9``), and rows pasted from a spreadsheet (one item per
+    line, label and grade separated by a tab, comma or spaces; a header row
+    is skipped). A missing label is returned as None.
+
+    Raises ``ValueError`` naming the entry that is not understood.
+
+    >>> parse_entries("A:0.5, B:0.9")
+    [('A', 0.5), ('B', 0.9)]
+    >>> parse_entries("item\\tgrade\\nx\\t2\\ny\\t0")
+    [('x', 2.0), ('y', 0.0)]
+    >>> parse_entries("3, two, 1")
+    Traceback (most recent call last):
+    ...
+    ValueError: entry 2 ('two') is not a number; write a grade such as 2 or 0.5, or label:grade
+    """
+    text = text.strip()
+    if not text:
+        return []
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    multi_line = len(lines) > 1
+    entries = lines if multi_line else [e for e in re.split(r"[,;]", lines[0]) if e.strip()]
+    # Label/grade separators, most specific first; a pasted row may also use a comma.
+    separators = ["\t", ":", "="] + ([",", ";"] if multi_line else [])
+    out: list[tuple[str | None, float]] = []
+    for n, entry in enumerate(entries, start=1):
+        entry = entry.strip()
+        value = _number(entry)
+        if value is not None:
+            out.append((None, value))
+            continue
+        sep = next((s for s in separators if s in entry), None)
+        if sep is not None:
+            label, _, grade_text = entry.partition(sep)
+        elif " " in entry:
+            label, _, grade_text = entry.rpartition(" ")
+        else:
+            label, grade_text = entry, entry
+        grade = _number(grade_text.split(sep)[0] if sep else grade_text)
+        if grade is None:
+            if n == 1 and multi_line and label.strip() != entry:
+                continue  # a header row such as "item<TAB>relevance"
+            raise ValueError(
+                f"entry {n} ({grade_text.strip()!r}) is not a number; "
+                "write a grade such as 2 or 0.5, or label:grade"
+            )
+        out.append((label.strip() or None, grade))
+    return out
+
+
+def fill_labels(pairs: list[tuple[str | None, float]], prefix: str = "D") -> list[tuple[str, float]]:
+    """Give unlabeled entries the name ``D<position>``."""
+    return [(label if label else f"{prefix}{n}", g) for n, (label, g) in enumerate(pairs, start=1)]
+
+
+# ---------------------------------------------------------------- share links
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}" if abs(x) < 1e15 else repr(x)
+
+
+def _csv(values: Iterable[str]) -> str:
+    return ",".join(values)
+
+
+def to_query_params(state: PlaygroundState) -> dict[str, str]:
+    """The share-link parameters of a state (defaults left out, ``rel`` always in)."""
+    v = state.variant
+    params = {"rel": _csv(_fmt(i.grade) for i in state.items)}
+    labels = [i.label for i in state.items]
+    if labels != default_labels(len(labels)):
+        params["labels"] = _csv(_escape(x) for x in labels)
+    if v.k is not None:
+        params["k"] = str(v.k)
+    if v.gain_table is not None:
+        params["gain"] = "custom"
+        params["gains"] = _csv(f"{_fmt(g)}:{_fmt(x)}" for g, x in v.gain)
+    elif v.gain != "linear":
+        params["gain"] = v.gain
+    if v.discount != "log":
+        params["discount"] = v.discount
+    if v.log_base != 2.0:
+        params["base"] = format_base(v.log_base)
+    if v.zero_idcg != "zero":
+        params["zero"] = v.zero_idcg
+    if state.pool:
+        params["pool"] = _csv(_fmt(i.grade) for i in state.pool)
+        pool_labels = [i.label for i in state.pool]
+        if pool_labels != default_labels(len(pool_labels), "J"):
+            params["pool_labels"] = _csv(_escape(x) for x in pool_labels)
+    return params
+
+
+def _escape(label: str) -> str:
+    # A comma inside a label would split it; write it as the look-alike "‚".
+    return label.replace(",", "\u201a")
+
+
+def _split(text: str) -> list[str]:
+    return [t.strip() for t in text.split(",")] if text.strip() else []
+
+
+def _grades(text: str) -> list[float]:
+    values = []
+    for n, part in enumerate(_split(text), start=1):
+        value = _number(part)
+        if value is None:
+            raise ValueError(f"entry {n} ({part!r}) is not a finite number")
+        values.append(value)
+    return values
+
+
+def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[str]]:
+    """Build a state from share-link parameters.
+
+    Returns the state and a list of warnings, one per invalid parameter,
+    each naming the parameter; that parameter falls back to its default.
+    Without ``rel`` the state is the default example (Wikipedia's D1..D6).
+    """
+    warnings: list[str] = []
+    get = {key: (value[-1] if isinstance(value, list) else value) for key, value in params.items()}
+    defaults = {o.name: o.default for o in SCHEMA}
+
+    def warn(key: str, problem: str, fallback: str) -> None:
+        warnings.append(f"Share link parameter '{key}': {problem}; using {fallback} instead.")
+
+    base_state = DEFAULT_STATE
+    items = base_state.items
+    if "rel" in get:
+        try:
+            grades = _grades(get["rel"])
+            items = make_items(zip(default_labels(len(grades)), grades, strict=True))
+        except ValueError as err:
+            warn("rel", str(err), "the default example")
+    if "labels" in get and items is not base_state.items:
+        labels = _split(get["labels"])
+        if len(labels) == len(items):
+            items = tuple(replace(i, label=lab) for i, lab in zip(items, labels, strict=True))
+        else:
+            warn("labels", f"{len(labels)} labels for {len(items)} grades", "D1, D2, ...")
+
+    pool: tuple[Item, ...] = ()
+    if "pool" in get:
+        try:
+            pool_grades = _grades(get["pool"])
+            pool_pairs = zip(default_labels(len(pool_grades), "J"), pool_grades, strict=True)
+            pool = make_items(pool_pairs, len(items))
+        except ValueError as err:
+            warn("pool", str(err), "no extra judged items")
+    if "pool_labels" in get and pool:
+        labels = _split(get["pool_labels"])
+        if len(labels) == len(pool):
+            pool = tuple(replace(i, label=lab) for i, lab in zip(pool, labels, strict=True))
+        else:
+            warn("pool_labels", f"{len(labels)} labels for {len(pool)} pool grades", "J1, J2, ...")
+
+    # Without rel, the example's own variant is the starting point.
+    variant_args = (
+        dict(base_state.variant.kwargs()) if "rel" not in get else {k: v for k, v in defaults.items()}
+    )
+    checks = {
+        "k": ("k", lambda s: Variant(k=int(s)).k, "the whole list"),
+        "discount": ("discount", lambda s: Variant(discount=s).discount, "'log'"),
+        "base": ("log_base", parse_base, "2"),
+        "zero": ("zero_idcg", lambda s: Variant(zero_idcg=s).zero_idcg, "'zero'"),
+    }
+    for url_key, (name, conv, fallback) in checks.items():
+        if url_key in get:
+            try:
+                variant_args[name] = conv(get[url_key])
+            except ValueError as err:
+                warn(url_key, str(err).split(";")[0], fallback)
+    if "gain" in get:
+        gain = get["gain"]
+        if gain == "custom":
+            try:
+                variant_args["gain"] = parse_gain_table(get.get("gains", ""))
+            except ValueError as err:
+                warn("gains", str(err), "linear gain")
+                variant_args["gain"] = "linear"
+        elif gain in {"linear", "exponential"}:
+            variant_args["gain"] = gain
+        else:
+            warn("gain", f"{gain!r} is not linear, exponential or custom", "'linear'")
+    variant = Variant(**variant_args)
+    table = variant.gain_table
+    if table is not None:
+        missing = sorted({i.grade for i in items + pool} - set(table))
+        if missing:
+            warn("gains", f"no gain for grade {missing[0]:g}", "linear gain")
+            variant = variant.with_(gain="linear")
+    return PlaygroundState(items=items, pool=pool, variant=variant), warnings
