@@ -33,6 +33,7 @@ __all__ = [
     "gains",
     "ndcg",
     "ndcg_curve",
+    "rank_by_scores",
     "to_grades",
 ]
 
@@ -46,6 +47,8 @@ STEP_COLUMNS = (
     "Discounted gain",
     "Cumulative DCG",
     "Beyond k",
+    "Score",
+    "Tie group",
 )
 
 GainSpec = str | Mapping[float, float]
@@ -193,6 +196,196 @@ def _apply_zero_idcg(dcg_value: float, idcg_value: float, policy: str) -> float:
     )
 
 
+def _check_scores(scores: Any, n: int) -> np.ndarray:
+    s = to_grades(scores, "scores")
+    if s.size != n:
+        raise ValueError(f"scores has {s.size} entries but there are {n} grades; give one score per item")
+    return s
+
+
+def rank_by_scores(
+    scores: Any, labels: Sequence[Any] | None = None, ties: str = "stable"
+) -> tuple[np.ndarray, np.ndarray]:
+    """Order items by score, highest first, and number their tie groups.
+
+    Parameters
+    ----------
+    scores : array-like of float
+        One score per item, in input order.
+    labels : sequence, optional
+        The items' ids, in input order (default ``D1, D2, ...``). Only
+        ``ties="docid_desc"`` looks at them, comparing them as strings.
+    ties : {"stable", "average", "docid_desc", "reverse_argsort"}
+        The tie rule; see :data:`ndcg_core.variants.TIES`. ``"average"``
+        orders like ``"stable"``; the averaging happens on the gains.
+
+    Returns
+    -------
+    order : numpy.ndarray of int
+        Input indices in ranked order.
+    groups : numpy.ndarray of int
+        For each ranked position, its tie group (1, 2, ...): positions
+        whose scores are equal (as the tie rule compares them) share one.
+
+    Examples
+    --------
+    >>> order, groups = rank_by_scores([0.5, 0.9, 0.5], labels=["a", "b", "c"], ties="docid_desc")
+    >>> order.tolist(), groups.tolist()
+    ([1, 2, 0], [1, 2, 2])
+    """
+    check_choice("ties", ties)
+    s = to_grades(scores, "scores")
+    n = s.size
+    if ties == "docid_desc":
+        s = s.astype(np.float32).astype(float)
+        names = _check_labels(labels, n, "labels")
+        by_id = np.array(sorted(range(n), key=lambda i: names[i], reverse=True), dtype=int)
+        order = by_id[np.argsort(-s[by_id], kind="stable")] if n else by_id
+    elif ties == "reverse_argsort":
+        order = np.argsort(s[None, :], axis=1)[0][::-1]
+    else:
+        order = np.argsort(-s, kind="stable")
+    ranked = s[order]
+    groups = np.ones(n, dtype=int)
+    if n > 1:
+        groups[1:] += np.cumsum(ranked[1:] != ranked[:-1])
+    return order, groups
+
+
+def _average_over_groups(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """Replace each value by the mean of its tie group (McSherry & Najork)."""
+    if values.size == 0:
+        return values
+    sums = np.bincount(groups - 1, weights=values)
+    counts = np.bincount(groups - 1)
+    return (sums / counts)[groups - 1]
+
+
+@dataclass(frozen=True)
+class _Computation:
+    """Everything one NDCG computation produced, shared by ndcg() and explain()."""
+
+    grades: np.ndarray  # ranked order
+    gains: np.ndarray  # ranked order, as counted (tie-averaged under "average")
+    order: np.ndarray  # input index of each ranked position
+    scores: np.ndarray | None  # ranked order, as compared
+    groups: np.ndarray
+    pool_grades: np.ndarray  # ideal order
+    pool_gains: np.ndarray
+    pool_order: np.ndarray  # index into the pool
+    cut: int
+    ideal_cut: int
+    dcg: float
+    idcg: float
+    ndcg: float
+    variant: Variant
+    preset: str | None
+    labels: list[str] | None  # input order, after any preset rule
+    pool_is_list: bool
+
+
+_VARIANT_KEYWORDS = ("gain", "discount", "log_base", "zero_idcg", "ties")
+
+
+def _compute(
+    relevances: Any,
+    k: Any,
+    *,
+    scores: Any = None,
+    labels: Sequence[Any] | None = None,
+    preset: str | None = None,
+    gain: GainSpec = "linear",
+    discount: str = "log",
+    log_base: float = 2.0,
+    ideal: Any = None,
+    zero_idcg: str = "zero",
+    ties: str = "stable",
+) -> _Computation:
+    k = check_k(k)
+    grades = to_grades(relevances)
+    ideal_grades = None if ideal is None else to_grades(ideal, "ideal")
+    if scores is not None:
+        scores = _check_scores(scores, grades.size)
+    if labels is not None:
+        labels = _check_labels(labels, grades.size, "labels")
+    ideal_depth, score_dtype = "k", "float64"
+    if preset is not None:
+        from .presets import get_preset  # presets imports this module
+
+        rules = get_preset(preset)
+        given = {
+            "gain": gain,
+            "discount": discount,
+            "log_base": log_base,
+            "zero_idcg": zero_idcg,
+            "ties": ties,
+        }
+        rules.check_overrides(given)
+        grades, ideal_grades, scores, labels = rules.prepare(grades, ideal_grades, scores, labels)
+        gain, discount, log_base, zero_idcg, ties = (
+            getattr(rules.variant, name) for name in _VARIANT_KEYWORDS
+        )
+        ideal_depth, score_dtype = rules.ideal_depth, rules.score_dtype
+    check_choice("zero_idcg", zero_idcg)
+    check_choice("ties", ties)
+    g = gains(grades, gain)
+    n = grades.size
+    if scores is None:
+        order = np.arange(n)
+        groups = np.arange(1, n + 1)
+        ranked_scores = None
+    else:
+        if score_dtype == "float32":
+            scores = scores.astype(np.float32).astype(float)
+        order, groups = rank_by_scores(scores, labels, ties)
+        ranked_scores = scores[order]
+        if ties == "docid_desc":
+            ranked_scores = ranked_scores.astype(np.float32).astype(float)
+    ranked_g = g[order]
+    if ties == "average" and scores is not None:
+        ranked_g = _average_over_groups(ranked_g, groups)
+    pool_is_list = ideal_grades is None
+    pool_grades = grades if pool_is_list else ideal_grades
+    pool_g = g if pool_is_list else gains(pool_grades, gain)
+    pool_order = np.argsort(-pool_g, kind="stable")
+    cut = n if k is None else k
+    if ideal_depth == "pool" and k is None:
+        ideal_cut = max(n, pool_g.size)
+    elif ideal_depth == "retrieved":
+        ideal_cut = min(cut, n)
+    else:
+        ideal_cut = cut
+    dcg_value = _dcg_of_gains(ranked_g, cut, discount, log_base)
+    idcg_value = _dcg_of_gains(pool_g[pool_order], ideal_cut, discount, log_base)
+    variant = Variant(
+        k=k,
+        gain=gain if isinstance(gain, str) else dict(gain),
+        discount=discount,
+        log_base=log_base,
+        zero_idcg=zero_idcg,
+        ties=ties,
+    )
+    return _Computation(
+        grades=grades[order],
+        gains=ranked_g,
+        order=order,
+        scores=ranked_scores,
+        groups=groups,
+        pool_grades=pool_grades[pool_order],
+        pool_gains=pool_g[pool_order],
+        pool_order=pool_order,
+        cut=cut,
+        ideal_cut=ideal_cut,
+        dcg=dcg_value,
+        idcg=idcg_value,
+        ndcg=_apply_zero_idcg(dcg_value, idcg_value, zero_idcg),
+        variant=variant,
+        preset=preset,
+        labels=labels,
+        pool_is_list=pool_is_list,
+    )
+
+
 def dcg(
     relevances: Any,
     k: int | None = None,
@@ -237,24 +430,43 @@ def ndcg(
     relevances: Any,
     k: int | None = None,
     *,
+    scores: Any = None,
+    labels: Sequence[Any] | None = None,
+    preset: str | None = None,
     gain: GainSpec = "linear",
     discount: str = "log",
     log_base: float = 2.0,
     ideal: Any = None,
     zero_idcg: str = "zero",
+    ties: str = "stable",
 ) -> float:
     """Normalized discounted cumulative gain: DCG@k divided by the ideal DCG@k.
 
     Parameters
     ----------
     relevances : array-like of float
-        Relevance grades in ranked order, position 1 first. Negative grades
-        are allowed: they give negative gains, so a bad item placed high
-        lowers the score, and NDCG can then fall below 0.
+        Relevance grades in ranked order, position 1 first; with ``scores``,
+        one grade per item in any order. Negative grades are allowed: they
+        give negative gains, so a bad item placed high lowers the score, and
+        NDCG can then fall below 0.
     k : int, optional
         Cutoff. ``None`` means ``k`` is the length of the list. A ``k`` larger
         than the list is allowed: the missing positions add nothing to DCG,
         while the ideal DCG may still use ``k`` grades from ``ideal``.
+    scores : array-like of float, optional
+        One model score per item, in the order of ``relevances``. The ranking
+        then follows the scores, highest first, and ``ties`` says what
+        happens to equal scores. Default: ``relevances`` are already ranked.
+    labels : sequence, optional
+        The items' ids, in the order of ``relevances``. Only the
+        ``"docid_desc"`` tie rule (trec_eval) looks at them; default
+        ``D1, D2, ...``.
+    preset : str, optional
+        A library's NDCG, by name (a key of :data:`ndcg_core.presets.PRESETS`,
+        e.g. ``"sklearn"`` or ``"trec_eval"``). It sets the formula choices
+        and that library's rules on grades, ideal and scores, so the result
+        equals what the library reports for the same input. Leave the
+        formula keywords at their defaults when giving a preset.
     gain, discount, log_base
         The formula variant; see :func:`dcg`.
     ideal : array-like of float, optional
@@ -267,6 +479,10 @@ def ndcg(
         mean over queries such lists pull the average down rather than
         vanishing silently. ``"one"`` follows LightGBM and XGBoost, ``"skip"``
         returns NaN so averages can leave the list out, ``"error"`` raises.
+    ties : {"stable", "average", "docid_desc", "reverse_argsort"}, default "stable"
+        How equal ``scores`` are ranked; see :data:`ndcg_core.variants.TIES`.
+        ``"average"`` gives each item of a tie group the group's mean gain,
+        so the result does not depend on the input order.
 
     Returns
     -------
@@ -276,8 +492,9 @@ def ndcg(
     Raises
     ------
     ValueError
-        For a grade that is not a finite number, ``k < 1``, an unknown
-        variant, or IDCG = 0 with ``zero_idcg="error"``.
+        For a grade or score that is not a finite number, ``k < 1``, an
+        unknown variant or preset, IDCG = 0 with ``zero_idcg="error"``, or an
+        input the preset's library refuses (the message states its rule).
 
     See Also
     --------
@@ -298,15 +515,29 @@ def ndcg(
 
     >>> round(ndcg([0, 1, 1], k=3, ideal=[1, 1, 1]), 3)
     0.531
+
+    Scores decide the order; equal scores are a tie:
+
+    >>> round(ndcg([0, 1], scores=[0.5, 0.5]), 4)
+    0.6309
+    >>> round(ndcg([0, 1], scores=[0.5, 0.5], ties="average"), 4)
+    0.8155
+    >>> round(ndcg([3, 1, 0], scores=[0.2, 0.9, 0.1], preset="xgboost"), 4)
+    0.7098
     """
-    k = check_k(k)
-    check_choice("zero_idcg", zero_idcg)
-    g = gains(relevances, gain)
-    ideal_g = g if ideal is None else gains(to_grades(ideal, "ideal"), gain)
-    cut = g.size if k is None else k
-    dcg_value = _dcg_of_gains(g, cut, discount, log_base)
-    idcg_value = _dcg_of_gains(_ideal_gains(ideal_g), cut, discount, log_base)
-    return _apply_zero_idcg(dcg_value, idcg_value, zero_idcg)
+    return _compute(
+        relevances,
+        k,
+        scores=scores,
+        labels=labels,
+        preset=preset,
+        gain=gain,
+        discount=discount,
+        log_base=log_base,
+        ideal=ideal,
+        zero_idcg=zero_idcg,
+        ties=ties,
+    ).ndcg
 
 
 def ndcg_curve(
@@ -359,6 +590,11 @@ class Explanation:
         The cutoff actually used (the list's length when none was given).
     variant : Variant
         The formula choices used.
+    preset : str or None
+        The library preset whose rules were applied, if any.
+    ideal_k : int
+        How many ideal positions IDCG sums (usually ``k``; some presets
+        differ, e.g. trec_eval's ``ndcg`` without a cutoff sums the whole pool).
     """
 
     steps: pd.DataFrame
@@ -369,9 +605,20 @@ class Explanation:
     ndcg: float
     k: int
     variant: Variant
+    preset: str | None = None
+    ideal_k: int | None = None
 
 
-def _step_table(labels: list[str], grades: np.ndarray, g: np.ndarray, d: np.ndarray, k: int):
+def _step_table(
+    labels: list[str],
+    grades: np.ndarray,
+    g: np.ndarray,
+    d: np.ndarray,
+    k: int,
+    scores: np.ndarray | None = None,
+    groups: np.ndarray | None = None,
+):
+    n = g.size
     discounted = g / d
     cumulative = np.cumsum(np.where(np.arange(g.size) < k, discounted, 0.0))
     return pd.DataFrame(
@@ -384,6 +631,8 @@ def _step_table(labels: list[str], grades: np.ndarray, g: np.ndarray, d: np.ndar
             "Discounted gain": discounted,
             "Cumulative DCG": cumulative,
             "Beyond k": np.arange(1, g.size + 1) > k,
+            "Score": np.full(n, np.nan) if scores is None else scores,
+            "Tie group": np.arange(1, n + 1) if groups is None else groups,
         },
         columns=list(STEP_COLUMNS),
     )
@@ -403,20 +652,23 @@ def explain(
     k: int | None = None,
     *,
     labels: Sequence[Any] | None = None,
+    scores: Any = None,
+    preset: str | None = None,
     gain: GainSpec = "linear",
     discount: str = "log",
     log_base: float = 2.0,
     ideal: Any = None,
     ideal_labels: Sequence[Any] | None = None,
     zero_idcg: str = "zero",
+    ties: str = "stable",
 ) -> Explanation:
     """Compute NDCG and keep every step, as tables a student can read.
 
     Parameters are those of :func:`ndcg`, plus:
 
     labels : sequence, optional
-        Item names in ranked order (default ``D1, D2, ...``). Duplicates are
-        allowed: rows are told apart by their position.
+        Item names, in the order of ``relevances`` (default ``D1, D2, ...``).
+        Duplicates are allowed: rows are told apart by their position.
     ideal_labels : sequence, optional
         Names of the items in ``ideal`` (default: the ranking's labels when
         ``ideal`` is None, otherwise ``J1, J2, ...``).
@@ -424,6 +676,12 @@ def explain(
     Returns
     -------
     Explanation
+        ``steps`` lists the ranking (sorted by score when ``scores`` are
+        given). Its ``Gain`` column is the gain each position counts: under
+        ``ties="average"`` that is the mean gain of the position's tie
+        group. ``Score`` is the score as compared (NaN without scores) and
+        ``Tie group`` numbers groups of equal scores (without scores, every
+        position is its own group).
 
     Examples
     --------
@@ -441,48 +699,63 @@ def explain(
     ['D1', 'D2', 'D5', 'D3', 'D4']
     >>> round(ex.cg, 2), round(ex.dcg, 3), round(ex.idcg, 3), round(ex.ndcg, 3)
     (6.0, 4.649, 4.762, 0.976)
+
+    With scores, the table follows them and shows the tie groups:
+
+    >>> ex = explain([0, 2, 1], scores=[0.7, 0.7, 0.9], ties="average")
+    >>> ex.steps[["Item", "Grade", "Gain", "Score", "Tie group"]]
+      Item  Grade  Gain  Score  Tie group
+    0   D3    1.0   1.0    0.9          1
+    1   D1    0.0   1.0    0.7          2
+    2   D2    2.0   1.0    0.7          2
     """
-    k = check_k(k)
-    check_choice("zero_idcg", zero_idcg)
-    grades = to_grades(relevances)
-    names = _check_labels(labels, grades.size, "labels")
-    g = gains(grades, gain)
-    if ideal is None:
-        pool_grades, pool_names = grades, names
-        if ideal_labels is not None:
-            pool_names = _check_labels(ideal_labels, grades.size, "ideal_labels")
-    else:
-        pool_grades = to_grades(ideal, "ideal")
-        pool_names = _check_labels(
-            ideal_labels if ideal_labels is not None else [f"J{i}" for i in range(1, pool_grades.size + 1)],
-            pool_grades.size,
-            "ideal_labels",
-        )
-    pool_g = gains(pool_grades, gain)
-    order = np.argsort(-pool_g, kind="stable")
-    cut = grades.size if k is None else k
-    n_max = max(grades.size, pool_g.size)
-    d = divisors(n_max, discount, log_base)
-    steps = _step_table(names, grades, g, d[: grades.size], cut)
-    ideal_steps = _step_table(
-        [pool_names[i] for i in order], pool_grades[order], pool_g[order], d[: pool_g.size], cut
-    )
-    dcg_value = _dcg_of_gains(g, cut, discount, log_base)
-    idcg_value = _dcg_of_gains(pool_g[order], cut, discount, log_base)
-    variant = Variant(
-        k=k,
-        gain=gain if isinstance(gain, str) else dict(gain),
+    c = _compute(
+        relevances,
+        k,
+        scores=scores,
+        labels=labels,
+        preset=preset,
+        gain=gain,
         discount=discount,
         log_base=log_base,
+        ideal=ideal,
         zero_idcg=zero_idcg,
+        ties=ties,
+    )
+    n = c.order.size
+    # A preset may drop items (TF-Ranking's padding), so names follow its labels.
+    names = c.labels if c.labels is not None else _check_labels(labels, n, "labels")
+    if c.pool_is_list:
+        pool_names = names
+        if ideal_labels is not None:
+            pool_names = _check_labels(ideal_labels, n, "ideal_labels")
+    else:
+        m = c.pool_grades.size
+        pool_names = _check_labels(
+            ideal_labels if ideal_labels is not None else [f"J{i}" for i in range(1, m + 1)],
+            m,
+            "ideal_labels",
+        )
+    d = divisors(max(n, c.pool_gains.size), c.variant.discount, c.variant.log_base)
+    steps = _step_table(
+        [names[i] for i in c.order], c.grades, c.gains, d[:n], c.cut, c.scores, c.groups if n else None
+    )
+    ideal_steps = _step_table(
+        [pool_names[i] for i in c.pool_order],
+        c.pool_grades,
+        c.pool_gains,
+        d[: c.pool_gains.size],
+        c.ideal_cut,
     )
     return Explanation(
         steps=steps,
         ideal_steps=ideal_steps,
-        cg=float(g[:cut].sum()),
-        dcg=dcg_value,
-        idcg=idcg_value,
-        ndcg=_apply_zero_idcg(dcg_value, idcg_value, zero_idcg),
-        k=cut,
-        variant=variant,
+        cg=float(c.gains[: c.cut].sum()),
+        dcg=c.dcg,
+        idcg=c.idcg,
+        ndcg=c.ndcg,
+        k=c.cut,
+        variant=c.variant,
+        preset=c.preset,
+        ideal_k=c.ideal_cut,
     )

@@ -29,6 +29,7 @@ __all__ = [
     "GAINS",
     "LOG_BASES",
     "SCHEMA",
+    "TIES",
     "ZERO_IDCG_POLICIES",
     "Option",
     "Variant",
@@ -87,6 +88,15 @@ ZERO_IDCG_POLICIES: dict[str, str] = {
     "skip": "no score (NaN): leave the query out of averages (torchmetrics 'skip')",
     "error": "raise an error: treat such a query as a mistake in the data",
 }
+TIES: dict[str, str] = {
+    "stable": "equal scores keep their input order, a stable sort (LightGBM, XGBoost; ranx on short lists)",
+    "average": "every item of a tie group gets the group's mean gain (McSherry & Najork 2008; "
+    "scikit-learn's default, torchmetrics)",
+    "docid_desc": "scores rounded to float32, then equal scores ordered by item id, descending "
+    "(trec_eval, pytrec_eval, ir_measures)",
+    "reverse_argsort": "numpy's argsort, reversed (scikit-learn ignore_ties=True): in short lists equal "
+    "scores come out in reverse input order; in long ones the order is whatever numpy's sort gives",
+}
 
 SCHEMA: tuple[Option, ...] = (
     Option(
@@ -127,6 +137,14 @@ SCHEMA: tuple[Option, ...] = (
         "What NDCG is for a query whose ideal DCG is 0 (no relevant item to find).",
         ZERO_IDCG_POLICIES,
         url_key="zero",
+    ),
+    Option(
+        "ties",
+        "Tied scores",
+        "stable",
+        "How items with equal scores are ranked (only matters when the ranking comes from scores).",
+        TIES,
+        url_key="ties",
     ),
 )
 
@@ -191,6 +209,7 @@ class Variant:
     discount: str = "log"
     log_base: float = 2.0
     zero_idcg: str = "zero"
+    ties: str = "stable"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "k", check_k(self.k))
@@ -200,6 +219,7 @@ class Variant:
             check_choice("gain", self.gain)
         check_choice("discount", self.discount)
         check_choice("zero_idcg", self.zero_idcg)
+        check_choice("ties", self.ties)
         check_log_base(self.log_base)
         object.__setattr__(self, "log_base", float(self.log_base))
 
