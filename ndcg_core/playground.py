@@ -31,7 +31,9 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from .metrics import Explanation, explain
+import pandas as pd
+
+from .metrics import Explanation, explain, ndcg_curve
 from .variants import SCHEMA, Variant, format_base, parse_base, parse_gain_table
 
 __all__ = [
@@ -62,20 +64,30 @@ class PlaygroundState:
     pool: tuple[Item, ...] = ()
     variant: Variant = field(default_factory=Variant)
 
+    def _formula(self) -> dict:
+        v = self.variant
+        gain = v.gain_table if v.gain_table is not None else v.gain
+        return {"gain": gain, "discount": v.discount, "log_base": v.log_base, "zero_idcg": v.zero_idcg}
+
+    @property
+    def ideal(self) -> list[float] | None:
+        """Grades of every judged item (ranking + pool), or None when there is no pool."""
+        return [i.grade for i in self.items + self.pool] if self.pool else None
+
     def explain(self) -> Explanation:
         """NDCG of this state, step by step (the ideal ordering uses items + pool)."""
-        ideal = None
-        ideal_labels = None
-        if self.pool:
-            ideal = [i.grade for i in self.items + self.pool]
-            ideal_labels = [i.label for i in self.items + self.pool]
         return explain(
             [i.grade for i in self.items],
+            self.variant.k,
             labels=[i.label for i in self.items],
-            ideal=ideal,
-            ideal_labels=ideal_labels,
-            **self.variant.kwargs(),
+            ideal=self.ideal,
+            ideal_labels=[i.label for i in self.items + self.pool] if self.pool else None,
+            **self._formula(),
         )
+
+    def curve(self) -> pd.DataFrame:
+        """NDCG@k for every k (see :func:`ndcg_core.ndcg_curve`)."""
+        return ndcg_curve([i.grade for i in self.items], ideal=self.ideal, **self._formula())
 
     def with_items(self, pairs: Iterable[tuple[str, float]]) -> PlaygroundState:
         """A copy whose ranking is ``pairs`` (label, grade), with fresh ids."""

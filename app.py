@@ -1,0 +1,18 @@
+"""NDCG, step by step: the Streamlit entry point. It only wires pages together.
+
+Run with ``make run`` (or ``streamlit run app.py``).
+"""
+
+from pathlib import Path
+
+import streamlit as st
+
+ROOT = Path(__file__).parent
+
+st.set_page_config(page_title="NDCG, step by step", page_icon="📈", layout="wide")
+st.html(f"<style>{(ROOT / 'assets' / 'style.css').read_text()}</style>")
+
+pages = [
+    st.Page(ROOT / "views" / "playground.py", title="Playground", icon="🎛️", default=True),
+]
+st.navigation(pages, position="top").run()

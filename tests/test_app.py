@@ -1,0 +1,326 @@
+"""The playground's logic through Streamlit's AppTest: every control, found by key."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import ndcg_core
+from ndcg_core import EXAMPLES
+
+APP = str(__import__("pathlib").Path(__file__).resolve().parents[1] / "app.py")
+
+
+def run(params: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in (params or {}).items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def headline(at: AppTest) -> tuple[str, float]:
+    m = next(m for m in at.metric if m.label.startswith("NDCG@"))
+    return m.label, float(m.value)
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def editor_key(at: AppTest, kind: str = "editor") -> str:
+    return f"{kind}_{at.session_state[f'pg_{kind}_version']}"
+
+
+def edit(at: AppTest, rows=None, added=(), deleted=(), kind: str = "editor") -> AppTest:
+    at.session_state[editor_key(at, kind)] = {
+        "edited_rows": rows or {},
+        "added_rows": list(added),
+        "deleted_rows": list(deleted),
+    }
+    return at.run()
+
+
+def quick(at: AppTest, text: str) -> AppTest:
+    return at.text_input(key="quick_entry").input(text).run()
+
+
+def figures_table(at: AppTest):
+    """The printed-vs-exact table (st.dataframe has no key in AppTest; find it by its columns)."""
+    tables = [d.value for d in at.dataframe if "Printed" in d.value.columns]
+    assert len(tables) == 1
+    return tables[0]
+
+
+def grades(at: AppTest) -> list[float]:
+    return [i.grade for i in at.session_state["pg_items"]]
+
+
+# ------------------------------------------------------------------ opening
+
+
+def test_default_page_is_wikipedias_example():
+    at = run()
+    no_exception(at)
+    assert metrics(at) == {"NDCG@6": "0.932", "DCG@6": "8.097", "IDCG@6": "8.693", "CG@6": "11"}
+    assert at.query_params["rel"] == "3,2,3,0,1,2"
+    assert at.query_params["discount"] == "jarvelin"
+    assert len(at.latex) >= 4
+
+
+def test_share_link_sets_everything():
+    at = run({"rel": "3,2,3,0,1,2", "discount": "jarvelin"})
+    assert headline(at) == ("NDCG@6", 0.932)
+    at = run({"rel": "0,1,1", "labels": "Nike,Adidas,Apple", "k": "3", "pool": "1"})
+    no_exception(at)
+    assert headline(at) == ("NDCG@3", 0.531)
+    assert [i.label for i in at.session_state["pg_pool"]] == ["J1"]
+    at = run({"rel": "3,1,2,0,2", "gain": "exponential", "base": "e", "k": "5"})
+    assert headline(at) == ("NDCG@5", 0.951)
+
+
+def test_invalid_share_link_parameter_is_named_and_defaulted_alone():
+    at = run({"rel": "3,2,3,0,1,2", "discount": "cosine", "k": "3"})
+    no_exception(at)
+    warning = " ".join(w.value for w in at.warning)
+    assert "'discount'" in warning
+    # k still applies, discount falls back to log
+    assert headline(at) == ("NDCG@3", round(ndcg_core.ndcg([3, 2, 3, 0, 1, 2], k=3), 3))
+    at = run({"rel": "3,x,1"})
+    assert "'rel'" in " ".join(w.value for w in at.warning)
+    assert headline(at)[0] == "NDCG@6"
+
+
+# ------------------------------------------------------------------ entering items
+
+
+def test_quick_entry_label_pairs():
+    at = quick(run(), "A:0.5, B:0.9, C:0.3, D:0.6, E:0.1")
+    no_exception(at)
+    assert [i.label for i in at.session_state["pg_items"]] == list("ABCDE")
+    expected = ndcg_core.ndcg([0.5, 0.9, 0.3, 0.6, 0.1], discount="jarvelin")  # the formula is kept
+    assert headline(at) == ("NDCG@5", round(expected, 3))
+    assert at.query_params["labels"] == "A,B,C,D,E"
+
+
+def test_quick_entry_spreadsheet_paste():
+    at = quick(run(), "item\tgrade\nx\t2\ny\t0\nz\t1")
+    assert [(i.label, i.grade) for i in at.session_state["pg_items"]] == [("x", 2), ("y", 0), ("z", 1)]
+
+
+def test_quick_entry_error_keeps_the_list():
+    at = quick(run(), "3, two, 1")
+    no_exception(at)
+    assert any("entry 2" in e.value and "two" in e.value for e in at.error)
+    assert grades(at) == [3, 2, 3, 0, 1, 2]
+    assert headline(at) == ("NDCG@6", 0.932)
+    assert at.text_input(key="quick_entry").value == "3, two, 1"  # what was typed stays
+
+
+def test_editor_changes_a_grade():
+    at = edit(run(), rows={3: {"Grade": "3"}})
+    no_exception(at)
+    assert grades(at) == [3, 2, 3, 3, 1, 2]
+    assert headline(at)[1] == round(ndcg_core.ndcg([3, 2, 3, 3, 1, 2], discount="jarvelin"), 3)
+
+
+def test_editor_adds_and_deletes_rows():
+    at = edit(run(), added=[{"Item": "new", "Grade": "3"}], deleted=[0])
+    no_exception(at)
+    assert [i.label for i in at.session_state["pg_items"]] == ["D2", "D3", "D4", "D5", "D6", "new"]
+    assert headline(at)[0] == "NDCG@6"
+
+
+@pytest.mark.parametrize("bad", ["abc", "nan", "inf", ""])
+def test_editor_bad_grade_names_the_row_and_keeps_last_valid_state(bad):
+    at = edit(run(), rows={1: {"Grade": bad}})
+    no_exception(at)
+    messages = " ".join(e.value for e in at.error)
+    assert "Row 2 (D2)" in messages and "finite number" in messages
+    assert grades(at) == [3, 2, 3, 0, 1, 2]
+    assert headline(at) == ("NDCG@6", 0.932)
+
+
+def test_label_markup_is_escaped_in_messages():
+    at = edit(run(), rows={0: {"Item": "**bold**", "Grade": "x"}})
+    assert any(r"\*\*bold\*\*" in e.value for e in at.error)
+
+
+def test_duplicate_labels_stay_distinct():
+    at = quick(run(), "a:1, a:2, a:0")
+    ids = [i.id for i in at.session_state["pg_items"]]
+    assert len(set(ids)) == 3
+    at.button(key="order_ideal").click().run()
+    assert grades(at) == [2, 1, 0]
+
+
+def test_empty_list_has_a_friendly_empty_state():
+    at = edit(run(), deleted=range(6))
+    no_exception(at)
+    assert at.session_state["pg_items"] == ()
+    assert any("The list is empty" in i.value for i in at.info)
+    assert not at.metric
+
+
+# ------------------------------------------------------------------ ordering
+
+
+@pytest.mark.parametrize(
+    ("how", "expected"),
+    [
+        ("ideal", [3, 3, 2, 2, 1, 0]),
+        ("worst", [0, 1, 2, 2, 3, 3]),
+        ("reverse", [2, 1, 0, 3, 2, 3]),
+    ],
+)
+def test_one_click_orders(how, expected):
+    at = run()
+    at.button(key=f"order_{how}").click().run()
+    assert grades(at) == expected
+    if how == "ideal":
+        assert headline(at) == ("NDCG@6", 1.0)
+    at.button(key="order_reset").click().run()
+    assert grades(at) == [3, 2, 3, 0, 1, 2]
+
+
+def test_shuffle_changes_the_order_but_not_the_items():
+    at = run()
+    at.button(key="order_shuffle").click().run()
+    assert grades(at) != [3, 2, 3, 0, 1, 2]
+    assert sorted(grades(at)) == [0, 1, 2, 2, 3, 3]
+
+
+def test_move_up_and_down():
+    at = run()
+    d4 = at.session_state["pg_items"][3].id
+    at.selectbox(key="move_item").set_value(d4).run()
+    at.button(key="move_up").click().run()
+    assert grades(at) == [3, 2, 0, 3, 1, 2]
+    at.button(key="move_down").click().run().button(key="move_down").click().run()
+    assert grades(at) == [3, 2, 3, 1, 0, 2]
+
+
+def test_drag_result_reorders():
+    at = run()
+    key = f"sort_{at.session_state['pg_sort_version']}"
+    shown = [f"{i.label}  ·  {i.grade:g}" for i in at.session_state["pg_items"]]
+    at.session_state[key] = [{"header": None, "items": [shown[3], *shown[:3], *shown[4:]]}]
+    at.run()
+    no_exception(at)
+    assert [i.label for i in at.session_state["pg_items"]][:2] == ["D4", "D1"]
+    assert headline(at)[1] == round(ndcg_core.ndcg([0, 3, 2, 3, 1, 2], discount="jarvelin"), 3)
+
+
+# ------------------------------------------------------------------ formula controls
+
+
+def test_k_control():
+    at = run()
+    at.toggle(key="k_all").set_value(False).run()
+    at.number_input(key="k").set_value(3).run()
+    assert headline(at) == ("NDCG@3", round(ndcg_core.ndcg([3, 2, 3, 0, 1, 2], 3, discount="jarvelin"), 3))
+    assert at.query_params["k"] == "3"
+
+
+def test_gain_discount_and_base_controls():
+    at = run()
+    at.radio(key="gain").set_value("exponential").run()
+    expected = ndcg_core.ndcg([3, 2, 3, 0, 1, 2], gain="exponential", discount="jarvelin")
+    assert headline(at)[1] == round(expected, 3)
+    at.radio(key="discount").set_value("log").run()
+    log2_value = headline(at)[1]
+    at.radio(key="base").set_value("10").run()
+    assert headline(at)[1] == log2_value  # the base cancels in the log form
+    assert at.query_params["base"] == "10"
+    at.radio(key="discount").set_value("jarvelin").run()
+    assert headline(at)[1] == round(
+        ndcg_core.ndcg([3, 2, 3, 0, 1, 2], gain="exponential", discount="jarvelin", log_base=10), 3
+    )
+
+
+def test_custom_base_and_gain_table():
+    at = run()
+    at.radio(key="base").set_value("custom").run()
+    at.number_input(key="base_custom").set_value(3.0).run()
+    assert headline(at)[1] == round(ndcg_core.ndcg([3, 2, 3, 0, 1, 2], discount="jarvelin", log_base=3), 3)
+    at.radio(key="gain").set_value("custom").run()
+    at.text_input(key="gain_table").input("0:0, 1:1, 2:5, 3:10").run()
+    table = {0: 0, 1: 1, 2: 5, 3: 10}
+    assert headline(at)[1] == round(
+        ndcg_core.ndcg([3, 2, 3, 0, 1, 2], gain=table, discount="jarvelin", log_base=3), 3
+    )
+    assert at.query_params["gain"] == "custom"
+    value = headline(at)[1]
+    at.text_input(key="gain_table").input("0:0, 1:1").run()
+    no_exception(at)
+    assert any("grade 2 has no gain" in e.value for e in at.error)
+    assert headline(at)[1] == value  # the last valid table stays
+
+
+@pytest.mark.parametrize(("policy", "shown"), [("zero", "0"), ("one", "1"), ("skip", "undefined")])
+def test_zero_idcg_policy(policy, shown):
+    at = quick(run(), "0,0,0")
+    at.selectbox(key="zero_idcg").set_value(policy).run()
+    no_exception(at)
+    assert metrics(at)["NDCG@3"] == shown
+
+
+def test_zero_idcg_error_policy_shows_a_message():
+    at = quick(run(), "0,0,0")
+    at.selectbox(key="zero_idcg").set_value("error").run()
+    no_exception(at)
+    assert any("IDCG is 0" in e.value for e in at.error)
+
+
+def test_unretrieved_judged_items_enter_the_ideal():
+    at = edit(run(), added=[{"Item": "missed", "Grade": "3"}], kind="pool")
+    no_exception(at)
+    assert [i.label for i in at.session_state["pg_pool"]] == ["missed"]
+    assert headline(at)[1] == round(
+        ndcg_core.ndcg([3, 2, 3, 0, 1, 2], discount="jarvelin", ideal=[3, 2, 3, 0, 1, 2, 3]), 3
+    )
+    assert at.query_params["pool"] == "3"
+
+
+# ------------------------------------------------------------------ examples
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.key for e in EXAMPLES])
+def test_every_example_loads_with_one_click(example):
+    at = run()
+    at.button(key=f"example_{example.key}").click().run()
+    no_exception(at)
+    label, value = headline(at)
+    expected = example.explain()
+    assert label == f"NDCG@{expected.k}"
+    assert value == pytest.approx(round(expected.ndcg, 3)) or math.isnan(expected.ndcg)
+    assert metrics(at)[f"DCG@{expected.k}"] == ndcg_core.formula.number(expected.dcg)
+    if example.figures:
+        shown = figures_table(at)
+        assert list(shown["Printed"]) == [f.printed for f in example.figures]
+
+
+def test_no_figures_table_without_an_example():
+    assert not [d for d in run().dataframe if "Printed" in d.value.columns]
+
+
+def test_example_figures_hide_after_a_change():
+    at = run()
+    at.button(key="example_graded-d1-d5").click().run()
+    assert "Arithmetic slip" in " ".join(figures_table(at)["Why they differ"])
+    at.button(key="order_ideal").click().run()
+    assert any("You changed the loaded example" in c.value for c in at.caption)
+
+
+def test_thousand_items_stay_usable():
+    grades_1000 = ",".join(str(i % 4) for i in range(1000))
+    at = run({"rel": grades_1000, "k": "10"})
+    no_exception(at)
+    assert headline(at) == ("NDCG@10", round(ndcg_core.ndcg([i % 4 for i in range(1000)], 10), 3))
+    at.button(key="order_ideal").click().run()
+    assert headline(at) == ("NDCG@10", 1.0)

@@ -1,0 +1,449 @@
+"""The playground: type, paste, drag, and watch every NDCG step update."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+from streamlit_sortables import sort_items
+
+from ndcg_core import EXAMPLES, SCHEMA, get_example
+from ndcg_core.examples import SOURCES
+from ndcg_core.figures import cumulative_figure, gains_figure, ndcg_at_k_figure
+from ndcg_core.formula import dcg_latex, definition_latex, ndcg_latex, number
+from ndcg_core.playground import (
+    DEFAULT_STATE,
+    Item,
+    PlaygroundState,
+    fill_labels,
+    make_items,
+    parse_entries,
+    reorder,
+)
+from views.common import (
+    NAMED_BASES,
+    bump,
+    current_state,
+    init_session,
+    load_state,
+    md_escape,
+    sync_url,
+    variant_from_controls,
+)
+
+OPTIONS = {o.name: o for o in SCHEMA}
+DRAG_LIMIT = 300
+ORDER_HELP = {
+    "ideal": "Best first: sort by grade, highest on top",
+    "worst": "Worst first: sort by grade, lowest on top",
+    "reverse": "Turn the current order upside down",
+    "shuffle": "A random order",
+    "reset": "Back to the order the items were entered in",
+}
+SORTABLE_STYLE = """
+.sortable-component { background-color: transparent; padding: 0; }
+.sortable-container { background-color: transparent; counter-reset: item; }
+.sortable-item, .sortable-item:hover {
+  background-color: #eef2ff; color: #1e293b; border: 1px solid #c7d2fe;
+  font-size: 1rem; height: auto; min-height: 2rem; padding: 0.2rem 0.6rem; margin: 0.15rem 0;
+  justify-content: flex-start;
+}
+"""
+SHOWN_COLUMNS = ["Position", "Item", "Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG"]
+
+
+# ------------------------------------------------------------------ callbacks
+
+
+def _set_items(items: tuple[Item, ...], *, keep_editor: bool = False) -> None:
+    ss = st.session_state
+    ss.pg_items = items
+    bump("pg_sort_version")
+    if not keep_editor:
+        bump("pg_editor_version")
+
+
+def _order(how: str) -> None:
+    _set_items(reorder(st.session_state.pg_items, how))
+
+
+def _move(delta: int) -> None:
+    ss = st.session_state
+    items = list(ss.pg_items)
+    ids = [i.id for i in items]
+    if ss.get("move_item") not in ids:
+        return
+    pos = ids.index(ss.move_item)
+    new = pos + delta
+    if 0 <= new < len(items):
+        items[pos], items[new] = items[new], items[pos]
+        _set_items(tuple(items))
+
+
+def _quick_entry() -> None:
+    ss = st.session_state
+    try:
+        pairs = parse_entries(ss.quick_entry)
+    except ValueError as err:
+        ss.pg_messages = [f"Quick entry: {md_escape(str(err))}. Your list is unchanged."]
+        return
+    if not pairs:
+        ss.pg_messages = ["Quick entry is empty: type grades such as 3,2,3,0,1,2 or A:0.5, B:0.9."]
+        return
+    ss.pg_messages = []
+    _set_items(make_items(fill_labels(pairs), start=_next_id()))
+    if not ss.k_all and ss.k > len(pairs):
+        ss.k = len(pairs)
+
+
+def _next_id() -> int:
+    ss = st.session_state
+    return max((i.id for i in ss.pg_items + ss.pg_pool), default=-1) + 1
+
+
+def _load_example(key: str) -> None:
+    ex = get_example(key)
+    pairs = list(zip(ex.labels or [f"D{i}" for i in range(1, len(ex.grades) + 1)], ex.grades, strict=True))
+    items = make_items(pairs)
+    pool: tuple[Item, ...] = ()
+    if ex.pool is not None:
+        # The pool holds every judged item; the ones not in the ranking go to the pool editor.
+        pool_labels = list(ex.pool_labels or [f"J{i}" for i in range(1, len(ex.pool) + 1)])
+        remaining = list(zip(pool_labels, ex.pool, strict=True))
+        for label, grade in pairs:
+            if (label, grade) in remaining:
+                remaining.remove((label, grade))
+            elif remaining:
+                remaining.remove(next(p for p in remaining if p[1] == grade))
+        pool = make_items(remaining, start=len(items))
+    load_state(PlaygroundState(items=items, pool=pool, variant=ex.variant), example=key)
+    st.session_state.pg_messages = []
+
+
+def _reset_all() -> None:
+    load_state(DEFAULT_STATE)
+    st.session_state.pg_messages = []
+
+
+# ------------------------------------------------------------------ editors
+
+
+def _items_frame(items: tuple[Item, ...]) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "Item": pd.Series([i.label for i in items], dtype=object),
+            "Grade": pd.Series([f"{i.grade:g}" for i in items], dtype=object),
+        }
+    )
+
+
+def _read_editor(key: str, base_ids: list[int], edited: pd.DataFrame, prefix: str):
+    """Items from an edited table, or the problems that keep us on the last valid list."""
+    delta = st.session_state.get(key) or {}
+    deleted = set(delta.get("deleted_rows", []))
+    ids = [i for pos, i in enumerate(base_ids) if pos not in deleted]
+    start = _next_id()
+    ids += [start + j for j in range(len(edited) - len(ids))]
+    items, problems = [], []
+    for n, (item_id, row) in enumerate(zip(ids, edited.itertuples(index=False), strict=True), start=1):
+        label = (
+            ""
+            if row.Item is None or (isinstance(row.Item, float) and math.isnan(row.Item))
+            else str(row.Item)
+        )
+        label = label.strip() or f"{prefix}{n}"
+        text = "" if row.Grade is None else str(row.Grade).strip()
+        try:
+            grade = float(text)
+            if not math.isfinite(grade):
+                raise ValueError
+        except ValueError:
+            shown = f"'{md_escape(text)}'" if text else "empty"
+            problems.append(
+                f"Row {n} ({md_escape(label)}): the grade is {shown}; "
+                "expected a finite number such as 2 or 0.5."
+            )
+            continue
+        items.append(Item(int(item_id), label, grade))
+    return tuple(items), problems
+
+
+def _editor(kind: str, items: tuple[Item, ...], prefix: str, height: int | None = None):
+    ss = st.session_state
+    version = ss.get(f"pg_{kind}_version", 0)
+    base_key = f"pg_{kind}_base"
+    if ss.get(f"{base_key}_version") != version:
+        ss[base_key] = _items_frame(items)
+        ss[f"{base_key}_ids"] = [i.id for i in items]
+        ss[f"{base_key}_version"] = version
+    key = f"{kind}_{version}"
+    edited = st.data_editor(
+        ss[base_key],
+        key=key,
+        num_rows="dynamic",
+        hide_index=True,
+        height=height or "auto",
+        column_config={
+            "Item": st.column_config.TextColumn("Item", help="Any name; shown as plain text"),
+            "Grade": st.column_config.TextColumn("Grade", help="Relevance grade: any finite number"),
+        },
+    )
+    return _read_editor(key, ss[f"{base_key}_ids"], edited, prefix)
+
+
+# ------------------------------------------------------------------ sidebar
+
+
+def _variant_controls(n_max: int) -> None:
+    ss = st.session_state
+    st.subheader("Formula")
+    k_opt = OPTIONS["k"]
+    st.toggle("Whole list (k = n)", key="k_all", help=k_opt.help)
+    st.number_input(
+        k_opt.label,
+        min_value=1,
+        max_value=max(n_max, int(ss.k), 1),
+        step=1,
+        key="k",
+        disabled=ss.k_all,
+        help=k_opt.help,
+    )
+    gain = OPTIONS["gain"]
+    gains = [*gain.choices, "custom"]
+    st.radio(
+        gain.label,
+        gains,
+        key="gain",
+        horizontal=True,
+        help=gain.help,
+        format_func=lambda c: "custom table" if c == "custom" else c,
+    )
+    if ss.gain == "custom":
+        st.text_input("Gain table (grade:gain, ...)", key="gain_table", help="e.g. 0:0, 1:1, 2:3, 3:7")
+    else:
+        st.caption(gain.choices[ss.gain])
+    discount = OPTIONS["discount"]
+    st.radio(
+        discount.label,
+        list(discount.choices),
+        key="discount",
+        horizontal=True,
+        help=discount.help,
+        format_func=lambda c: {"log": "log(i+1)", "jarvelin": "Järvelin–Kekäläinen"}.get(c, c),
+    )
+    st.caption(discount.choices[ss.discount])
+    base = OPTIONS["log_base"]
+    st.radio(base.label, [*NAMED_BASES, "custom"], key="base", horizontal=True, help=base.help)
+    if ss.base == "custom":
+        st.number_input("Custom base (> 1)", min_value=1.0001, key="base_custom", format="%.4g")
+    zero = OPTIONS["zero_idcg"]
+    st.selectbox(
+        zero.label,
+        list(zero.choices),
+        key="zero_idcg",
+        help=zero.help,
+        format_func=lambda c: {
+            "zero": "score 0",
+            "one": "score 1",
+            "skip": "no score (NaN)",
+            "error": "show an error",
+        }[c],
+    )
+    st.caption(zero.choices[ss.zero_idcg])
+
+
+def _gallery() -> None:
+    st.subheader("Worked examples")
+    st.caption("One click loads the list and the formula a document used.")
+    for seed, source in SOURCES.items():
+        with st.expander(f"{seed}: {source}"):
+            for ex in (e for e in EXAMPLES if e.seed == seed):
+                st.button(
+                    ex.title,
+                    key=f"example_{ex.key}",
+                    on_click=_load_example,
+                    args=(ex.key,),
+                    help=ex.lesson,
+                    width="stretch",
+                )
+
+
+# ------------------------------------------------------------------ main views
+
+
+def _style_steps(steps: pd.DataFrame):
+    shown = steps[SHOWN_COLUMNS]
+    beyond = steps["Beyond k"].to_numpy()
+    return shown.style.format(
+        {c: (lambda x: number(x)) for c in ["Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG"]}
+    ).apply(lambda row: ["color: #a0a7b1" if beyond[row.name] else "" for _ in row], axis=1)
+
+
+def _step_table(title: str, steps: pd.DataFrame, key: str) -> None:
+    st.markdown(f"**{title}**")
+    height = min(38 + 35 * max(len(steps), 1), 420)
+    st.dataframe(
+        _style_steps(steps),
+        hide_index=True,
+        key=key,
+        height=height,
+        column_config={"Position": st.column_config.NumberColumn("Pos.", width="small")},
+    )
+
+
+def _figures_panel(state: PlaygroundState, ex) -> None:
+    key = st.session_state.get("pg_example")
+    if not key:
+        return
+    example = get_example(key)
+    loaded = [(i.label, i.grade) for i in state.items]
+    labels = example.labels or [f"D{i}" for i in range(1, len(example.grades) + 1)]
+    if (
+        loaded != list(zip(labels, map(float, example.grades), strict=True))
+        or state.variant != example.variant
+    ):
+        st.caption(f"You changed the loaded example ({example.title}); its printed figures are hidden.")
+        return
+    with st.expander(f"From the document (seed {example.seed}): {example.title}", expanded=True):
+        st.write(example.lesson)
+        if example.figures:
+            rows = [
+                {
+                    "Figure": f.label,
+                    "Printed": f.printed,
+                    "Exact": number(f.exact(ex), 6),
+                    "Why they differ": f.note,
+                }
+                for f in example.figures
+            ]
+            st.dataframe(pd.DataFrame(rows), hide_index=True, key="pg_figures")
+
+
+def _drag_list(items: tuple[Item, ...]) -> None:
+    ss = st.session_state
+    shown = {}
+    for n, item in enumerate(items, start=1):
+        text = f"{item.label}  ·  {item.grade:g}"
+        while text in shown:
+            text = f"{text} ({n})"
+        shown[text] = item
+    if len(items) > DRAG_LIMIT:
+        st.info(f"Dragging is offered up to {DRAG_LIMIT} items; use move up/down or the one-click orders.")
+        return
+    st.caption("Drag an item to a new position.")
+    new = sort_items(
+        list(shown),
+        direction="vertical",
+        custom_style=SORTABLE_STYLE,
+        key=f"sort_{ss.get('pg_sort_version', 0)}",
+    )
+    if new and new != list(shown) and sorted(new) == sorted(shown):
+        ss.pg_items = tuple(shown[t] for t in new)
+        bump("pg_editor_version")
+
+
+def render() -> None:
+    init_session()
+    ss = st.session_state
+
+    with st.sidebar:
+        _variant_controls(len(ss.pg_items) + len(ss.pg_pool))
+        st.button("Start over (Wikipedia D1..D6)", on_click=_reset_all, width="stretch")
+        _gallery()
+
+    for message in ss.get("pg_url_warnings", []):
+        st.warning(message)
+
+    st.markdown("### NDCG, step by step")
+    st.caption(
+        "Drag the items, edit their grades, or change the formula in the sidebar: "
+        "every number on this page follows."
+    )
+    left, right = st.columns([0.34, 0.66], gap="medium")
+    with left:
+        order_tab, edit_tab, pool_tab = st.tabs(["Order", "Edit items", "Not retrieved"])
+        with edit_tab:
+            st.text_input(
+                "Type or paste a list",
+                key="quick_entry",
+                on_change=_quick_entry,
+                placeholder="3,2,3,0,1,2   or   A:0.5, B:0.9, C:0.3",
+                help="Grades alone, label:grade pairs, or rows pasted from a spreadsheet. Press Enter.",
+            )
+            items, problems = _editor("editor", ss.pg_items, "D")
+            if not problems and items != ss.pg_items:
+                _set_items(items, keep_editor=True)
+        with pool_tab:
+            st.caption("Judged items the ranking did not retrieve: they only enter the ideal ordering.")
+            pool, pool_problems = _editor("pool", ss.pg_pool, "J")
+            if not pool_problems and pool != ss.pg_pool:
+                ss.pg_pool = pool
+        with order_tab:
+            _drag_list(ss.pg_items)
+            for row in (["ideal", "worst", "reverse"], ["shuffle", "reset"]):
+                for col, how in zip(st.columns(3), row, strict=False):
+                    col.button(
+                        how.capitalize(),
+                        key=f"order_{how}",
+                        on_click=_order,
+                        args=(how,),
+                        width="stretch",
+                        help=ORDER_HELP[how],
+                    )
+            if ss.pg_items:
+                ids = [i.id for i in ss.pg_items]
+                labels = {i.id: f"{n}. {i.label} ({i.grade:g})" for n, i in enumerate(ss.pg_items, start=1)}
+                if ss.get("move_item") not in ids:
+                    ss.move_item = ids[0]
+                st.selectbox("Move an item (keyboard friendly)", ids, key="move_item", format_func=labels.get)
+                c1, c2 = st.columns(2)
+                c1.button("Move up", key="move_up", on_click=_move, args=(-1,), width="stretch")
+                c2.button("Move down", key="move_down", on_click=_move, args=(1,), width="stretch")
+
+    for message in ss.get("pg_messages", []) + problems + pool_problems:
+        st.error(message)
+
+    state = current_state()
+    _, variant_errors = variant_from_controls()
+    for message in variant_errors:
+        st.error(message)
+    sync_url(state)
+
+    with right:
+        if not state.items:
+            st.info(
+                "The list is empty. Type grades in **Edit items** (for example 3,2,3,0,1,2), "
+                "or load a worked example from the sidebar."
+            )
+            return
+        try:
+            ex = state.explain()
+        except ValueError as err:
+            st.error(f"Cannot compute NDCG: {md_escape(str(err))}")
+            return
+        k = ex.k
+        m = st.columns(4)
+        m[0].metric(f"NDCG@{k}", number(ex.ndcg) if not math.isnan(ex.ndcg) else "undefined", border=True)
+        m[1].metric(f"DCG@{k}", number(ex.dcg), border=True)
+        m[2].metric(f"IDCG@{k}", number(ex.idcg), border=True)
+        m[3].metric(f"CG@{k}", number(ex.cg), border=True)
+        _figures_panel(state, ex)
+        _step_table("Your ranking (rows beyond k in grey)", ex.steps, "steps")
+        _step_table("Ideal ordering of all judged items", ex.ideal_steps, "ideal_steps")
+
+    st.markdown("#### The formula with your numbers")
+    st.latex(definition_latex(state.variant))
+    st.latex(dcg_latex(ex))
+    st.latex(dcg_latex(ex, ideal=True))
+    st.latex(ndcg_latex(ex))
+    st.caption("Each term is gain / divisor; the small number under it is its row in the step table.")
+
+    curve = state.curve()
+    c1, c2, c3 = st.tabs(["Gain per position", "Cumulative DCG", "NDCG at every k"])
+    c1.plotly_chart(gains_figure(ex), key="fig_gains")
+    c2.plotly_chart(cumulative_figure(ex), key="fig_cumulative")
+    c3.plotly_chart(ndcg_at_k_figure(curve, k), key="fig_curve")
+
+
+render()
