@@ -10,7 +10,9 @@ by :data:`SCHEMA` and carried as :class:`Variant` values.
 """
 
 from .examples import DATASET_EXAMPLES, EXAMPLES, DatasetExample, Figure, WorkedExample, get_example
+from .explore import variant_matrix
 from .metrics import STEP_COLUMNS, Explanation, dcg, divisors, explain, gains, ndcg, ndcg_curve, to_grades
+from .presets import PRESETS, Preset, library_table
 from .variants import SCHEMA, Option, Variant, schema_markdown
 
 __all__ = [
@@ -34,5 +36,6 @@ __all__ = [
     "schema_markdown",
     "to_grades",
 ]
+__all__ += ["PRESETS", "Preset", "library_table", "variant_matrix"]
 
 __version__ = "0.1.0"
