@@ -9,6 +9,7 @@ by :data:`SCHEMA` and carried as :class:`Variant` values.
 0.9315
 """
 
+from .dataset import Aggregate, aggregate, evaluate, read_qrels, read_run
 from .examples import DATASET_EXAMPLES, EXAMPLES, DatasetExample, Figure, WorkedExample, get_example
 from .explore import variant_matrix
 from .metrics import STEP_COLUMNS, Explanation, dcg, divisors, explain, gains, ndcg, ndcg_curve, to_grades
@@ -36,6 +37,7 @@ __all__ = [
     "schema_markdown",
     "to_grades",
 ]
+__all__ += ["Aggregate", "aggregate", "evaluate", "read_qrels", "read_run"]
 __all__ += ["PRESETS", "Preset", "library_table", "variant_matrix"]
 
 __version__ = "0.1.0"

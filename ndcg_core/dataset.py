@@ -1,0 +1,922 @@
+"""NDCG over a whole data set: many queries at once, vectorised.
+
+:func:`evaluate` scores every query of a run against a set of relevance
+judgements (qrels) in one pass of array operations: no Python loop per query.
+Each query's numbers are those :func:`ndcg_core.ndcg` gives for that query's
+ranked grades with the judged pool as ``ideal``. :func:`aggregate` averages a
+data set both ways (mean of NDCG and ΣDCG/ΣIDCG) and says what the IDCG = 0
+policy did. :func:`read_qrels` and :func:`read_run` load TREC files and
+CSV/TSV tables with a header.
+
+Examples
+--------
+>>> import pandas as pd
+>>> from ndcg_core import evaluate, aggregate
+>>> qrels = pd.DataFrame({"query": ["q1", "q1", "q2"], "doc": ["a", "b", "c"], "relevance": [1, 2, 0]})
+>>> run = pd.DataFrame({"query": ["q1", "q1", "q2"], "doc": ["a", "b", "c"], "score": [0.9, 0.1, 0.5]})
+>>> per_query = evaluate(qrels, run)
+>>> per_query[["query", "dcg", "idcg", "ndcg"]].round(3)
+  query    dcg   idcg   ndcg
+0    q1  2.262  2.631  0.860
+1    q2  0.000  0.000  0.000
+>>> agg = aggregate(per_query)
+>>> round(agg.mean_ndcg, 3), round(agg.ratio_of_sums, 3), agg.n_idcg_zero
+(0.43, 0.86, 1)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .metrics import gains as _gains
+from .variants import check_choice, check_k, check_log_base
+
+__all__ = [
+    "DUPLICATE_RULES",
+    "IDEAL_SOURCES",
+    "QUERY_RULES",
+    "TIE_RULES",
+    "Aggregate",
+    "aggregate",
+    "evaluate",
+    "read_qrels",
+    "read_run",
+]
+
+#: Tie rules :func:`evaluate` understands (the ``ties`` option of the variant schema).
+TIE_RULES: dict[str, str] = {
+    "docid_desc": "scores rounded to float32, then equal scores ordered by document id (as text), "
+    "descending: exactly trec_eval, pytrec_eval and ir_measures (the default)",
+    "stable": "equal scores keep the order of the run's rows",
+    "average": "every document of a tie group gets the group's mean gain (McSherry & Najork 2008; "
+    "scikit-learn's default)",
+}
+#: Which queries :func:`evaluate` scores when the run and the qrels disagree.
+QUERY_RULES: dict[str, str] = {
+    "union": "every query on either side (the default): a query only in the qrels scores as a run "
+    "that returned nothing (DCG 0); a query only in the run has IDCG 0 and follows zero_idcg",
+    "run": "the queries of the run (qrels-only queries are left out; run-only ones follow zero_idcg)",
+    "qrels": "the queries of the qrels (trec_eval -c): run-only queries are left out",
+    "both": "only queries present on both sides (trec_eval and pytrec_eval without -c)",
+}
+#: Where the ideal ordering comes from.
+IDEAL_SOURCES: dict[str, str] = {
+    "pool": "every judged document of the query, retrieved or not (trec_eval, ranx; the default)",
+    "retrieved": "only the retrieved documents, unjudged ones as grade 0 (scikit-learn, which sees one row)",
+}
+#: What to do when the run lists a document twice for a query.
+DUPLICATE_RULES: dict[str, str] = {
+    "error": "raise a ValueError naming the query, the document and both rows (the default)",
+    "max": "keep the row with the highest score",
+}
+SCORE_DTYPES = ("float64", "float32")
+
+_ALIASES: dict[str, tuple[str, ...]] = {
+    "query": ("query", "qid", "query_id", "queryid", "topic", "topic_id", "topicid", "q"),
+    "doc": ("doc", "docid", "docno", "doc_id", "document", "document_id", "pid", "item", "item_id"),
+    "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "qrel", "relevance_grade"),
+    "score": ("score", "sim", "similarity", "prediction", "pred", "rank_score"),
+}
+_QRELS_COLUMNS = ("query", "doc", "relevance")
+_RUN_COLUMNS = ("query", "doc", "score")
+_PAD_KEY = np.iinfo(np.uint64).max
+
+
+def _check(name: str, value: Any, choices: Mapping[str, str] | tuple[str, ...]) -> None:
+    if value not in choices:
+        allowed = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"{name} must be one of {allowed}; got {value!r}")
+
+
+# --------------------------------------------------------------------------- columns
+
+
+def _normalize_columns(df: Any, expected: tuple[str, ...], what: str) -> pd.DataFrame:
+    """Rename known aliases (case-insensitively) to ``expected``; raise listing what was found."""
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError(f"{what} must be a pandas DataFrame with columns {', '.join(expected)}")
+    found = {str(c).strip().lower(): c for c in df.columns}
+    rename, missing = {}, []
+    for name in expected:
+        hit = next((found[a] for a in _ALIASES[name] if a in found), None)
+        if hit is None:
+            missing.append(name)
+        else:
+            rename[hit] = name
+    if missing:
+        shown = ", ".join(repr(str(c)) for c in df.columns) or "no columns"
+        hints = "; ".join(f"{m}: {', '.join(_ALIASES[m])}" for m in missing)
+        raise ValueError(
+            f"{what} needs columns {', '.join(expected)}; missing {', '.join(missing)} "
+            f"(accepted names, any case: {hints}); found {shown}"
+        )
+    return df[list(rename)].rename(columns=rename)
+
+
+def _row_name(index: pd.Index, i: int) -> str:
+    label = index[i]
+    return f"line {label}" if index.name == "line" else f"row {label}"
+
+
+def _show(value: Any) -> str:
+    if hasattr(value, "item"):
+        value = value.item()
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+        return "missing (NaN)"
+    return repr(value)
+
+
+def _numeric(values: pd.Series, what: str, table: str) -> np.ndarray:
+    """A float array of finite numbers, or a ValueError naming the first bad row."""
+    out = pd.to_numeric(values, errors="coerce")
+    arr = np.asarray(out, dtype=float)
+    bad = np.flatnonzero(~np.isfinite(arr))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(
+            f"{table}: {what} on {_row_name(values.index, i)} is {_show(values.iloc[i])}, "
+            "expected a finite number" + (f" ({bad.size} such rows)" if bad.size > 1 else "")
+        )
+    return arr
+
+
+# --------------------------------------------------------------------------- ids to integers
+
+
+def _ids_as_text_if_mixed(a: pd.Series, b: pd.Series) -> tuple[pd.Series, pd.Series]:
+    numeric_a = pd.api.types.is_integer_dtype(a.dtype)
+    numeric_b = pd.api.types.is_integer_dtype(b.dtype)
+    if numeric_a and numeric_b:
+        return a, b
+    if numeric_a or numeric_b or not (_is_text(a) and _is_text(b)):
+        return a.astype(str), b.astype(str)
+    return a, b
+
+
+def _is_text(s: pd.Series) -> bool:
+    return pd.api.types.is_string_dtype(s.dtype)
+
+
+def _query_codes(run_q: pd.Series, qrels_q: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Integer codes shared by both sides: run queries first (by first appearance), then qrels-only."""
+    run_q, qrels_q = _ids_as_text_if_mixed(run_q, qrels_q)
+    rc, ru = pd.factorize(run_q)
+    qc, qu = pd.factorize(qrels_q)
+    where = pd.Index(ru).get_indexer(qu)
+    new = where < 0
+    where[new] = len(ru) + np.arange(int(new.sum()))
+    labels = np.concatenate([np.asarray(ru, dtype=object), np.asarray(qu, dtype=object)[new]])
+    return rc.astype(np.int64), where[qc].astype(np.int64) if len(qc) else qc.astype(np.int64), labels
+
+
+def _pack8(s: pd.Series) -> np.ndarray | None:
+    """Strings of at most 8 bytes as big-endian uint64 (so integer order is text order), else None."""
+    try:
+        import pyarrow as pa
+    except ImportError:  # pragma: no cover - pandas 3 installs it in practice
+        return None
+    try:
+        arr = pa.array(s.array if hasattr(s, "array") else s, from_pandas=True)
+    except (pa.ArrowException, TypeError, ValueError):
+        return None
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    if arr.null_count or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+        return None
+    n = len(arr)
+    bufs = arr.buffers()
+    off_type = np.int64 if pa.types.is_large_string(arr.type) else np.int32
+    off = np.frombuffer(bufs[1], dtype=off_type)[arr.offset : arr.offset + n + 1].astype(np.int64)
+    data = np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None and n else np.zeros(0, np.uint8)
+    lens = np.diff(off)
+    if n and lens.max() > 8:
+        return None
+    out = np.zeros(n, dtype=np.uint64)
+    start = off[:-1]
+    for j in range(int(lens.max()) if n else 0):
+        m = lens > j
+        byte = data[start[m] + j].astype(np.uint64)
+        out[m] |= byte << np.uint64(8 * (7 - j))
+    return out
+
+
+def _doc_keys(run_d: pd.Series, qrels_d: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """uint64 keys, equal exactly when the document ids are equal."""
+    run_d, qrels_d = _ids_as_text_if_mixed(run_d, qrels_d)
+    if pd.api.types.is_integer_dtype(run_d.dtype):
+        return run_d.to_numpy().astype(np.int64).view(np.uint64), qrels_d.to_numpy().astype(np.int64).view(
+            np.uint64
+        )
+    a, b = _pack8(run_d), _pack8(qrels_d)
+    if a is not None and b is not None:
+        return a, b
+    codes, _ = pd.factorize(pd.concat([run_d, qrels_d], ignore_index=True))
+    codes = codes.astype(np.uint64)
+    return codes[: len(run_d)], codes[len(run_d) :]
+
+
+# --------------------------------------------------------------------------- grouped layout
+
+
+@dataclass
+class _Layout:
+    """Rows grouped by query in padded matrices, one per power-of-two width."""
+
+    codes: np.ndarray
+    pos: np.ndarray  # position of each row within its query, in row order
+    counts: np.ndarray
+    buckets: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]  # (queries, rows, flat index, width)
+
+
+def _positions(codes: np.ndarray, n_queries: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's position within its query (in row order) and the rows per query."""
+    n = codes.size
+    counts = np.bincount(codes, minlength=n_queries)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    pos = np.empty(n, dtype=np.int64)
+    if n == 0 or np.all(codes[1:] >= codes[:-1]):  # grouped by query already: no sort
+        pos[:] = np.arange(n) - starts[codes]
+    else:
+        small = codes.astype(np.uint16) if n_queries <= 65536 else codes
+        order = np.argsort(small, kind="stable")
+        pos[order] = np.arange(n) - starts[codes[order]]
+    return pos, counts
+
+
+def _layout(codes: np.ndarray, n_queries: int, pos=None, counts=None) -> _Layout:
+    if pos is None:
+        pos, counts = _positions(codes, n_queries)
+    width = np.where(counts <= 8, 8, 1 << np.ceil(np.log2(np.maximum(counts, 1))).astype(np.int64))
+    buckets = []
+    row_width = width[codes]
+    for w in np.unique(width[counts > 0]):
+        qsel = np.flatnonzero((width == w) & (counts > 0))
+        slot = np.empty(n_queries, dtype=np.int64)
+        slot[qsel] = np.arange(qsel.size)
+        rows = np.flatnonzero(row_width == w)
+        flat = slot[codes[rows]] * int(w) + pos[rows]
+        buckets.append((qsel, rows, flat, int(w)))
+    return _Layout(codes, pos, counts, buckets)
+
+
+def _matrix(n_rows: int, width: int, flat: np.ndarray, values: np.ndarray, fill: Any) -> np.ndarray:
+    m = np.full(n_rows * width, fill, dtype=values.dtype)
+    m[flat] = values
+    return m.reshape(n_rows, width)
+
+
+# --------------------------------------------------------------------------- join
+
+
+def _join(
+    run_codes: np.ndarray,
+    run_keys: np.ndarray,
+    qrels_codes: np.ndarray,
+    qrels_keys: np.ndarray,
+    n_queries: int,
+) -> tuple[np.ndarray, list[tuple[int, int]], list[tuple[int, int]]]:
+    """For each run row, its qrels row (or -1); and duplicate pairs on each side.
+
+    Both sides' document keys are put into one padded row per query and
+    sorted along the row, so equal keys become neighbours: no global sort
+    and no hash table.
+    """
+    n_run = run_codes.size
+    run_pos, run_counts = _positions(run_codes, n_queries)
+    qrels_pos, qrels_counts = _positions(qrels_codes, n_queries)
+    codes = np.concatenate([run_codes, qrels_codes])
+    keys = np.concatenate([run_keys, qrels_keys])
+    pos = np.concatenate([run_pos, qrels_pos + run_counts[qrels_codes]])
+    lay = _layout(codes, n_queries, pos, run_counts + qrels_counts)
+    match = np.full(n_run, -1, dtype=np.int64)
+    run_dups: list[tuple[int, int]] = []
+    qrels_dups: list[tuple[int, int]] = []
+    for qsel, rows, flat, w in lay.buckets:
+        km = _matrix(qsel.size, w, flat, keys[rows], _PAD_KEY)
+        src = _matrix(qsel.size, w, flat, rows, -1)
+        order = np.argsort(km, axis=1)
+        ks = np.take_along_axis(km, order, axis=1)
+        ss = np.take_along_axis(src, order, axis=1)
+        eq = (ks[:, 1:] == ks[:, :-1]) & (ss[:, 1:] >= 0) & (ss[:, :-1] >= 0)
+        if not eq.any():
+            continue
+        a, b = ss[:, :-1][eq], ss[:, 1:][eq]
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        is_match = (lo < n_run) & (hi >= n_run)
+        match[lo[is_match]] = hi[is_match] - n_run
+        both_run = hi < n_run
+        run_dups += list(zip(lo[both_run].tolist(), hi[both_run].tolist(), strict=True))
+        both_qrels = lo >= n_run
+        qrels_dups += list(
+            zip((lo[both_qrels] - n_run).tolist(), (hi[both_qrels] - n_run).tolist(), strict=True)
+        )
+    return match, run_dups, qrels_dups
+
+
+# --------------------------------------------------------------------------- evaluate
+
+
+def _gain_lookup(grades: np.ndarray, gain: Any) -> np.ndarray:
+    """Gains of an array of grades through :func:`ndcg_core.gains` on its distinct values."""
+    if grades.size == 0:
+        return grades.astype(float)
+    uniq, inverse = np.unique(grades, return_inverse=True)
+    return _gains(uniq, gain)[inverse]
+
+
+def _text_rank(values: np.ndarray) -> np.ndarray:
+    """Dense rank of ids compared as text (how trec_eval compares document numbers)."""
+    text = np.array([str(v) for v in values], dtype=object)
+    _, inverse = np.unique(text, return_inverse=True)
+    return inverse
+
+
+def _resolve_preset(preset: Any, given: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    try:
+        from . import presets as _presets  # written by another contributor; may not exist yet
+    except ImportError:
+        raise ValueError(
+            f"presets are not available yet (asked for preset={preset!r}); pass gain, discount, "
+            "zero_idcg, ties, ideal and queries explicitly"
+        ) from None
+    return _presets.evaluate_keywords(preset, given, defaults)  # pragma: no cover - wired later
+
+
+def evaluate(
+    qrels: pd.DataFrame,
+    run: pd.DataFrame,
+    k: int | None = None,
+    *,
+    preset: str | None = None,
+    gain: str | Mapping[float, float] = "linear",
+    discount: str = "log",
+    log_base: float = 2.0,
+    zero_idcg: str = "zero",
+    ties: str = "docid_desc",
+    ideal: str = "pool",
+    queries: str = "union",
+    duplicates: str = "error",
+    score_dtype: str = "float64",
+) -> pd.DataFrame:
+    """NDCG@k of every query of a run, in one vectorised pass.
+
+    Parameters
+    ----------
+    qrels : pandas.DataFrame
+        Relevance judgements, columns ``query``, ``doc``, ``relevance`` (aliases
+        such as ``qid``, ``docno``, ``label`` are accepted, in any case). The
+        judged pool may include documents the run did not retrieve. A
+        (query, doc) pair listed twice is an error.
+    run : pandas.DataFrame
+        Retrieved documents, columns ``query``, ``doc``, ``score``; a higher
+        score ranks first. A retrieved document missing from the qrels is
+        unjudged and has grade 0.
+    k : int, optional
+        Cutoff. ``None`` means no cutoff on either side: DCG over every
+        retrieved document and IDCG over the whole ideal pool, as trec_eval's
+        ``ndcg``. (Note: :func:`ndcg_core.ndcg` with ``k=None`` cuts the ideal
+        at the list's length instead; pass ``k`` explicitly to compare.)
+    preset : str, optional
+        A library's conventions from :mod:`ndcg_core.presets` (when available):
+        fills in every keyword below left at its default.
+    gain, discount, log_base, zero_idcg
+        The formula variant, exactly as in :func:`ndcg_core.ndcg`.
+        ``zero_idcg`` decides the NDCG of a query whose IDCG is not positive:
+        ``"zero"``, ``"one"``, ``"skip"`` (NaN) or ``"error"``.
+    ties : {"docid_desc", "stable", "average"}, default "docid_desc"
+        How equal scores are ordered; see :data:`TIE_RULES`. The default is
+        trec_eval's rule, so the numbers match trec_eval's exactly.
+    ideal : {"pool", "retrieved"}, default "pool"
+        Where the ideal ordering comes from; see :data:`IDEAL_SOURCES`.
+    queries : {"union", "run", "qrels", "both"}, default "union"
+        Which queries get a row when the two sides disagree; see
+        :data:`QUERY_RULES`.
+    duplicates : {"error", "max"}, default "error"
+        A document listed twice for one query in the run; see
+        :data:`DUPLICATE_RULES`.
+    score_dtype : {"float64", "float32"}, default "float64"
+        Compare scores at this precision (``"docid_desc"`` always uses float32).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per query: ``query``, ``dcg``, ``idcg``, ``ndcg``,
+        ``n_retrieved``, ``n_judged``, ``n_relevant`` (judged with a positive
+        grade), ``idcg_zero``, ``in_run``, ``in_qrels``. Queries come in the
+        order they first appear in the run, then qrels-only ones. The
+        options used are kept in ``.attrs["options"]`` for :func:`aggregate`.
+
+    Raises
+    ------
+    ValueError
+        Missing columns, non-numeric grades or scores (naming the row), a
+        duplicate pair, an unknown option, a grade missing from a custom gain
+        table, or IDCG = 0 with ``zero_idcg="error"`` (naming the queries).
+
+    Examples
+    --------
+    Document ``c`` is judged relevant but was not retrieved: it still counts
+    in the ideal ordering. ``b`` was retrieved but never judged: grade 0.
+
+    >>> import pandas as pd
+    >>> qrels = pd.DataFrame({"query": ["q1"] * 3, "doc": ["a", "c", "d"], "relevance": [1, 1, 0]})
+    >>> run = pd.DataFrame({"query": ["q1"] * 2, "doc": ["a", "b"], "score": [2.0, 1.0]})
+    >>> evaluate(qrels, run, k=2)[["query", "dcg", "idcg", "ndcg", "n_retrieved", "n_judged"]].round(3)
+      query  dcg   idcg   ndcg  n_retrieved  n_judged
+    0    q1  1.0  1.631  0.613            2         3
+    """
+    defaults = {
+        "gain": "linear",
+        "discount": "log",
+        "log_base": 2.0,
+        "zero_idcg": "zero",
+        "ties": "docid_desc",
+        "ideal": "pool",
+        "queries": "union",
+        "duplicates": "error",
+        "score_dtype": "float64",
+    }
+    given = {
+        "gain": gain,
+        "discount": discount,
+        "log_base": log_base,
+        "zero_idcg": zero_idcg,
+        "ties": ties,
+        "ideal": ideal,
+        "queries": queries,
+        "duplicates": duplicates,
+        "score_dtype": score_dtype,
+    }
+    if preset is not None:
+        given = _resolve_preset(preset, given, defaults)
+    opts = given
+    k = check_k(k)
+    if isinstance(opts["gain"], str):
+        check_choice("gain", opts["gain"])
+    check_choice("discount", opts["discount"])
+    check_choice("zero_idcg", opts["zero_idcg"])
+    check_log_base(opts["log_base"])
+    _check("ties", opts["ties"], TIE_RULES)
+    _check("ideal", opts["ideal"], IDEAL_SOURCES)
+    _check("queries", opts["queries"], QUERY_RULES)
+    _check("duplicates", opts["duplicates"], DUPLICATE_RULES)
+    _check("score_dtype", opts["score_dtype"], SCORE_DTYPES)
+
+    qrels = _normalize_columns(qrels, _QRELS_COLUMNS, "qrels")
+    run = _normalize_columns(run, _RUN_COLUMNS, "run")
+    grades = _numeric(qrels["relevance"], "relevance", "qrels")
+    scores = _numeric(run["score"], "score", "run")
+    run_codes, qrels_codes, labels = _query_codes(run["query"], qrels["query"])
+    nq = labels.size
+    run_keys, qrels_keys = _doc_keys(run["doc"], qrels["doc"])
+
+    match, run_dups, qrels_dups = _join(run_codes, run_keys, qrels_codes, qrels_keys, nq)
+    if qrels_dups:
+        i, j = qrels_dups[0]
+        raise ValueError(
+            f"qrels: document {qrels['doc'].iloc[i]!r} is judged twice for query "
+            f"{qrels['query'].iloc[i]!r} ({_row_name(qrels.index, i)} and {_row_name(qrels.index, j)}); "
+            "each (query, doc) pair must appear once"
+            + (f" ({len(qrels_dups)} duplicate pairs in all)" if len(qrels_dups) > 1 else "")
+        )
+    if run_dups:
+        if opts["duplicates"] == "error":
+            i, j = run_dups[0]
+            raise ValueError(
+                f"run: document {run['doc'].iloc[i]!r} is retrieved twice for query "
+                f"{run['query'].iloc[i]!r} ({_row_name(run.index, i)} and {_row_name(run.index, j)}); "
+                "remove one, or pass duplicates='max' to keep the higher score"
+                + (f" ({len(run_dups)} duplicate pairs in all)" if len(run_dups) > 1 else "")
+            )
+        keep = _keep_max(run_dups, run_codes, run_keys, scores)
+        run = run.iloc[keep]
+        run_codes, run_keys, scores = run_codes[keep], run_keys[keep], scores[keep]
+        match, _, _ = _join(run_codes, run_keys, qrels_codes, qrels_keys, nq)
+
+    qrels_gain = _gain_lookup(grades, opts["gain"])
+    run_grades = np.zeros(run_codes.size)
+    judged = match >= 0
+    run_grades[judged] = grades[match[judged]]
+    try:
+        run_gain = _gain_lookup(run_grades, opts["gain"])
+    except ValueError as err:
+        raise ValueError(f"{err} (unjudged retrieved documents count as grade 0)") from None
+
+    if opts["score_dtype"] == "float32" or opts["ties"] == "docid_desc":
+        scores = scores.astype(np.float32).astype(float)
+    tie_key = None
+    if opts["ties"] == "docid_desc":
+        tie_key = run["doc"].to_numpy()
+    dcg_value, n_ret = _dcg_by_query(run_codes, scores, run_gain, tie_key, opts, k, nq)
+
+    if opts["ideal"] == "pool":
+        idcg_value = _ideal_by_query(qrels_codes, qrels_gain, k, nq, opts)
+    else:
+        idcg_value = _ideal_by_query(run_codes, run_gain, k, nq, opts)
+
+    n_judged = np.bincount(qrels_codes, minlength=nq)
+    n_relevant = np.bincount(qrels_codes, weights=(grades > 0), minlength=nq).astype(np.int64)
+    in_run, in_qrels = n_ret > 0, n_judged > 0
+    keep_q = {
+        "union": np.ones(nq, dtype=bool),
+        "run": in_run,
+        "qrels": in_qrels,
+        "both": in_run & in_qrels,
+    }[opts["queries"]]
+    zero = ~(idcg_value > 0)
+    if opts["zero_idcg"] == "error" and (zero & keep_q).any():
+        bad = labels[zero & keep_q]
+        shown = ", ".join(repr(x) for x in bad[:5]) + (", ..." if bad.size > 5 else "")
+        raise ValueError(
+            f"IDCG is 0 for {bad.size} quer{'y' if bad.size == 1 else 'ies'} ({shown}): nothing relevant "
+            "to find, so NDCG is undefined (choose zero_idcg='zero', 'one' or 'skip')"
+        )
+    ndcg_value = _apply_policy(dcg_value, idcg_value, opts["zero_idcg"])
+    out = pd.DataFrame(
+        {
+            "query": labels,
+            "dcg": dcg_value,
+            "idcg": idcg_value,
+            "ndcg": ndcg_value,
+            "n_retrieved": n_ret,
+            "n_judged": n_judged,
+            "n_relevant": n_relevant,
+            "idcg_zero": zero,
+            "in_run": in_run,
+            "in_qrels": in_qrels,
+        }
+    )
+    out = out[keep_q].reset_index(drop=True)
+    out.attrs["options"] = {**{key: v for key, v in opts.items() if key != "gain"}, "k": k, "preset": preset}
+    out.attrs["options"]["gain"] = opts["gain"] if isinstance(opts["gain"], str) else dict(opts["gain"])
+    return out
+
+
+def _keep_max(pairs: list[tuple[int, int]], codes: np.ndarray, keys: np.ndarray, scores: np.ndarray):
+    involved = np.unique(np.array(pairs).ravel())
+    frame = pd.DataFrame({"q": codes[involved], "k": keys[involved], "s": scores[involved], "i": involved})
+    best = frame.sort_values(["s", "i"], ascending=[False, True]).drop_duplicates(["q", "k"])["i"]
+    drop = np.setdiff1d(involved, best.to_numpy())
+    keep = np.ones(codes.size, dtype=bool)
+    keep[drop] = False
+    return np.flatnonzero(keep)
+
+
+def _apply_policy(dcg_value: np.ndarray, idcg_value: np.ndarray, policy: str) -> np.ndarray:
+    positive = idcg_value > 0
+    out = np.divide(dcg_value, idcg_value, out=np.zeros_like(dcg_value), where=positive)
+    out[~positive] = {"zero": 0.0, "one": 1.0, "skip": math.nan, "error": math.nan}[policy]
+    return out
+
+
+def _inverse_divisors(n: int, discount: str, log_base: float) -> np.ndarray:
+    from .metrics import divisors
+
+    return 1.0 / divisors(n, discount, log_base)
+
+
+def _dcg_by_query(codes, scores, row_gain, tie_key, opts, k, nq):
+    """DCG@k per query: rank each query's rows by score in a padded matrix."""
+    lay = _layout(codes, nq)
+    dcg_value = np.zeros(nq)
+    if codes.size == 0:
+        return dcg_value, lay.counts
+    divs = _divisors_table(max(b[3] for b in lay.buckets), opts)
+    for qsel, rows, flat, w in lay.buckets:
+        cut = w if k is None else min(k, w)
+        neg = _matrix(qsel.size, w, flat, -scores[rows], np.inf)
+        src = _matrix(qsel.size, w, flat, rows, -1)
+        order = np.argsort(neg, axis=1)
+        sv = np.take_along_axis(neg, order, axis=1)
+        ss = np.take_along_axis(src, order, axis=1)
+        eq = (sv[:, 1:] == sv[:, :-1]) & (ss[:, 1:] >= 0)
+        g = np.where(ss >= 0, row_gain[ss], 0.0)
+        if opts["ties"] == "average" and eq.any():
+            starts = np.ones(sv.shape, dtype=bool)
+            starts[:, 1:] = ~eq
+            gid = np.cumsum(starts.ravel()) - 1
+            mean = np.bincount(gid, weights=g.ravel()) / np.bincount(gid)
+            g = mean[gid].reshape(g.shape)
+        elif eq.any():
+            ss = _break_ties(sv, ss, eq, tie_key)
+            g = np.where(ss >= 0, row_gain[ss], 0.0)
+        dcg_value[qsel] = (g[:, :cut] * divs[:cut]).sum(axis=1)
+    return dcg_value, lay.counts
+
+
+def _divisors_table(n: int, opts) -> np.ndarray:
+    return _inverse_divisors(max(n, 1), opts["discount"], opts["log_base"])
+
+
+def _break_ties(sv: np.ndarray, ss: np.ndarray, eq: np.ndarray, tie_key: np.ndarray | None) -> np.ndarray:
+    """Reorder the rows inside each tie group: input order, or document id descending."""
+    in_tie = np.zeros(sv.shape, dtype=bool)
+    in_tie[:, 1:] |= eq
+    in_tie[:, :-1] |= eq
+    starts = np.ones(sv.shape, dtype=bool)
+    starts[:, 1:] = ~eq
+    gid = np.cumsum(starts.ravel()) - 1
+    flat = np.flatnonzero(in_tie.ravel())
+    rows = ss.ravel()[flat]
+    # stable: the run's row order; docid_desc: document ids as text, descending
+    secondary = rows if tie_key is None else -_text_rank(tie_key[rows])
+    order = np.lexsort((secondary, gid[flat]))
+    out = ss.copy().ravel()
+    out[flat] = rows[order]
+    return out.reshape(ss.shape)
+
+
+def _ideal_by_query(codes, row_gain, k, nq, opts):
+    """IDCG@k per query: each query's gains sorted best first (k=None: all of them)."""
+    lay = _layout(codes, nq)
+    idcg_value = np.zeros(nq)
+    if codes.size == 0:
+        return idcg_value
+    divs = _divisors_table(max(b[3] for b in lay.buckets), opts)
+    for qsel, rows, flat, w in lay.buckets:
+        cut = w if k is None else min(k, w)
+        neg = np.sort(_matrix(qsel.size, w, flat, -row_gain[rows], np.inf), axis=1)[:, :cut]
+        top = np.where(np.isfinite(neg), -neg, 0.0)
+        idcg_value[qsel] = (top * divs[:cut]).sum(axis=1)
+    return idcg_value
+
+
+# --------------------------------------------------------------------------- aggregate
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """A data set's NDCG, averaged both ways.
+
+    Attributes
+    ----------
+    n_queries : int
+        Rows of the per-query table.
+    mean_ndcg : float
+        Mean of per-query NDCG: every query one vote (NaN scores left out).
+    ratio_of_sums : float
+        ΣDCG / ΣIDCG: queries with a large IDCG weigh more. IDCG = 0 queries
+        add nothing to the denominator whatever the policy. NaN if ΣIDCG = 0.
+    n_idcg_zero : int
+        Queries whose IDCG is not positive.
+    zero_idcg : str
+        The policy applied to them.
+    n_in_mean : int
+        Queries counted in ``mean_ndcg``.
+    policy_effect : str
+        One sentence saying what the policy did to the mean.
+    """
+
+    n_queries: int
+    mean_ndcg: float
+    ratio_of_sums: float
+    n_idcg_zero: int
+    zero_idcg: str
+    n_in_mean: int
+    policy_effect: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields as a plain dict (for a table or JSON)."""
+        return dict(self.__dict__)
+
+
+def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None) -> Aggregate:
+    """Average a per-query table from :func:`evaluate` both ways.
+
+    Parameters
+    ----------
+    per_query : pandas.DataFrame
+        Needs columns ``dcg`` and ``idcg`` (``ndcg`` is recomputed from them).
+    zero_idcg : {"zero", "one", "skip", "error"}, optional
+        Policy for IDCG = 0 queries; default: the one :func:`evaluate` used
+        (``"zero"`` if unknown). Passing another shows its effect.
+
+    Returns
+    -------
+    Aggregate
+
+    Examples
+    --------
+    Seed 003 ("Intro to NDCG") averages three queries both ways:
+
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"dcg": [2.0, 0.5, 0.0], "idcg": [4.0, 0.5, 0.0]})
+    >>> a = aggregate(table)
+    >>> a.mean_ndcg, a.ratio_of_sums, a.n_idcg_zero
+    (0.5, 0.5555555555555556, 1)
+    >>> aggregate(table, zero_idcg="skip").mean_ndcg
+    0.75
+    >>> print(a.policy_effect)
+    1 of 3 queries have IDCG = 0; zero_idcg='zero' scored them 0 and kept them in the mean.
+    """
+    if not isinstance(per_query, pd.DataFrame) or not {"dcg", "idcg"} <= set(per_query.columns):
+        found = list(per_query.columns) if isinstance(per_query, pd.DataFrame) else type(per_query).__name__
+        raise ValueError(f"aggregate needs the table from evaluate() with columns dcg and idcg; got {found}")
+    policy = zero_idcg or per_query.attrs.get("options", {}).get("zero_idcg", "zero")
+    check_choice("zero_idcg", policy)
+    dcg_value = per_query["dcg"].to_numpy(dtype=float)
+    idcg_value = per_query["idcg"].to_numpy(dtype=float)
+    zero = ~(idcg_value > 0)
+    n, nz = dcg_value.size, int(zero.sum())
+    if policy == "error" and nz:
+        raise ValueError(f"{nz} of {n} queries have IDCG = 0 and zero_idcg='error'")
+    scores = _apply_policy(dcg_value, idcg_value, policy)
+    counted = np.isfinite(scores)
+    mean = float(scores[counted].mean()) if counted.any() else math.nan
+    total_idcg = float(idcg_value[~zero].sum())
+    ratio = float(dcg_value.sum()) / total_idcg if total_idcg > 0 else math.nan
+    if nz == 0:
+        effect = f"No query has IDCG = 0; zero_idcg={policy!r} changed nothing."
+    else:
+        what = {
+            "zero": "scored them 0 and kept them in the mean",
+            "one": "scored them 1 and kept them in the mean",
+            "skip": "left them out of the mean",
+            "error": "",
+        }[policy]
+        effect = f"{nz} of {n} queries have IDCG = 0; zero_idcg={policy!r} {what}."
+    return Aggregate(n, mean, ratio, nz, policy, int(counted.sum()), effect)
+
+
+# --------------------------------------------------------------------------- reading files
+
+
+def _read_text(source: Any) -> tuple[str, str]:
+    """The whole text of a path or file-like object, and a name for messages."""
+    if isinstance(source, (str, os.PathLike)):
+        name = os.fspath(source)
+        try:
+            with open(name, "rb") as fh:
+                raw = fh.read()
+        except OSError as err:
+            raise ValueError(f"cannot read {name!r}: {err.strerror or err}") from None
+    elif hasattr(source, "read"):
+        name = getattr(source, "name", None) or "the uploaded file"
+        if hasattr(source, "seek"):
+            source.seek(0)
+        raw = source.read()
+    else:
+        raise ValueError(f"expected a file path or a file-like object, got {type(source).__name__}")
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            raise ValueError(f"{name}: not UTF-8 text (byte {err.start}): is this a text file?") from None
+    return raw, str(name)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
+def _read_table(source: Any, kind: str) -> pd.DataFrame:
+    expected = _QRELS_COLUMNS if kind == "qrels" else _RUN_COLUMNS
+    value_col = expected[2]
+    text, name = _read_text(source)
+    lines = text.splitlines()
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        trec = "query 0 doc grade" if kind == "qrels" else "query Q0 doc rank score tag"
+        raise ValueError(
+            f"{name} is empty: expected {kind} lines such as '{trec}' or a CSV/TSV table with a header "
+            f"({', '.join(expected)})"
+        )
+    fields = lines[first].split()
+    trec_width = 4 if kind == "qrels" else 6
+    value_at = 3 if kind == "qrels" else 4
+    looks_trec = len(fields) == trec_width and _is_number(fields[value_at])
+    if looks_trec:
+        names = ["query", "iter", "doc", "relevance"] if kind == "qrels" else [
+            "query", "q0", "doc", "rank", "score", "tag"
+        ]  # fmt: skip
+        line_base = 1
+        try:
+            df = pd.read_csv(
+                io.StringIO(text),
+                sep=r"\s+",
+                header=None,
+                names=names,
+                dtype={"query": str, "doc": str},
+                skip_blank_lines=False,
+                engine="c",
+            )
+        except pd.errors.ParserError as err:
+            raise ValueError(
+                f"{name}: not a TREC {kind} file with {trec_width} fields on every line ({err})"
+            ) from None
+        df.index = pd.RangeIndex(line_base, line_base + len(df), name="line")
+        df = df[df.notna().any(axis=1)]
+        short = df[names[-1]].isna()
+        if short.any():
+            line = df.index[np.flatnonzero(short.to_numpy())[0]]
+            raise ValueError(f"{name}: line {line} has fewer than {trec_width} fields (TREC {kind} format)")
+        df = df[["query", "doc", value_col]]
+    else:
+        header = lines[first]
+        try:
+            sep = csv.Sniffer().sniff(header, delimiters=",\t;|").delimiter
+        except csv.Error:
+            sep = r"\s+" if len(fields) > 1 else ","
+        try:
+            df = pd.read_csv(
+                io.StringIO(text),
+                sep=sep,
+                dtype=str,
+                skip_blank_lines=False,
+                skiprows=first,
+                engine="c" if len(sep) == 1 or sep == r"\s+" else "python",
+                skipinitialspace=True,
+            )
+        except pd.errors.ParserError as err:
+            raise ValueError(f"{name}: could not read a table with delimiter {sep!r} ({err})") from None
+        df.index = pd.RangeIndex(first + 2, first + 2 + len(df), name="line")
+        df = df[df.notna().any(axis=1)]
+        if df.shape[1] == 1:
+            raise ValueError(
+                f"{name}: found a single column {str(df.columns[0])!r}: the delimiter was not recognised. "
+                f"Use commas, tabs, semicolons or spaces between {', '.join(expected)}, or TREC format"
+            )
+        df = _normalize_columns(df, expected, f"{name}")
+        for col in ("query", "doc"):
+            df[col] = df[col].str.strip()
+    values = _numeric(df[value_col], value_col, name)
+    out = pd.DataFrame(
+        {"query": df["query"].astype(str), "doc": df["doc"].astype(str), value_col: values}, index=df.index
+    )
+    if out.empty:
+        raise ValueError(f"{name} has a header but no data rows")
+    return out
+
+
+def read_qrels(source: Any) -> pd.DataFrame:
+    """Read relevance judgements from a TREC qrels file or a CSV/TSV table.
+
+    Parameters
+    ----------
+    source : str, path or file-like
+        A path, or an open text/binary file (Streamlit's ``UploadedFile``).
+        TREC format: ``query iteration doc grade`` separated by whitespace,
+        no header. Otherwise a table with a header whose columns are matched
+        case-insensitively with aliases (``qid``, ``topic``; ``docno``,
+        ``doc_id``; ``rel``, ``label``, ``grade``) and whose delimiter (comma,
+        tab, semicolon, bar or spaces) is sniffed from the header.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query``, ``doc`` (text) and ``relevance`` (float), indexed
+        by the file's line numbers (``index.name == "line"``), so errors in
+        :func:`evaluate` name lines.
+
+    Raises
+    ------
+    ValueError
+        An empty file, an unrecognised delimiter, missing columns (listing
+        those found and those expected), or a grade that is not a number
+        (naming its line).
+
+    Examples
+    --------
+    >>> import io
+    >>> read_qrels(io.StringIO("q1 0 d1 2\\nq1 0 d2 0\\n")).reset_index()
+       line query doc  relevance
+    0     1    q1  d1        2.0
+    1     2    q1  d2        0.0
+    """
+    return _read_table(source, "qrels")
+
+
+def read_run(source: Any) -> pd.DataFrame:
+    """Read a ranked run from a TREC run file or a CSV/TSV table.
+
+    TREC format: ``query Q0 doc rank score tag`` separated by whitespace
+    (the rank column is ignored: the score decides the order). Tables with a
+    header are read as in :func:`read_qrels`, with ``score`` (aliases
+    ``sim``, ``similarity``, ``prediction``) instead of a grade.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query``, ``doc`` and ``score`` (float), indexed by line.
+
+    Examples
+    --------
+    >>> import io
+    >>> read_run(io.BytesIO(b"qid,docno,score\\nq1,d1,0.5\\nq1,d2,0.25\\n")).reset_index()
+       line query doc  score
+    0     2    q1  d1   0.50
+    1     3    q1  d2   0.25
+    """
+    return _read_table(source, "run")

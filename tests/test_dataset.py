@@ -1,0 +1,318 @@
+"""evaluate() and aggregate(): per query, they agree with ndcg_core.ndcg."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ndcg_core
+from ndcg_core import aggregate, evaluate
+
+# --------------------------------------------------------------------------- a reference, one query at a time
+
+
+def reference_order(rows: pd.DataFrame, ties: str) -> pd.DataFrame:
+    """The run's rows of one query in ranked order, the slow obvious way."""
+    if ties == "docid_desc":
+        by_doc = sorted(range(len(rows)), key=lambda i: str(rows["doc"].iloc[i]), reverse=True)
+        s = rows["score"].to_numpy().astype(np.float32).astype(float)
+        order = sorted(by_doc, key=lambda i: -s[i])
+    else:  # stable
+        s = rows["score"].to_numpy()
+        order = sorted(range(len(rows)), key=lambda i: -s[i])
+    return rows.iloc[order]
+
+
+def reference(qrels, run, k=None, ties="docid_desc", ideal="pool", **variant):
+    """Per-query NDCG through ndcg_core.ndcg, looping over queries."""
+    out = {}
+    judged = {(q, d): r for q, d, r in qrels[["query", "doc", "relevance"]].itertuples(index=False)}
+    queries = list(dict.fromkeys(list(run["query"]) + list(qrels["query"])))
+    for q in queries:
+        rows = reference_order(run[run["query"] == q], ties)
+        grades = [judged.get((q, d), 0.0) for d in rows["doc"]]
+        pool = list(qrels.loc[qrels["query"] == q, "relevance"]) if ideal == "pool" else grades
+        cut = k if k is not None else max(len(grades), len(pool), 1)
+        out[q] = (
+            ndcg_core.ndcg(grades, cut, ideal=pool, **variant),
+            ndcg_core.dcg(grades, cut, **{k_: v for k_, v in variant.items() if k_ != "zero_idcg"}),
+        )
+    return out
+
+
+@st.composite
+def datasets(draw):
+    """Ragged random qrels and runs: ties, unjudged documents, one-sided queries."""
+    n_queries = draw(st.integers(1, 6))
+    docs = [f"d{i}" for i in range(draw(st.integers(1, 12)))]
+    qrels_rows, run_rows = [], []
+    for q in range(n_queries):
+        name = f"q{q}"
+        side = draw(st.sampled_from(["both", "both", "both", "run", "qrels"]))
+        if side != "run":
+            for d in draw(st.lists(st.sampled_from(docs), unique=True, max_size=len(docs))):
+                qrels_rows.append((name, d, float(draw(st.integers(0, 3)))))
+        if side != "qrels":
+            for d in draw(st.lists(st.sampled_from(docs), unique=True, min_size=1, max_size=len(docs))):
+                run_rows.append((name, d, float(draw(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 0.25])))))
+    qrels = pd.DataFrame(qrels_rows, columns=["query", "doc", "relevance"])
+    run = pd.DataFrame(run_rows, columns=["query", "doc", "score"])
+    run = run.sample(frac=1.0, random_state=draw(st.integers(0, 1000))).reset_index(drop=True)
+    return qrels, run
+
+
+VARIANTS = [
+    {},
+    {"gain": "exponential"},
+    {"discount": "jarvelin"},
+    {"log_base": math.e, "gain": {0: 0.0, 1: 1.0, 2: 3.0, 3: 7.0}},
+    {"zero_idcg": "one"},
+]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=datasets(),
+    k=st.one_of(st.none(), st.integers(1, 8)),
+    variant=st.sampled_from(VARIANTS),
+    ties=st.sampled_from(["docid_desc", "stable"]),
+    ideal=st.sampled_from(["pool", "retrieved"]),
+)
+def test_agrees_with_ndcg_per_query(data, k, variant, ties, ideal):
+    qrels, run = data
+    got = evaluate(qrels, run, k, ties=ties, ideal=ideal, **variant).set_index("query")
+    want = reference(qrels, run, k, ties=ties, ideal=ideal, **variant)
+    assert set(got.index) == set(want)
+    for q, (ndcg_value, dcg_value) in want.items():
+        assert got.loc[q, "ndcg"] == pytest.approx(ndcg_value, rel=1e-12, abs=1e-12), q
+        assert got.loc[q, "dcg"] == pytest.approx(dcg_value, rel=1e-12, abs=1e-12), q
+
+
+def test_average_ties_match_sklearn_default():
+    sklearn_metrics = pytest.importorskip("sklearn.metrics")
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        n = int(rng.integers(2, 30))
+        scores = rng.integers(0, 4, n).astype(float)
+        grades = rng.integers(0, 4, n).astype(float)
+        if grades.sum() == 0:
+            grades[0] = 1
+        docs = [f"d{i}" for i in range(n)]
+        run = pd.DataFrame({"query": "q", "doc": docs, "score": scores})
+        qrels = pd.DataFrame({"query": "q", "doc": docs, "relevance": grades})
+        for k in (None, 3):
+            got = evaluate(qrels, run, k, ties="average")["ndcg"].iloc[0]
+            want = sklearn_metrics.ndcg_score([grades], [scores], k=k)
+            assert got == pytest.approx(want, rel=1e-12)
+
+
+def test_ties_rules_differ_and_docid_desc_breaks_by_id_descending():
+    qrels = pd.DataFrame({"query": ["q"] * 2, "doc": ["a", "b"], "relevance": [1, 0]})
+    run = pd.DataFrame({"query": ["q"] * 2, "doc": ["a", "b"], "score": [1.0, 1.0]})
+    # docid_desc puts b (grade 0) first; stable keeps a first; average splits the gain.
+    assert evaluate(qrels, run, ties="docid_desc")["ndcg"].iloc[0] == pytest.approx(1 / math.log2(3))
+    assert evaluate(qrels, run, ties="stable")["ndcg"].iloc[0] == 1.0
+    assert evaluate(qrels, run, ties="average")["ndcg"].iloc[0] == pytest.approx((1 + 1 / math.log2(3)) / 2)
+
+
+def test_float32_rounding_makes_a_tie_for_docid_desc_only():
+    qrels = pd.DataFrame({"query": ["q"] * 2, "doc": ["a", "b"], "relevance": [1, 0]})
+    run = pd.DataFrame({"query": ["q"] * 2, "doc": ["a", "b"], "score": [1.0 + 1e-12, 1.0]})
+    assert evaluate(qrels, run, ties="stable")["ndcg"].iloc[0] == 1.0
+    assert evaluate(qrels, run, ties="docid_desc")["ndcg"].iloc[0] < 1.0
+    assert evaluate(qrels, run, ties="stable", score_dtype="float32")["ndcg"].iloc[0] == 1.0
+
+
+def test_one_sided_queries_follow_the_rule():
+    qrels = pd.DataFrame({"query": ["both", "qrels_only"], "doc": ["a", "b"], "relevance": [1, 2]})
+    run = pd.DataFrame({"query": ["both", "run_only"], "doc": ["a", "c"], "score": [1.0, 1.0]})
+    union = evaluate(qrels, run).set_index("query")
+    assert list(union.index) == ["both", "run_only", "qrels_only"]
+    assert union.loc["qrels_only", "ndcg"] == 0.0 and union.loc["qrels_only", "idcg"] > 0
+    assert union.loc["run_only", "idcg_zero"] and union.loc["run_only", "ndcg"] == 0.0
+    assert not union.loc["qrels_only", "in_run"] and not union.loc["run_only", "in_qrels"]
+    assert list(evaluate(qrels, run, queries="both")["query"]) == ["both"]
+    assert list(evaluate(qrels, run, queries="run")["query"]) == ["both", "run_only"]
+    assert list(evaluate(qrels, run, queries="qrels")["query"]) == ["both", "qrels_only"]
+    skip = evaluate(qrels, run, zero_idcg="skip").set_index("query")
+    assert math.isnan(skip.loc["run_only", "ndcg"])
+    assert evaluate(qrels, run, zero_idcg="one").set_index("query").loc["run_only", "ndcg"] == 1.0
+    with pytest.raises(ValueError, match=r"IDCG is 0 for 1 query \('run_only'\)"):
+        evaluate(qrels, run, zero_idcg="error")
+    # "both" leaves the IDCG = 0 query out, so "error" has nothing to complain about.
+    assert evaluate(qrels, run, zero_idcg="error", queries="both")["ndcg"].tolist() == [1.0]
+
+
+def test_counts_and_unjudged_documents():
+    qrels = pd.DataFrame({"query": ["q"] * 3, "doc": ["a", "b", "x"], "relevance": [2, 0, 1]})
+    run = pd.DataFrame({"query": ["q"] * 3, "doc": ["u", "a", "b"], "score": [3.0, 2.0, 1.0]})
+    row = evaluate(qrels, run).iloc[0]
+    assert (row["n_retrieved"], row["n_judged"], row["n_relevant"]) == (3, 3, 2)
+    assert row["dcg"] == pytest.approx(2 / math.log2(3))
+    assert row["idcg"] == pytest.approx(2 + 1 / math.log2(3))
+
+
+def test_integer_and_mixed_ids():
+    qrels = pd.DataFrame({"query": [1, 1, 2], "doc": [10, 9, 10], "relevance": [1, 0, 1]})
+    run = pd.DataFrame({"query": ["1", "1", "2"], "doc": [9, 10, 10], "score": [1.0, 1.0, 1.0]})
+    got = evaluate(qrels, run).set_index("query")
+    # Ids compare as text: "9" > "10", so doc 9 ranks first in the tie.
+    assert got.loc["1", "ndcg"] == pytest.approx(1 / math.log2(3))
+    assert got.loc["2", "ndcg"] == 1.0
+
+
+def test_long_document_ids_take_the_general_path():
+    docs = [f"clueweb12-{i:010d}" for i in range(5)]
+    qrels = pd.DataFrame({"query": "q", "doc": docs, "relevance": [0, 0, 0, 0, 3]})
+    run = pd.DataFrame({"query": "q", "doc": docs, "score": [1.0] * 5})
+    assert evaluate(qrels, run)["ndcg"].iloc[0] == 1.0  # the highest id wins the tie
+    assert evaluate(qrels, run, ties="stable")["ndcg"].iloc[0] == pytest.approx(1 / math.log2(6))
+
+
+def test_large_queries_use_wider_buckets():
+    rng = np.random.default_rng(0)
+    sizes = [1, 7, 9, 300, 1000]
+    rows = [(f"q{i}", f"d{j}", float(rng.integers(0, 50))) for i, n in enumerate(sizes) for j in range(n)]
+    run = pd.DataFrame(rows, columns=["query", "doc", "score"])
+    qrels = run.rename(columns={"score": "relevance"}).assign(relevance=rng.integers(0, 3, len(run)))
+    got = evaluate(qrels, run, 20).set_index("query")
+    want = reference(qrels, run, 20)
+    for q, (value, _) in want.items():
+        assert got.loc[q, "ndcg"] == pytest.approx(value, rel=1e-12)
+
+
+def test_duplicates_in_qrels_name_the_pair_and_rows():
+    qrels = pd.DataFrame({"query": ["q", "q", "q"], "doc": ["a", "b", "a"], "relevance": [1, 0, 2]})
+    run = pd.DataFrame({"query": ["q"], "doc": ["a"], "score": [1.0]})
+    with pytest.raises(
+        ValueError, match=r"qrels: document 'a' is judged twice for query 'q' \(row 0 and row 2\)"
+    ):
+        evaluate(qrels, run)
+
+
+def test_duplicates_in_run_error_or_keep_max():
+    qrels = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "relevance": [1, 0]})
+    run = pd.DataFrame({"query": ["q"] * 4, "doc": ["b", "a", "b", "b"], "score": [3.0, 2.0, 1.0, 0.5]})
+    with pytest.raises(
+        ValueError, match=r"run: document 'b' is retrieved twice for query 'q'.*duplicates='max'"
+    ):
+        evaluate(qrels, run)
+    got = evaluate(qrels, run, duplicates="max").iloc[0]
+    assert got["n_retrieved"] == 2
+    assert got["ndcg"] == pytest.approx(1 / math.log2(3))  # b keeps 3.0 and stays first
+
+
+def test_bad_values_and_columns_are_clear_errors():
+    qrels = pd.DataFrame({"query": ["q"], "doc": ["a"], "relevance": [1]})
+    run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "score": [1.0, "high"]})
+    with pytest.raises(ValueError, match=r"run: score on row 1 is 'high', expected a finite number"):
+        evaluate(qrels, run)
+    with pytest.raises(ValueError, match=r"qrels: relevance on row 0 is missing \(NaN\)"):
+        evaluate(qrels.assign(relevance=[np.nan]), run.iloc[:1])
+    with pytest.raises(
+        ValueError, match=r"run needs columns query, doc, score; missing score .*found 'query', 'doc', 'x'"
+    ):
+        evaluate(qrels, run.rename(columns={"score": "x"}))
+    with pytest.raises(ValueError, match="qrels must be a pandas DataFrame"):
+        evaluate([("q", "a", 1)], run)
+    with pytest.raises(ValueError, match=r"grade 1 .*not in the gain table"):
+        evaluate(qrels, run.iloc[:1], gain={0: 0.0, 2: 3.0})
+    with pytest.raises(ValueError, match="unjudged retrieved documents count as grade 0"):
+        evaluate(qrels, pd.DataFrame({"query": ["q"], "doc": ["z"], "score": [1.0]}), gain={1: 1.0})
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("ties", "random"),
+        ("ideal", "all"),
+        ("queries", "some"),
+        ("duplicates", "min"),
+        ("score_dtype", "f16"),
+    ],
+)
+def test_unknown_options_are_refused(option, value):
+    qrels = pd.DataFrame({"query": ["q"], "doc": ["a"], "relevance": [1]})
+    run = pd.DataFrame({"query": ["q"], "doc": ["a"], "score": [1.0]})
+    with pytest.raises(ValueError, match=f"{option} must be one of"):
+        evaluate(qrels, run, **{option: value})
+
+
+def test_aliased_columns_are_accepted():
+    qrels = pd.DataFrame({"QID": ["q"], "DocNo": ["a"], "Label": [1]})
+    run = pd.DataFrame({"topic": ["q"], "doc_id": ["a"], "Sim": [0.3]})
+    assert evaluate(qrels, run)["ndcg"].tolist() == [1.0]
+
+
+def test_empty_sides():
+    qrels = pd.DataFrame({"query": ["q"], "doc": ["a"], "relevance": [1]})
+    empty_run = pd.DataFrame(
+        {"query": pd.Series([], dtype=str), "doc": pd.Series([], dtype=str), "score": []}
+    )
+    got = evaluate(qrels, empty_run)
+    assert got["ndcg"].tolist() == [0.0] and got["idcg"].tolist() == [1.0]
+    assert evaluate(qrels, empty_run, queries="run").empty
+
+
+# --------------------------------------------------------------------------- aggregates
+
+
+def test_seed_003_averages_both_ways():
+    example = ndcg_core.DATASET_EXAMPLES[0]
+    rows_q, rows_r = [], []
+    for i, grades in enumerate(example.queries):
+        for j, g in enumerate(grades):
+            rows_q.append((f"q{i}", f"d{j}", g))
+            rows_r.append((f"q{i}", f"d{j}", float(len(grades) - j)))
+    qrels = pd.DataFrame(rows_q, columns=["query", "doc", "relevance"])
+    run = pd.DataFrame(rows_r, columns=["query", "doc", "score"])
+    per_query = evaluate(qrels, run, **{k: v for k, v in example.variant.kwargs().items() if k != "k"})
+    agg = aggregate(per_query)
+    assert agg.mean_ndcg == pytest.approx(example.mean_ndcg(), rel=1e-12)
+    assert agg.ratio_of_sums == pytest.approx(example.ratio_of_sums(), rel=1e-12)
+    assert agg.mean_ndcg != pytest.approx(agg.ratio_of_sums)
+
+
+def test_aggregate_policies_and_effect():
+    table = pd.DataFrame({"dcg": [1.0, 0.0, 0.0], "idcg": [2.0, 0.0, 4.0]})
+    zero = aggregate(table)
+    assert (zero.mean_ndcg, zero.n_idcg_zero, zero.n_in_mean) == (pytest.approx(1 / 6), 1, 3)
+    assert zero.ratio_of_sums == pytest.approx(1 / 6)
+    one = aggregate(table, zero_idcg="one")
+    assert one.mean_ndcg == pytest.approx(0.5) and "scored them 1" in one.policy_effect
+    skip = aggregate(table, zero_idcg="skip")
+    assert (skip.mean_ndcg, skip.n_in_mean) == (pytest.approx(0.25), 2)
+    assert "left them out" in skip.policy_effect
+    assert skip.ratio_of_sums == zero.ratio_of_sums == one.ratio_of_sums
+    with pytest.raises(ValueError, match="1 of 3 queries have IDCG = 0"):
+        aggregate(table, zero_idcg="error")
+    assert "changed nothing" in aggregate(table.iloc[:1]).policy_effect
+    assert aggregate(table).as_dict()["n_queries"] == 3
+
+
+def test_aggregate_uses_the_policy_evaluate_used():
+    qrels = pd.DataFrame({"query": ["a"], "doc": ["x"], "relevance": [1]})
+    run = pd.DataFrame({"query": ["a", "b"], "doc": ["x", "y"], "score": [1.0, 1.0]})
+    assert aggregate(evaluate(qrels, run, zero_idcg="one")).mean_ndcg == 1.0
+    assert aggregate(evaluate(qrels, run)).mean_ndcg == 0.5
+    assert math.isnan(aggregate(pd.DataFrame({"dcg": [0.0], "idcg": [0.0]})).ratio_of_sums)
+
+
+def test_aggregate_refuses_other_tables():
+    with pytest.raises(ValueError, match="columns dcg and idcg"):
+        aggregate(pd.DataFrame({"ndcg": [1.0]}))
+
+
+def test_preset_without_registry_is_a_clear_error():
+    qrels = pd.DataFrame({"query": ["q"], "doc": ["a"], "relevance": [1]})
+    run = pd.DataFrame({"query": ["q"], "doc": ["a"], "score": [1.0]})
+    try:
+        import ndcg_core.presets  # noqa: F401
+    except ImportError:
+        with pytest.raises(ValueError, match="presets are not available yet"):
+            evaluate(qrels, run, preset="trec_eval")
+    else:
+        pytest.skip("presets exist: covered by test_crosscheck_dataset.py")
