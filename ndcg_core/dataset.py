@@ -16,9 +16,9 @@ Examples
 >>> run = pd.DataFrame({"query": ["q1", "q1", "q2"], "doc": ["a", "b", "c"], "score": [0.9, 0.1, 0.5]})
 >>> per_query = evaluate(qrels, run)
 >>> per_query[["query", "dcg", "idcg", "ndcg"]].round(3)
-  query    dcg   idcg   ndcg
-0    q1  2.262  2.631  0.860
-1    q2  0.000  0.000  0.000
+  query    dcg   idcg  ndcg
+0    q1  2.262  2.631  0.86
+1    q2  0.000  0.000  0.00
 >>> agg = aggregate(per_query)
 >>> round(agg.mean_ndcg, 3), round(agg.ratio_of_sums, 3), agg.n_idcg_zero
 (0.43, 0.86, 1)
