@@ -6,7 +6,7 @@ the step table.
 >>> from ndcg_core import explain
 >>> ex = explain([3, 2], discount="log")
 >>> print(dcg_latex(ex))
-\\mathrm{DCG@2} = \\underset{1}{\\tfrac{3}{1}} + \\underset{2}{\\tfrac{2}{1.585}} = 4.262
+\\mathrm{DCG@2} = \\underset{\\color{gray}{\\text{\\#}1}}{\\dfrac{3}{1}} + \\underset{\\color{gray}{\\text{\\#}2}}{\\dfrac{2}{1.585}} = 4.262
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ def _terms(steps: pd.DataFrame, k: int) -> str:
         return "0"
     shown = list(rows.itertuples(index=False))
     parts = [
-        f"\\underset{{{r.Position}}}{{\\tfrac{{{number(r.Gain)}}}{{{number(r.Divisor)}}}}}" for r in shown
+        f"\\underset{{\\color{{gray}}{{\\text{{\\#}}{r.Position}}}}}{{\\dfrac{{{number(r.Gain)}}}{{{number(r.Divisor)}}}}}"
+        for r in shown
     ]
     if len(parts) > MAX_TERMS:
         parts = [*parts[: MAX_TERMS - 2], "\\cdots", *parts[-1:]]

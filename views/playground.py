@@ -281,15 +281,16 @@ def _style_steps(steps: pd.DataFrame):
 
 
 def _step_table(title: str, steps: pd.DataFrame, key: str) -> None:
-    st.markdown(f"**{title}**")
-    height = min(38 + 35 * max(len(steps), 1), 420)
-    st.dataframe(
-        _style_steps(steps),
-        hide_index=True,
-        key=key,
-        height=height,
-        column_config={"Position": st.column_config.NumberColumn("Pos.", width="small")},
-    )
+    # A keyed container gives browser tests a stable handle (.st-key-<key>).
+    with st.container(key=key):
+        st.markdown(f"**{title}**")
+        height = min(38 + 35 * max(len(steps), 1), 420)
+        st.dataframe(
+            _style_steps(steps),
+            hide_index=True,
+            height=height,
+            column_config={"Position": st.column_config.NumberColumn("Pos.", width="small")},
+        )
 
 
 def _figures_panel(state: PlaygroundState, ex) -> None:
@@ -317,7 +318,7 @@ def _figures_panel(state: PlaygroundState, ex) -> None:
                 }
                 for f in example.figures
             ]
-            st.dataframe(pd.DataFrame(rows), hide_index=True, key="pg_figures")
+            st.dataframe(pd.DataFrame(rows), hide_index=True)
 
 
 def _drag_list(items: tuple[Item, ...]) -> None:
@@ -437,7 +438,7 @@ def render() -> None:
     st.latex(dcg_latex(ex))
     st.latex(dcg_latex(ex, ideal=True))
     st.latex(ndcg_latex(ex))
-    st.caption("Each term is gain / divisor; the small number under it is its row in the step table.")
+    st.caption("Each term is gain / divisor; the grey #n under it is its row in the step table.")
 
     curve = state.curve()
     c1, c2, c3 = st.tabs(["Gain per position", "Cumulative DCG", "NDCG at every k"])

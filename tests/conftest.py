@@ -1,0 +1,33 @@
+"""Shared fixtures: the browser tests run Debian's Chromium against a live app server."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+from browser_support import CHROMIUM_ARGS, chromium_path, streamlit_server
+
+ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    # Playwright cannot download its own browser here: use Debian's.
+    return {**browser_type_launch_args, "executable_path": chromium_path(), "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 720}}
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    with streamlit_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> pathlib.Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

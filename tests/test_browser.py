@@ -1,0 +1,150 @@
+"""What a person does, in real headless Chromium: type, drag, click, share a link."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import Page, expect
+
+import ndcg_core
+
+pytestmark = pytest.mark.browser
+
+ROW = 35  # data editor row height in px
+
+
+def headline(page: Page):
+    return (
+        page.get_by_test_id("stMetric").filter(has_text=re.compile(r"^NDCG@")).get_by_test_id("stMetricValue")
+    )
+
+
+def open_app(page: Page, url: str, query: str = "") -> None:
+    page.goto(f"{url}/{query}")
+    expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=30_000)
+
+
+SORTABLE = 'iframe[title="streamlit_sortables.sortable_items"]'
+
+
+def sortable_items(page: Page):
+    # After a reorder the list remounts; for a moment the stale frame is still there, so take
+    # the newest one (expect() retries until the stale one is gone).
+    return page.frame_locator(SORTABLE).last.locator("li.sortable-item")
+
+
+def params(page: Page) -> dict[str, str]:
+    return {k: v[-1] for k, v in parse_qs(urlparse(page.url).query).items()}
+
+
+def test_default_page_shows_wikipedias_example(page: Page, app_url):
+    open_app(page, app_url)
+    expect(page.get_by_test_id("stMetricLabel").first).to_have_text("NDCG@6")
+    expect(headline(page)).to_have_text("0.932")
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    expect(page).to_have_url(re.compile(r"rel=3%2C2%2C3%2C0%2C1%2C2"))
+
+
+def test_share_link_opens_its_state(page: Page, app_url):
+    open_app(page, app_url, "?rel=3,2,3,0,1,2&discount=jarvelin")
+    expect(headline(page)).to_have_text("0.932")
+    open_app(page, app_url, "?rel=0,1,1&labels=Nike,Adidas,Apple&k=3&pool=1")
+    expect(page.get_by_test_id("stMetricLabel").first).to_have_text("NDCG@3")
+    expect(headline(page)).to_have_text("0.531")
+    expect(sortable_items(page).first).to_contain_text("Nike")
+
+
+def test_invalid_share_link_warns_by_name(page: Page, app_url):
+    open_app(page, app_url, "?rel=3,2,3,0,1,2&discount=cosine")
+    expect(page.get_by_test_id("stAlert").filter(has_text="'discount'")).to_be_visible()
+    expect(headline(page)).to_have_text(f"{ndcg_core.ndcg([3, 2, 3, 0, 1, 2]):.3f}")
+
+
+def test_drag_item_four_to_the_top(page: Page, app_url):
+    open_app(page, app_url)
+    items = sortable_items(page)
+    expect(items).to_have_count(6)
+    src, dst = items.nth(3).bounding_box(), items.nth(0).bounding_box()
+    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + 2, steps=12)
+    page.mouse.up()
+    expected = ndcg_core.ndcg([0, 3, 2, 3, 1, 2], discount="jarvelin")
+    expect(headline(page)).to_have_text(f"{expected:.3f}")
+    expect(items.first).to_contain_text("D4")
+    expect(page).to_have_url(re.compile(r"rel=0%2C3%2C2%2C3%2C1%2C2"))
+
+
+def test_edit_a_grade_in_the_table(page: Page, app_url):
+    open_app(page, app_url)
+    page.get_by_role("tab", name="Edit items").click()
+    editor = page.locator('[class*="st-key-editor_"]')
+    expect(editor).to_be_visible()
+    box = editor.bounding_box()
+    # Grade column of row 4 (D4, grade 0): below the header row, fourth data row.
+    page.mouse.click(box["x"] + box["width"] * 0.8, box["y"] + ROW + 3 * ROW + ROW / 2)
+    page.keyboard.press("Enter")
+    cell = page.locator(".gdg-input")
+    expect(cell).to_be_visible()
+    cell.fill("3")
+    expect(cell).to_have_value("3")
+    page.keyboard.press("Enter")
+    expected = ndcg_core.ndcg([3, 2, 3, 3, 1, 2], discount="jarvelin")
+    expect(headline(page)).to_have_text(f"{expected:.3f}")
+    expect(page).to_have_url(re.compile(r"rel=3%2C2%2C3%2C3%2C1%2C2"))
+
+
+def test_quick_entry_and_literal_labels(page: Page, app_url):
+    open_app(page, app_url)
+    page.get_by_role("tab", name="Edit items").click()
+    box = page.locator(".st-key-quick_entry input")
+    box.fill("<b>x</b>:1, **y**:2")
+    box.press("Enter")
+    expect(page.get_by_test_id("stMetricLabel").first).to_have_text("NDCG@2")
+    page.get_by_role("tab", name="Order").click()
+    expect(sortable_items(page).first).to_have_text(re.compile(r"^<b>x</b>\s+·\s+1$"))
+    expect(sortable_items(page).nth(1)).to_have_text(re.compile(r"^\*\*y\*\*\s+·\s+2$"))
+    expect(page.frame_locator(SORTABLE).last.locator("b")).to_have_count(0)
+    assert params(page)["labels"] == "<b>x</b>,**y**"
+
+
+def test_bad_quick_entry_keeps_the_list(page: Page, app_url):
+    open_app(page, app_url)
+    page.get_by_role("tab", name="Edit items").click()
+    box = page.locator(".st-key-quick_entry input")
+    box.fill("3, two, 1")
+    box.press("Enter")
+    expect(page.get_by_test_id("stAlert").filter(has_text="entry 2")).to_be_visible()
+    expect(headline(page)).to_have_text("0.932")
+    expect(box).to_have_value("3, two, 1")
+
+
+def test_changing_a_control_updates_the_url(page: Page, app_url):
+    open_app(page, app_url)
+    assert "gain" not in params(page)
+    page.get_by_test_id("stSidebar").get_by_text("exponential", exact=True).click()
+    expect(page).to_have_url(re.compile(r"gain=exponential"))
+    expected = ndcg_core.ndcg([3, 2, 3, 0, 1, 2], gain="exponential", discount="jarvelin")
+    expect(headline(page)).to_have_text(f"{expected:.3f}")
+
+
+def test_one_click_ideal_order(page: Page, app_url):
+    open_app(page, app_url)
+    page.get_by_role("button", name="Ideal", exact=True).click()
+    expect(headline(page)).to_have_text("1")
+    expect(sortable_items(page).nth(1)).to_contain_text("D3")
+
+
+def test_projector_screenshots_and_no_horizontal_scroll(page: Page, app_url, artifacts):
+    open_app(page, app_url)
+    expect(headline(page)).to_have_text("0.932")
+    page.screenshot(path=str(artifacts / "playground-1280x720.png"))
+    scroller = page.locator(".st-key-steps .dvn-scroller")
+    expect(scroller).to_be_visible()
+    overflow = scroller.evaluate("el => el.scrollWidth - el.clientWidth")
+    assert overflow <= 1, f"the step table scrolls sideways by {overflow}px"
+    page.get_by_text("The formula with your numbers").scroll_into_view_if_needed()
+    expect(page.get_by_test_id("stMarkdownContainer").filter(has_text="#1").first).to_be_attached()
+    page.screenshot(path=str(artifacts / "playground-formulas-1280x720.png"))
