@@ -89,6 +89,7 @@ _ALIASES: dict[str, tuple[str, ...]] = {
 _QRELS_COLUMNS = ("query", "doc", "relevance")
 _RUN_COLUMNS = ("query", "doc", "score")
 _PAD_KEY = np.iinfo(np.uint64).max
+_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # odd: a bijection of uint64 (Fibonacci hashing)
 
 
 def _check(name: str, value: Any, choices: Mapping[str, str] | tuple[str, ...]) -> None:
@@ -198,30 +199,35 @@ def _pack8(s: pd.Series) -> np.ndarray | None:
     off = np.frombuffer(bufs[1], dtype=off_type)[arr.offset : arr.offset + n + 1].astype(np.int64)
     data = np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None and n else np.zeros(0, np.uint8)
     lens = np.diff(off)
-    if n and lens.max() > 8:
+    if n == 0:
+        return np.zeros(0, dtype=np.uint64)
+    width = int(lens.max())
+    if width > 8:
         return None
-    out = np.zeros(n, dtype=np.uint64)
-    start = off[:-1]
-    for j in range(int(lens.max()) if n else 0):
-        m = lens > j
-        byte = data[start[m] + j].astype(np.uint64)
-        out[m] |= byte << np.uint64(8 * (7 - j))
-    return out
+    # Read 8 bytes from each string's start as one big-endian integer (an unaligned
+    # strided view of the buffer), then clear the bytes past the string's end.
+    padded = np.concatenate([data, np.zeros(8, np.uint8)])
+    words = np.ndarray(shape=(padded.size - 7,), dtype=">u8", buffer=padded, strides=(1,))
+    value = words[off[:-1]].astype(np.uint64)
+    shift = (8 * (8 - lens)).astype(np.uint64)
+    shift[lens == 0] = 0
+    value = (value >> shift) << shift
+    value[lens == 0] = 0
+    return value
 
 
-def _doc_keys(run_d: pd.Series, qrels_d: pd.Series) -> tuple[np.ndarray, np.ndarray]:
-    """uint64 keys, equal exactly when the document ids are equal."""
+def _doc_keys(run_d: pd.Series, qrels_d: pd.Series) -> tuple[np.ndarray, np.ndarray, bool]:
+    """uint64 keys, equal exactly when the document ids are equal; and whether key order is text order."""
     run_d, qrels_d = _ids_as_text_if_mixed(run_d, qrels_d)
     if pd.api.types.is_integer_dtype(run_d.dtype):
-        return run_d.to_numpy().astype(np.int64).view(np.uint64), qrels_d.to_numpy().astype(np.int64).view(
-            np.uint64
-        )
+        a = run_d.to_numpy().astype(np.int64).view(np.uint64)
+        return a, qrels_d.to_numpy().astype(np.int64).view(np.uint64), False
     a, b = _pack8(run_d), _pack8(qrels_d)
     if a is not None and b is not None:
-        return a, b
+        return a, b, True
     codes, _ = pd.factorize(pd.concat([run_d, qrels_d], ignore_index=True))
     codes = codes.astype(np.uint64)
-    return codes[: len(run_d)], codes[len(run_d) :]
+    return codes[: len(run_d)], codes[len(run_d) :], False
 
 
 # --------------------------------------------------------------------------- grouped layout
@@ -277,12 +283,43 @@ def _matrix(n_rows: int, width: int, flat: np.ndarray, values: np.ndarray, fill:
 # --------------------------------------------------------------------------- join
 
 
+def _sort_rows(
+    key: np.ndarray, flat: np.ndarray, rows: np.ndarray, n_rows: int, w: int, counts: np.ndarray, exact: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sort each query's uint64 keys along its padded row, with one ``np.sort``.
+
+    The key's top bits and the row position are packed into one uint64, so
+    a plain (SIMD) sort replaces argsort plus two gathers. Returns the keys
+    in sorted order (only their top ``64 - b`` bits, ``b`` the bits a position
+    needs), the source row of each sorted cell (-1 for padding) and which
+    cells are real. With ``exact=True`` the key must already fit in
+    ``64 - b`` bits (it is shifted, not truncated).
+    """
+    bits = max(1, (w - 1).bit_length())
+    shift = np.uint64(bits)
+    local = (flat % w).astype(np.uint64)
+    packed = ((key << shift) if exact else (key >> shift << shift)) | local
+    m = np.full(n_rows * w, _PAD_KEY, dtype=np.uint64)
+    m[flat] = packed
+    m = m.reshape(n_rows, w)
+    m.sort(axis=1)
+    src = np.full(n_rows * w, -1, dtype=np.int64)
+    src[flat] = rows
+    real = np.arange(w) < counts[:, None]
+    base = (np.arange(n_rows, dtype=np.int64) * w)[:, None]
+    cell = np.where(real, base + (m & np.uint64((1 << bits) - 1)).astype(np.int64), 0)
+    ss = np.where(real, src[cell], -1)
+    return m >> shift, ss, real
+
+
 def _join(
     run_codes: np.ndarray,
     run_keys: np.ndarray,
     qrels_codes: np.ndarray,
     qrels_keys: np.ndarray,
     n_queries: int,
+    run_at: tuple[np.ndarray, np.ndarray],
+    qrels_at: tuple[np.ndarray, np.ndarray],
 ) -> tuple[np.ndarray, list[tuple[int, int]], list[tuple[int, int]]]:
     """For each run row, its qrels row (or -1); and duplicate pairs on each side.
 
@@ -291,8 +328,7 @@ def _join(
     and no hash table.
     """
     n_run = run_codes.size
-    run_pos, run_counts = _positions(run_codes, n_queries)
-    qrels_pos, qrels_counts = _positions(qrels_codes, n_queries)
+    (run_pos, run_counts), (qrels_pos, qrels_counts) = run_at, qrels_at
     codes = np.concatenate([run_codes, qrels_codes])
     keys = np.concatenate([run_keys, qrels_keys])
     pos = np.concatenate([run_pos, qrels_pos + run_counts[qrels_codes]])
@@ -300,24 +336,33 @@ def _join(
     match = np.full(n_run, -1, dtype=np.int64)
     run_dups: list[tuple[int, int]] = []
     qrels_dups: list[tuple[int, int]] = []
+    counts = run_counts + qrels_counts
     for qsel, rows, flat, w in lay.buckets:
-        km = _matrix(qsel.size, w, flat, keys[rows], _PAD_KEY)
-        src = _matrix(qsel.size, w, flat, rows, -1)
-        order = np.argsort(km, axis=1)
-        ks = np.take_along_axis(km, order, axis=1)
-        ss = np.take_along_axis(src, order, axis=1)
-        eq = (ks[:, 1:] == ks[:, :-1]) & (ss[:, 1:] >= 0) & (ss[:, :-1] >= 0)
-        if not eq.any():
-            continue
+        # Multiplying by an odd constant is a bijection of uint64: its top bits are a
+        # well-mixed hash. Equal documents give equal hashes; a rare collision of two
+        # different documents is detected below and settled by an exact argsort.
+        hashed = keys[rows] * _HASH_MULTIPLIER
+        hi, ss, real = _sort_rows(hashed, flat, rows, qsel.size, w, counts[qsel], exact=False)
+        eq = (hi[:, 1:] == hi[:, :-1]) & real[:, 1:]
         a, b = ss[:, :-1][eq], ss[:, 1:][eq]
-        lo, hi = np.minimum(a, b), np.maximum(a, b)
-        is_match = (lo < n_run) & (hi >= n_run)
-        match[lo[is_match]] = hi[is_match] - n_run
-        both_run = hi < n_run
-        run_dups += list(zip(lo[both_run].tolist(), hi[both_run].tolist(), strict=True))
+        if a.size and np.any(keys[a] != keys[b]):  # hash collision: redo this bucket exactly
+            km = _matrix(qsel.size, w, flat, keys[rows], _PAD_KEY)
+            src = _matrix(qsel.size, w, flat, rows, -1)
+            order = np.argsort(km, axis=1)
+            ks = np.take_along_axis(km, order, axis=1)
+            ss = np.take_along_axis(src, order, axis=1)
+            eq = (ks[:, 1:] == ks[:, :-1]) & (ss[:, 1:] >= 0) & (ss[:, :-1] >= 0)
+            a, b = ss[:, :-1][eq], ss[:, 1:][eq]
+        if not a.size:
+            continue
+        lo, hi_ = np.minimum(a, b), np.maximum(a, b)
+        is_match = (lo < n_run) & (hi_ >= n_run)
+        match[lo[is_match]] = hi_[is_match] - n_run
+        both_run = hi_ < n_run
+        run_dups += list(zip(lo[both_run].tolist(), hi_[both_run].tolist(), strict=True))
         both_qrels = lo >= n_run
         qrels_dups += list(
-            zip((lo[both_qrels] - n_run).tolist(), (hi[both_qrels] - n_run).tolist(), strict=True)
+            zip((lo[both_qrels] - n_run).tolist(), (hi_[both_qrels] - n_run).tolist(), strict=True)
         )
     return match, run_dups, qrels_dups
 
@@ -329,8 +374,8 @@ def _gain_lookup(grades: np.ndarray, gain: Any) -> np.ndarray:
     """Gains of an array of grades through :func:`ndcg_core.gains` on its distinct values."""
     if grades.size == 0:
         return grades.astype(float)
-    uniq, inverse = np.unique(grades, return_inverse=True)
-    return _gains(uniq, gain)[inverse]
+    uniq = np.sort(pd.unique(grades))
+    return _gains(uniq, gain)[np.searchsorted(uniq, grades)]
 
 
 def _text_rank(values: np.ndarray) -> np.ndarray:
@@ -477,9 +522,10 @@ def evaluate(
     scores = _numeric(run["score"], "score", "run")
     run_codes, qrels_codes, labels = _query_codes(run["query"], qrels["query"])
     nq = labels.size
-    run_keys, qrels_keys = _doc_keys(run["doc"], qrels["doc"])
+    run_keys, qrels_keys, keys_ordered = _doc_keys(run["doc"], qrels["doc"])
+    run_at, qrels_at = _positions(run_codes, nq), _positions(qrels_codes, nq)
 
-    match, run_dups, qrels_dups = _join(run_codes, run_keys, qrels_codes, qrels_keys, nq)
+    match, run_dups, qrels_dups = _join(run_codes, run_keys, qrels_codes, qrels_keys, nq, run_at, qrels_at)
     if qrels_dups:
         i, j = qrels_dups[0]
         raise ValueError(
@@ -500,7 +546,8 @@ def evaluate(
         keep = _keep_max(run_dups, run_codes, run_keys, scores)
         run = run.iloc[keep]
         run_codes, run_keys, scores = run_codes[keep], run_keys[keep], scores[keep]
-        match, _, _ = _join(run_codes, run_keys, qrels_codes, qrels_keys, nq)
+        run_at = _positions(run_codes, nq)
+        match, _, _ = _join(run_codes, run_keys, qrels_codes, qrels_keys, nq, run_at, qrels_at)
 
     qrels_gain = _gain_lookup(grades, opts["gain"])
     run_grades = np.zeros(run_codes.size)
@@ -513,15 +560,16 @@ def evaluate(
 
     if opts["score_dtype"] == "float32" or opts["ties"] == "docid_desc":
         scores = scores.astype(np.float32).astype(float)
-    tie_key = None
+    tie_key: Any = None
     if opts["ties"] == "docid_desc":
-        tie_key = run["doc"].to_numpy()
-    dcg_value, n_ret = _dcg_by_query(run_codes, scores, run_gain, tie_key, opts, k, nq)
+        tie_key = run_keys if keys_ordered else run["doc"]
+    run_layout = _layout(run_codes, nq, *run_at)
+    dcg_value, n_ret = _dcg_by_query(run_layout, scores, run_gain, tie_key, opts, k, nq)
 
     if opts["ideal"] == "pool":
-        idcg_value = _ideal_by_query(qrels_codes, qrels_gain, k, nq, opts)
+        idcg_value = _ideal_by_query(_layout(qrels_codes, nq, *qrels_at), qrels_gain, k, nq, opts)
     else:
-        idcg_value = _ideal_by_query(run_codes, run_gain, k, nq, opts)
+        idcg_value = _ideal_by_query(run_layout, run_gain, k, nq, opts)
 
     n_judged = np.bincount(qrels_codes, minlength=nq)
     n_relevant = np.bincount(qrels_codes, weights=(grades > 0), minlength=nq).astype(np.int64)
@@ -584,21 +632,29 @@ def _inverse_divisors(n: int, discount: str, log_base: float) -> np.ndarray:
     return 1.0 / divisors(n, discount, log_base)
 
 
-def _dcg_by_query(codes, scores, row_gain, tie_key, opts, k, nq):
+def _dcg_by_query(lay, scores, row_gain, tie_key, opts, k, nq):
     """DCG@k per query: rank each query's rows by score in a padded matrix."""
-    lay = _layout(codes, nq)
     dcg_value = np.zeros(nq)
-    if codes.size == 0:
+    if lay.codes.size == 0:
         return dcg_value, lay.counts
     divs = _divisors_table(max(b[3] for b in lay.buckets), opts)
+    desc32 = None
+    if np.all(scores.astype(np.float32) == scores):  # float32 scores: sort them as 32-bit keys
+        bits = (scores.astype(np.float32) + np.float32(0.0)).view(np.uint32).astype(np.uint64)
+        ascending = np.where(bits >> np.uint64(31), ~bits & np.uint64(0xFFFFFFFF), bits | np.uint64(1 << 31))
+        desc32 = np.uint64(0xFFFFFFFF) - ascending
     for qsel, rows, flat, w in lay.buckets:
         cut = w if k is None else min(k, w)
-        neg = _matrix(qsel.size, w, flat, -scores[rows], np.inf)
-        src = _matrix(qsel.size, w, flat, rows, -1)
-        order = np.argsort(neg, axis=1)
-        sv = np.take_along_axis(neg, order, axis=1)
-        ss = np.take_along_axis(src, order, axis=1)
-        eq = (sv[:, 1:] == sv[:, :-1]) & (ss[:, 1:] >= 0)
+        if desc32 is not None and w < 2**31:
+            sv, ss, real = _sort_rows(desc32[rows], flat, rows, qsel.size, w, lay.counts[qsel], exact=True)
+            eq = (sv[:, 1:] == sv[:, :-1]) & real[:, 1:]
+        else:
+            neg = _matrix(qsel.size, w, flat, -scores[rows], np.inf)
+            src = _matrix(qsel.size, w, flat, rows, -1)
+            order = np.argsort(neg, axis=1)
+            sv = np.take_along_axis(neg, order, axis=1)
+            ss = np.take_along_axis(src, order, axis=1)
+            eq = (sv[:, 1:] == sv[:, :-1]) & (ss[:, 1:] >= 0)
         g = np.where(ss >= 0, row_gain[ss], 0.0)
         if opts["ties"] == "average" and eq.any():
             starts = np.ones(sv.shape, dtype=bool)
@@ -617,7 +673,7 @@ def _divisors_table(n: int, opts) -> np.ndarray:
     return _inverse_divisors(max(n, 1), opts["discount"], opts["log_base"])
 
 
-def _break_ties(sv: np.ndarray, ss: np.ndarray, eq: np.ndarray, tie_key: np.ndarray | None) -> np.ndarray:
+def _break_ties(sv: np.ndarray, ss: np.ndarray, eq: np.ndarray, tie_key: Any) -> np.ndarray:
     """Reorder the rows inside each tie group: input order, or document id descending."""
     in_tie = np.zeros(sv.shape, dtype=bool)
     in_tie[:, 1:] |= eq
@@ -628,18 +684,22 @@ def _break_ties(sv: np.ndarray, ss: np.ndarray, eq: np.ndarray, tie_key: np.ndar
     flat = np.flatnonzero(in_tie.ravel())
     rows = ss.ravel()[flat]
     # stable: the run's row order; docid_desc: document ids as text, descending
-    secondary = rows if tie_key is None else -_text_rank(tie_key[rows])
+    if tie_key is None:
+        secondary = rows
+    elif isinstance(tie_key, np.ndarray):  # packed ids: integer order is text order
+        secondary = ~tie_key[rows]
+    else:
+        secondary = -_text_rank(tie_key.iloc[rows].to_numpy())
     order = np.lexsort((secondary, gid[flat]))
     out = ss.copy().ravel()
     out[flat] = rows[order]
     return out.reshape(ss.shape)
 
 
-def _ideal_by_query(codes, row_gain, k, nq, opts):
+def _ideal_by_query(lay, row_gain, k, nq, opts):
     """IDCG@k per query: each query's gains sorted best first (k=None: all of them)."""
-    lay = _layout(codes, nq)
     idcg_value = np.zeros(nq)
-    if codes.size == 0:
+    if lay.codes.size == 0:
         return idcg_value
     divs = _divisors_table(max(b[3] for b in lay.buckets), opts)
     for qsel, rows, flat, w in lay.buckets:

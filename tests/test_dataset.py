@@ -57,7 +57,7 @@ def datasets(draw):
                 qrels_rows.append((name, d, float(draw(st.integers(0, 3)))))
         if side != "qrels":
             for d in draw(st.lists(st.sampled_from(docs), unique=True, min_size=1, max_size=len(docs))):
-                run_rows.append((name, d, float(draw(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 0.25])))))
+                run_rows.append((name, d, float(draw(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 0.1, 0.3])))))
     qrels = pd.DataFrame(qrels_rows, columns=["query", "doc", "relevance"])
     run = pd.DataFrame(run_rows, columns=["query", "doc", "score"])
     run = run.sample(frac=1.0, random_state=draw(st.integers(0, 1000))).reset_index(drop=True)
@@ -182,6 +182,25 @@ def test_large_queries_use_wider_buckets():
     want = reference(qrels, run, 20)
     for q, (value, _) in want.items():
         assert got.loc[q, "ndcg"] == pytest.approx(value, rel=1e-12)
+
+
+def test_hash_collisions_fall_back_to_an_exact_join(monkeypatch):
+    rng = np.random.default_rng(1)
+    run = pd.DataFrame(
+        {
+            "query": rng.choice(["a", "b", "c"], 200),
+            "doc": [f"d{i}" for i in range(200)],
+            "score": rng.random(200),
+        }
+    )
+    qrels = run.sample(120, random_state=2).rename(columns={"score": "relevance"})
+    qrels["relevance"] = rng.integers(0, 4, len(qrels))
+    want = evaluate(qrels, run, 10)
+    # Every document hashes alike: the fast join must notice and stay exact.
+    monkeypatch.setattr(ndcg_core.dataset, "_HASH_MULTIPLIER", np.uint64(0))
+    got = evaluate(qrels, run, 10)
+    pd.testing.assert_frame_equal(got, want)
+    assert got["dcg"].gt(0).all()
 
 
 def test_duplicates_in_qrels_name_the_pair_and_rows():
