@@ -1,0 +1,137 @@
+"""read_qrels / read_run: TREC files and CSV/TSV tables, with clear errors."""
+
+import io
+
+import pandas as pd
+import pytest
+
+from ndcg_core import evaluate, read_qrels, read_run
+
+TREC_QRELS = "301 0 FBIS3-10082 1\n301 0 FBIS3-10169 0\n\n302 0 LA010189-0001 2\n"
+TREC_RUN = (
+    "301 Q0 FBIS3-10082 1 12.5 mysys\n301 Q0 FBIS3-99999 2 11.0 mysys\n302 Q0 LA010189-0001 1 3 mysys\n"
+)
+
+
+def test_trec_qrels_from_text_and_bytes_and_path(tmp_path):
+    for source in (io.StringIO(TREC_QRELS), io.BytesIO(TREC_QRELS.encode())):
+        df = read_qrels(source)
+        assert list(df.columns) == ["query", "doc", "relevance"]
+        assert df["query"].tolist() == ["301", "301", "302"]  # ids stay text
+        assert df["relevance"].tolist() == [1.0, 0.0, 2.0]
+        assert df.index.tolist() == [1, 2, 4]  # file lines, the blank line skipped
+    path = tmp_path / "qrels.txt"
+    path.write_text(TREC_QRELS)
+    assert read_qrels(path).equals(read_qrels(str(path)))
+
+
+def test_trec_run_ignores_rank_and_keeps_scores():
+    df = read_run(io.StringIO(TREC_RUN))
+    assert list(df.columns) == ["query", "doc", "score"]
+    assert df["score"].tolist() == [12.5, 11.0, 3.0]
+    assert df["doc"].iloc[1] == "FBIS3-99999"
+
+
+def test_uploaded_file_is_read_from_the_start():
+    buf = io.BytesIO(TREC_RUN.encode())
+    buf.read(10)  # Streamlit may hand over a buffer that was already read
+    assert len(read_run(buf)) == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "sep"),
+    [
+        ("QID,DocNo,Label\nq1,d1,2\nq1,d2,0\n", ","),
+        ("topic\tdoc_id\trel\nq1\td1\t2\nq1\td2\t0\n", "\t"),
+        ("query;document;grade\nq1;d1;2\nq1;d2;0\n", ";"),
+        ("query_id doc relevance\nq1 d1 2\nq1 d2 0\n", " "),
+    ],
+)
+def test_tables_with_headers_and_aliases(text, sep):
+    df = read_qrels(io.StringIO(text))
+    assert df[["query", "doc"]].values.tolist() == [["q1", "d1"], ["q1", "d2"]], sep
+    assert df["relevance"].tolist() == [2.0, 0.0]
+    assert df.index.tolist() == [2, 3]
+
+
+def test_run_csv_with_sim_alias_and_extra_columns():
+    df = read_run(io.StringIO("qid,docno,rank,sim,tag\nq1,d1,1,0.9,x\nq1,d2,2,0.4,x\n"))
+    assert df["score"].tolist() == [0.9, 0.4]
+
+
+def test_read_then_evaluate_matches_a_hand_value():
+    qrels = read_qrels(io.StringIO(TREC_QRELS))
+    run = read_run(io.StringIO(TREC_RUN))
+    got = evaluate(qrels, run).set_index("query")
+    assert got.loc["301", "ndcg"] == 1.0 and got.loc["302", "ndcg"] == 1.0
+
+
+def test_errors_name_lines_in_evaluate():
+    qrels = read_qrels(io.StringIO("q 0 a 1\nq 0 b 0\nq 0 a 2\n"))
+    run = read_run(io.StringIO("q Q0 a 1 1.0 t\n"))
+    with pytest.raises(ValueError, match=r"judged twice for query 'q' \(line 1 and line 3\)"):
+        evaluate(qrels, run)
+
+
+def test_empty_file():
+    with pytest.raises(ValueError, match="is empty: expected qrels lines such as 'query 0 doc grade'"):
+        read_qrels(io.StringIO("\n  \n"))
+    with pytest.raises(ValueError, match="is empty: expected run lines"):
+        read_run(io.BytesIO(b""))
+
+
+def test_header_without_rows():
+    with pytest.raises(ValueError, match="has a header but no data rows"):
+        read_qrels(io.StringIO("query,doc,relevance\n"))
+
+
+def test_non_numeric_grade_names_the_line():
+    with pytest.raises(ValueError, match=r"relevance on line 3 is 'high', expected a finite number"):
+        read_qrels(io.StringIO("query,doc,relevance\nq,a,1\nq,b,high\n"))
+    with pytest.raises(ValueError, match=r"score on line 2 is 'x'"):
+        read_run(io.StringIO("q Q0 a 1 1.0 t\nq Q0 b 2 x t\n"))
+
+
+def test_missing_columns_list_found_and_expected():
+    with pytest.raises(ValueError) as err:
+        read_run(io.StringIO("query,doc,points\nq,a,1\n"))
+    message = str(err.value)
+    assert "needs columns query, doc, score; missing score" in message
+    assert "found 'query', 'doc', 'points'" in message
+    assert "sim" in message  # the accepted aliases are listed
+
+
+def test_wrong_delimiter_is_named():
+    with pytest.raises(
+        ValueError, match="single column 'query:doc:relevance': the delimiter was not recognised"
+    ):
+        read_qrels(io.StringIO("query:doc:relevance\nq:a:1\n"))
+
+
+def test_trec_line_with_missing_fields():
+    with pytest.raises(ValueError, match="line 2 has fewer than 4 fields"):
+        read_qrels(io.StringIO("q 0 a 1\nq 0 b\n"))
+    with pytest.raises(ValueError, match="not a TREC qrels file with 4 fields on every line"):
+        read_qrels(io.StringIO("q 0 a 1\nq 0 b 1 extra\n"))
+
+
+def test_not_text_and_not_a_file():
+    with pytest.raises(ValueError, match="not UTF-8 text"):
+        read_qrels(io.BytesIO(b"\xff\xfe\x00q 0 a 1"))
+    with pytest.raises(ValueError, match="expected a file path or a file-like object"):
+        read_run(42)
+    with pytest.raises(ValueError, match="cannot read"):
+        read_run("/nonexistent/run.txt")
+
+
+def test_sample_files_load_and_evaluate():
+    import pathlib
+
+    assets = pathlib.Path(__file__).resolve().parents[1] / "assets"
+    qrels = read_qrels(assets / "sample_qrels.tsv")
+    run = read_run(assets / "sample_run.tsv")
+    per_query = evaluate(qrels, run, 10)
+    assert len(per_query) >= 200
+    assert per_query["idcg_zero"].any() and not per_query["idcg_zero"].all()
+    assert ((per_query["ndcg"] >= 0) & (per_query["ndcg"] <= 1)).all()
+    assert isinstance(qrels, pd.DataFrame)
