@@ -385,15 +385,72 @@ def _text_rank(values: np.ndarray) -> np.ndarray:
     return inverse
 
 
-def _resolve_preset(preset: Any, given: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+#: The queries a library scores when run and qrels disagree (preset name -> ``queries``).
+_PRESET_QUERIES = {"trec_eval": "both", "ir_measures-exp": "both", "ranx": "qrels", "ranx-burges": "qrels"}
+_VARIANT_KEYS = ("gain", "discount", "log_base", "zero_idcg", "ties")
+
+
+def _resolve_preset(
+    preset: Any, given: dict[str, Any], defaults: dict[str, Any]
+) -> tuple[dict[str, Any], Any]:
+    """A preset's keyword values, with explicit non-default keywords kept (or refused on conflict)."""
     try:
-        from . import presets as _presets  # written by another contributor; may not exist yet
-    except ImportError:
+        from .presets import get_preset
+    except ImportError:  # pragma: no cover - the registry ships with the package now
         raise ValueError(
             f"presets are not available yet (asked for preset={preset!r}); pass gain, discount, "
             "zero_idcg, ties, ideal and queries explicitly"
         ) from None
-    return _presets.evaluate_keywords(preset, given, defaults)  # pragma: no cover - wired later
+    rules = get_preset(preset)
+    from .variants import SCHEMA
+
+    schema_default = {o.name: o.default for o in SCHEMA}
+    # A keyword left at evaluate's default counts as not given, as in ndcg(preset=...).
+    rules.check_overrides(
+        {key: schema_default[key] if given[key] == defaults[key] else given[key] for key in _VARIANT_KEYS}
+    )
+    if rules.variant.ties not in TIE_RULES:
+        raise ValueError(
+            f"preset {rules.name!r} ranks ties with {rules.variant.ties!r}, which depends on numpy's "
+            "sort internals for each list and cannot be reproduced over a data set; use preset='sklearn' "
+            "(tie-averaged) or choose ties= yourself"
+        )
+    opts = dict(given)
+    for key in _VARIANT_KEYS:
+        opts[key] = rules.variant.kwargs()[key]
+    from_preset = {
+        "ideal": "pool" if rules.ideal_source == "pool" else "retrieved",
+        "queries": _PRESET_QUERIES.get(rules.name, "run"),
+        "score_dtype": rules.score_dtype,
+    }
+    for key, value in from_preset.items():
+        if given[key] == defaults[key]:
+            opts[key] = value
+    return opts, rules
+
+
+def _preset_grades(rules: Any, grades: np.ndarray, index: pd.Index) -> np.ndarray:
+    """Check and rewrite qrels grades as the preset's library would."""
+    rule = rules.allowed_grades
+    bad = np.zeros(grades.size, dtype=bool)
+    if rule in {"non_negative", "non_negative_integer"}:
+        bad |= grades < 0
+    if rule in {"integer", "non_negative_integer"}:
+        bad |= grades != np.floor(grades)
+    if rules.max_grade is not None:
+        bad |= grades > rules.max_grade
+    if rules.drop_negative:
+        bad &= grades >= 0
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{rules.library.split()[0]} refuses these qrels: {rules.grade_error} "
+            f"(grade {grades[i]:g} on {_row_name(index, i)})"
+        )
+    out = np.trunc(grades) if rules.truncate_grades else grades.copy()
+    if rules.relevant_from is not None:
+        out[out < rules.relevant_from] = 0.0
+    return out
 
 
 def evaluate(
@@ -501,8 +558,9 @@ def evaluate(
         "duplicates": duplicates,
         "score_dtype": score_dtype,
     }
+    rules = None
     if preset is not None:
-        given = _resolve_preset(preset, given, defaults)
+        given, rules = _resolve_preset(preset, given, defaults)
     opts = given
     k = check_k(k)
     if isinstance(opts["gain"], str):
@@ -519,6 +577,8 @@ def evaluate(
     qrels = _normalize_columns(qrels, _QRELS_COLUMNS, "qrels")
     run = _normalize_columns(run, _RUN_COLUMNS, "run")
     grades = _numeric(qrels["relevance"], "relevance", "qrels")
+    if rules is not None:
+        grades = _preset_grades(rules, grades, qrels.index)
     scores = _numeric(run["score"], "score", "run")
     run_codes, qrels_codes, labels = _query_codes(run["query"], qrels["query"])
     nq = labels.size
@@ -553,6 +613,16 @@ def evaluate(
     run_grades = np.zeros(run_codes.size)
     judged = match >= 0
     run_grades[judged] = grades[match[judged]]
+    if rules is not None and rules.drop_negative and (run_grades < 0).any():
+        keep = np.flatnonzero(run_grades >= 0)  # the library treats negative labels as padding
+        run = run.iloc[keep]
+        run_codes, run_keys, scores, run_grades = (
+            run_codes[keep],
+            run_keys[keep],
+            scores[keep],
+            run_grades[keep],
+        )
+        run_at = _positions(run_codes, nq)
     try:
         run_gain = _gain_lookup(run_grades, opts["gain"])
     except ValueError as err:
@@ -566,8 +636,14 @@ def evaluate(
     run_layout = _layout(run_codes, nq, *run_at)
     dcg_value, n_ret = _dcg_by_query(run_layout, scores, run_gain, tie_key, opts, k, nq)
 
+    if rules is not None and rules.min_items and (short := (n_ret > 0) & (n_ret < rules.min_items)).any():
+        raise ValueError(
+            f"{rules.library.split()[0]} refuses query {labels[short][0]!r}: {rules.min_items_error} "
+            f"(it retrieved {n_ret[short][0]})"
+        )
+    depth = n_ret if rules is not None and rules.ideal_depth == "retrieved" else None
     if opts["ideal"] == "pool":
-        idcg_value = _ideal_by_query(_layout(qrels_codes, nq, *qrels_at), qrels_gain, k, nq, opts)
+        idcg_value = _ideal_by_query(_layout(qrels_codes, nq, *qrels_at), qrels_gain, k, nq, opts, depth)
     else:
         idcg_value = _ideal_by_query(run_layout, run_gain, k, nq, opts)
 
@@ -696,7 +772,7 @@ def _break_ties(sv: np.ndarray, ss: np.ndarray, eq: np.ndarray, tie_key: Any) ->
     return out.reshape(ss.shape)
 
 
-def _ideal_by_query(lay, row_gain, k, nq, opts):
+def _ideal_by_query(lay, row_gain, k, nq, opts, depth=None):
     """IDCG@k per query: each query's gains sorted best first (k=None: all of them)."""
     idcg_value = np.zeros(nq)
     if lay.codes.size == 0:
@@ -706,6 +782,8 @@ def _ideal_by_query(lay, row_gain, k, nq, opts):
         cut = w if k is None else min(k, w)
         neg = np.sort(_matrix(qsel.size, w, flat, -row_gain[rows], np.inf), axis=1)[:, :cut]
         top = np.where(np.isfinite(neg), -neg, 0.0)
+        if depth is not None:  # never more ideal positions than documents retrieved (Elasticsearch)
+            top = np.where(np.arange(cut) < depth[qsel][:, None], top, 0.0)
         idcg_value[qsel] = (top * divs[:cut]).sum(axis=1)
     return idcg_value
 

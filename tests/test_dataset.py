@@ -323,15 +323,3 @@ def test_aggregate_uses_the_policy_evaluate_used():
 def test_aggregate_refuses_other_tables():
     with pytest.raises(ValueError, match="columns dcg and idcg"):
         aggregate(pd.DataFrame({"ndcg": [1.0]}))
-
-
-def test_preset_without_registry_is_a_clear_error():
-    qrels = pd.DataFrame({"query": ["q"], "doc": ["a"], "relevance": [1]})
-    run = pd.DataFrame({"query": ["q"], "doc": ["a"], "score": [1.0]})
-    try:
-        import ndcg_core.presets  # noqa: F401
-    except ImportError:
-        with pytest.raises(ValueError, match="presets are not available yet"):
-            evaluate(qrels, run, preset="trec_eval")
-    else:
-        pytest.skip("presets exist: covered by test_crosscheck_dataset.py")
