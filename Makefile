@@ -32,3 +32,10 @@ test: install-test chromium lint
 
 bench: install-test
 	$(PYTHON) benchmarks/app_speed.py
+
+# Data-set NDCG (ndcg_core.evaluate) against scikit-learn, pytrec_eval, ir_measures and ranx,
+# at 1M and 10M run rows (several minutes: the peers are slow at 10M). SIZES=1e6 for a shorter run.
+SIZES ?= 1e6,1e7
+.PHONY: bench-data
+bench-data: install-test
+	$(PYTHON) benchmarks/dataset_speed.py --sizes $(SIZES)

@@ -295,9 +295,9 @@ def _sort_rows(
     cells are real. With ``exact=True`` the key must already fit in
     ``64 - b`` bits (it is shifted, not truncated).
     """
-    bits = max(1, (w - 1).bit_length())
+    bits = (w - 1).bit_length()  # w is a power of two: positions fill the low bits exactly
     shift = np.uint64(bits)
-    local = (flat % w).astype(np.uint64)
+    local = (flat & (w - 1)).astype(np.uint64)
     packed = ((key << shift) if exact else (key >> shift << shift)) | local
     m = np.full(n_rows * w, _PAD_KEY, dtype=np.uint64)
     m[flat] = packed
@@ -305,11 +305,11 @@ def _sort_rows(
     m.sort(axis=1)
     src = np.full(n_rows * w, -1, dtype=np.int64)
     src[flat] = rows
-    real = np.arange(w) < counts[:, None]
-    base = (np.arange(n_rows, dtype=np.int64) * w)[:, None]
-    cell = np.where(real, base + (m & np.uint64((1 << bits) - 1)).astype(np.int64), 0)
-    ss = np.where(real, src[cell], -1)
-    return m >> shift, ss, real
+    # A padding cell reads position w - 1, which is padding too unless the row is full.
+    cell = (m & np.uint64(w - 1)).view(np.int64)
+    cell += (np.arange(n_rows, dtype=np.int64) * w)[:, None]
+    ss = src[cell]
+    return m >> shift, ss, ss >= 0
 
 
 def _join(
