@@ -317,6 +317,24 @@ def test_example_figures_hide_after_a_change():
     assert any("You changed the loaded example" in c.value for c in at.caption)
 
 
+@pytest.mark.parametrize(
+    ("chart", "title"),
+    [
+        ("Gain per position", "What each position contributes"),
+        ("Cumulative DCG", "Cumulative DCG against the ideal"),
+        ("NDCG at every k", "NDCG at every cutoff k"),
+    ],
+)
+def test_chart_switcher(chart, title):
+    import json
+
+    at = run()
+    at.segmented_control(key="chart").set_value(chart).run()
+    no_exception(at)
+    figure = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert figure["layout"]["title"]["text"] == title
+
+
 def test_thousand_items_stay_usable():
     grades_1000 = ",".join(str(i % 4) for i in range(1000))
     at = run({"rel": grades_1000, "k": "10"})

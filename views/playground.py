@@ -33,7 +33,7 @@ from views.common import (
 )
 
 OPTIONS = {o.name: o for o in SCHEMA}
-DRAG_LIMIT = 300
+DRAG_LIMIT = 1000
 ORDER_HELP = {
     "ideal": "Best first: sort by grade, highest on top",
     "worst": "Worst first: sort by grade, lowest on top",
@@ -42,7 +42,7 @@ ORDER_HELP = {
     "reset": "Back to the order the items were entered in",
 }
 SORTABLE_STYLE = """
-.sortable-component { background-color: transparent; padding: 0; }
+.sortable-component { background-color: transparent; padding: 0; max-height: 330px; overflow-y: auto; }
 .sortable-container { background-color: transparent; counter-reset: item; }
 .sortable-item, .sortable-item:hover {
   background-color: #eef2ff; color: #1e293b; border: 1px solid #c7d2fe;
@@ -272,24 +272,36 @@ def _gallery() -> None:
 # ------------------------------------------------------------------ main views
 
 
+NUMBER_COLUMNS = ["Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG"]
+STYLE_LIMIT = 150  # per-cell styling is slow in Streamlit; long tables mark rows instead
+
+
 def _style_steps(steps: pd.DataFrame):
+    """Rows beyond k in grey (long tables get a 'Counted' column instead: styling is slow)."""
     shown = steps[SHOWN_COLUMNS]
     beyond = steps["Beyond k"].to_numpy()
-    return shown.style.format(
-        {c: (lambda x: number(x)) for c in ["Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG"]}
-    ).apply(lambda row: ["color: #a0a7b1" if beyond[row.name] else "" for _ in row], axis=1)
+    if len(steps) > STYLE_LIMIT:
+        marks = [f"{p}" if b else f"{p} ✓" for p, b in zip(steps["Position"], beyond, strict=True)]
+        return shown.assign(Position=marks)
+    return shown.style.format({c: (lambda x: number(x)) for c in NUMBER_COLUMNS}).apply(
+        lambda row: ["color: #a0a7b1" if beyond[row.name] else "" for _ in row], axis=1
+    )
 
 
 def _step_table(title: str, steps: pd.DataFrame, key: str) -> None:
     # A keyed container gives browser tests a stable handle (.st-key-<key>).
     with st.container(key=key):
-        st.markdown(f"**{title}**")
+        marker = "rows beyond k in grey" if len(steps) <= STYLE_LIMIT else "✓ marks the top k rows"
+        st.markdown(f"**{title}** ({marker})")
         height = min(38 + 35 * max(len(steps), 1), 420)
         st.dataframe(
             _style_steps(steps),
             hide_index=True,
             height=height,
-            column_config={"Position": st.column_config.NumberColumn("Pos.", width="small")},
+            column_config={
+                "Position": st.column_config.Column("Pos.", width="small", help="✓: counted in DCG@k"),
+                **{c: st.column_config.NumberColumn(format="%.3f") for c in NUMBER_COLUMNS},
+            },
         )
 
 
@@ -430,7 +442,7 @@ def render() -> None:
         m[2].metric(f"IDCG@{k}", number(ex.idcg), border=True)
         m[3].metric(f"CG@{k}", number(ex.cg), border=True)
         _figures_panel(state, ex)
-        _step_table("Your ranking (rows beyond k in grey)", ex.steps, "steps")
+        _step_table("Your ranking", ex.steps, "steps")
         _step_table("Ideal ordering of all judged items", ex.ideal_steps, "ideal_steps")
 
     st.markdown("#### The formula with your numbers")
@@ -440,11 +452,15 @@ def render() -> None:
     st.latex(ndcg_latex(ex))
     st.caption("Each term is gain / divisor; the grey #n under it is its row in the step table.")
 
-    curve = state.curve()
-    c1, c2, c3 = st.tabs(["Gain per position", "Cumulative DCG", "NDCG at every k"])
-    c1.plotly_chart(gains_figure(ex), key="fig_gains")
-    c2.plotly_chart(cumulative_figure(ex), key="fig_cumulative")
-    c3.plotly_chart(ndcg_at_k_figure(curve, k), key="fig_curve")
+    charts = {
+        "Gain per position": lambda: gains_figure(ex),
+        "Cumulative DCG": lambda: cumulative_figure(ex),
+        "NDCG at every k": lambda: ndcg_at_k_figure(state.curve(), k),
+    }
+    if ss.get("chart") not in charts:
+        ss.chart = next(iter(charts))
+    st.segmented_control("Chart", list(charts), key="chart", label_visibility="collapsed")
+    st.plotly_chart(charts[ss.chart](), key="chart_figure")
 
 
 render()
