@@ -723,6 +723,7 @@ def _dcg_by_query(lay, scores, row_gain, tie_key, opts, k, nq):
         cut = w if k is None else min(k, w)
         if desc32 is not None and w < 2**31:
             sv, ss, real = _sort_rows(desc32[rows], flat, rows, qsel.size, w, lay.counts[qsel], exact=True)
+            sv, ss, real = _top_with_ties(sv, ss, real, cut)
             eq = (sv[:, 1:] == sv[:, :-1]) & real[:, 1:]
         else:
             neg = _matrix(qsel.size, w, flat, -scores[rows], np.inf)
@@ -743,6 +744,19 @@ def _dcg_by_query(lay, scores, row_gain, tie_key, opts, k, nq):
             g = np.where(ss >= 0, row_gain[ss], 0.0)
         dcg_value[qsel] = (g[:, :cut] * divs[:cut]).sum(axis=1)
     return dcg_value, lay.counts
+
+
+def _top_with_ties(sv: np.ndarray, ss: np.ndarray, real: np.ndarray, cut: int):
+    """Keep the first ``cut`` ranked columns, plus any tie group running past the cutoff.
+
+    Positions beyond k add nothing; only a tie that straddles k can change
+    which documents land inside it (or, averaged, the gain they share).
+    """
+    w = sv.shape[1]
+    end = cut
+    while end < w and np.any((sv[:, end] == sv[:, end - 1]) & real[:, end]):
+        end += 1
+    return sv[:, :end], ss[:, :end], real[:, :end]
 
 
 def _divisors_table(n: int, opts) -> np.ndarray:
