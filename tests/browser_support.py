@@ -41,8 +41,8 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def streamlit_server(timeout: float = 60.0):
-    """Run ``streamlit run app.py`` on loopback; yield its base URL; stop it by its PID."""
+def streamlit_server(timeout: float = 60.0, script: str | pathlib.Path | None = None):
+    """Run ``streamlit run app.py`` (or ``script``) on loopback; yield its base URL; stop it by PID."""
     port = free_port()
     cmd = [
         sys.executable,

@@ -1,0 +1,160 @@
+"""How fast the playground answers, against a bare Streamlit page measured in the same run.
+
+Prints one table: server rerun time (AppTest) at 6, 100 and 1,000 items, browser time
+from drag release to updated metric at 6 and 1,000 items, and cold start to a complete
+page; each with its target and, where it makes sense, the same measurement on
+``peer_minimal_app.py`` (the framework's floor: the same drag component and one metric).
+
+    python benchmarks/app_speed.py [--repeats 9]
+
+Needs Debian's Chromium (``make test`` installs it). Numbers on a 2-core machine vary by
+~15% from run to run; read ratios, not milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import pathlib
+import statistics
+import sys
+import time
+
+from playwright.sync_api import expect, sync_playwright
+from streamlit.testing.v1 import AppTest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from browser_support import CHROMIUM_ARGS, chromium_path, streamlit_server  # noqa: E402
+
+APP = str(ROOT / "app.py")
+PEER = str(ROOT / "benchmarks" / "peer_minimal_app.py")
+SORTABLE = 'iframe[title="streamlit_sortables.sortable_items"]'
+
+# Records when the first metric's value text changes (performance.now(), page clock).
+WATCH = """() => {
+  window.__changedAt = null;
+  const target = document.querySelector('[data-testid="stMetricValue"]');
+  const before = target.textContent;
+  new MutationObserver(() => {
+    const now = document.querySelector('[data-testid="stMetricValue"]');
+    if (window.__changedAt === null && now && now.textContent !== before) {
+      window.__changedAt = performance.now();
+    }
+  }).observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
+
+
+def grades(n: int) -> str:
+    return ",".join(str(i % 4) for i in range(n))
+
+
+def server_rerun_ms(script: str, n: int, repeats: int) -> float:
+    at = AppTest.from_file(script, default_timeout=120)
+    at.query_params["rel"] = grades(n)
+    at.query_params["n"] = str(n)
+    at.run()
+    times = []
+    for _ in range(repeats):
+        if script == APP:
+            button = at.button(key="order_reverse")
+            start = time.perf_counter()
+            button.click().run()
+        else:
+            start = time.perf_counter()
+            at.run()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def drag_ms(page, url: str, query: str, repeats: int) -> float:
+    page.goto(f"{url}/{query}")
+    expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=60_000)
+    times = []
+    for _ in range(repeats):
+        items = page.frame_locator(SORTABLE).last.locator("li")
+        expect(items.nth(3)).to_be_visible()
+        page.wait_for_load_state("networkidle")
+        src, dst = items.nth(3).bounding_box(), items.nth(0).bounding_box()
+        page.evaluate(WATCH)
+        page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + 2, steps=12)
+        released = page.evaluate("performance.now()")
+        page.mouse.up()
+        page.wait_for_function("window.__changedAt !== null", timeout=30_000)
+        times.append(page.evaluate("window.__changedAt") - released)
+        # let the remounted list settle before the next drag
+        expect(page.frame_locator(SORTABLE).last.locator("li").first).to_be_visible()
+    return statistics.median(times)
+
+
+def cold_start_ms(page, url: str, query: str) -> float:
+    start = time.perf_counter()
+    page.goto(f"{url}/{query}")
+    expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=60_000)
+    if "n=" not in query:  # the app: complete means the chart is drawn too
+        expect(page.locator(".js-plotly-plot .main-svg").first).to_be_visible(timeout=60_000)
+    return (time.perf_counter() - start) * 1000
+
+
+@contextlib.contextmanager
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=9)
+    args = parser.parse_args()
+    rows = []  # (measure, ours, peer, target)
+
+    for n in (6, 100, 1000):
+        ours = server_rerun_ms(APP, n, args.repeats)
+        peer = server_rerun_ms(PEER, n, args.repeats)
+        rows.append((f"server rerun, {n} items (AppTest)", ours, peer, None))
+
+    with browser() as b:
+        for script, label in ((APP, "app"), (PEER, "peer")):
+            t0 = time.perf_counter()
+            with streamlit_server(script=script) as url:
+                boot = (time.perf_counter() - t0) * 1000
+                page = b.new_page(viewport={"width": 1280, "height": 720})
+                query = f"?rel={grades(6)}" if script == APP else "?n=6"
+                first = cold_start_ms(page, url, query)
+                page.close()
+                results = {"boot": boot, "first": first}
+                for n in (6, 1000):
+                    page = b.new_page(viewport={"width": 1280, "height": 720})
+                    query = f"?rel={grades(n)}&k=10" if script == APP else f"?n={n}"
+                    results[n] = drag_ms(page, url, query, max(3, args.repeats // 2))
+                    page.close()
+            if label == "app":
+                app_results = results
+            else:
+                peer_results = results
+    rows.append(("drag release -> metric, 6 items (p50)", app_results[6], peer_results[6], 150.0))
+    rows.append(("drag release -> metric, 1,000 items (p50)", app_results[1000], peer_results[1000], 400.0))
+    rows.append(("server start -> healthy", app_results["boot"], peer_results["boot"], None))
+    rows.append(("first page load -> complete page", app_results["first"], peer_results["first"], None))
+    cold = app_results["boot"] + app_results["first"]
+    rows.append(("cold start -> complete page", cold, peer_results["boot"] + peer_results["first"], 3000.0))
+
+    print(
+        f"{'measure':44} {'ours ms':>9} {'peer ms':>9} {'ours/peer':>9} {'target ms':>9} {'ours/target':>11}"
+    )
+    for name, ours, peer, target in rows:
+        ratio_peer = f"{ours / peer:9.2f}" if peer else f"{'':9}"
+        tgt = f"{target:9.0f}" if target else f"{'':9}"
+        ratio_t = f"{ours / target:11.2f}" if target else f"{'':11}"
+        print(f"{name:44} {ours:9.0f} {peer:9.0f} {ratio_peer} {tgt} {ratio_t}")
+    print("peer: benchmarks/peer_minimal_app.py (same drag component, one metric, no NDCG)")
+
+
+if __name__ == "__main__":
+    main()
