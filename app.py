@@ -12,6 +12,12 @@ ROOT = Path(__file__).parent
 st.set_page_config(page_title="NDCG, step by step", page_icon="📈", layout="wide")
 st.html(f"<style>{(ROOT / 'assets' / 'style.css').read_text()}</style>")
 
+from views.common import formula_controls, init_session  # noqa: E402
+
+init_session()
+with st.sidebar:
+    formula_controls()
+
 pages = [
     st.Page(ROOT / "views" / "playground.py", title="Playground", icon="🎛️", default=True),
 ]

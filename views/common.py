@@ -12,13 +12,15 @@ from __future__ import annotations
 import math
 import re
 
+import pandas as pd
 import streamlit as st
 
-from ndcg_core import Variant
-from ndcg_core.playground import PlaygroundState, from_query_params, to_query_params
+from ndcg_core import SCHEMA, Variant
+from ndcg_core.playground import Item, PlaygroundState, from_query_params, to_query_params
 from ndcg_core.variants import format_base, parse_gain_table
 
 NAMED_BASES = {"2": 2.0, "e": math.e, "10": 10.0}
+OPTIONS = {o.name: o for o in SCHEMA}
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~])")
 
@@ -39,9 +41,16 @@ def load_state(state: PlaygroundState, example: str | None = None) -> None:
     ss.pg_items = state.items
     ss.pg_pool = state.pool
     ss.pg_example = example
-    v = state.variant
+    load_variant(state.variant, len(state.items))
+    for name in ("pg_sort_version", "pg_editor_version", "pg_pool_version"):
+        bump(name)
+
+
+def load_variant(v: Variant, n: int) -> None:
+    """Set every formula control to a variant (n: the list length, for k = whole list)."""
+    ss = st.session_state
     ss.k_all = v.k is None
-    ss.k = v.k if v.k is not None else max(len(state.items), 1)
+    ss.k = v.k if v.k is not None else max(n, 1)
     if v.gain_table is not None:
         ss.gain = "custom"
         ss.gain_table = ", ".join(f"{g:g}:{x:g}" for g, x in v.gain)
@@ -52,8 +61,81 @@ def load_state(state: PlaygroundState, example: str | None = None) -> None:
     ss.base_custom = v.log_base
     ss.discount = v.discount
     ss.zero_idcg = v.zero_idcg
-    for name in ("pg_sort_version", "pg_editor_version", "pg_pool_version"):
-        bump(name)
+
+
+def next_id() -> int:
+    """An item id not used by the playground's items or pool."""
+    ss = st.session_state
+    return max((i.id for i in ss.pg_items + ss.pg_pool), default=-1) + 1
+
+
+def _items_frame(items: tuple[Item, ...]) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "Item": pd.Series([i.label for i in items], dtype=object),
+            "Grade": pd.Series([f"{i.grade:g}" for i in items], dtype=object),
+        }
+    )
+
+
+def _read_editor(key: str, base_ids: list[int], edited: pd.DataFrame, prefix: str):
+    """Items from an edited table, or the problems that keep us on the last valid list."""
+    delta = st.session_state.get(key) or {}
+    deleted = set(delta.get("deleted_rows", []))
+    ids = [i for pos, i in enumerate(base_ids) if pos not in deleted]
+    start = next_id()
+    ids += [start + j for j in range(len(edited) - len(ids))]
+    items, problems = [], []
+    for n, (item_id, row) in enumerate(zip(ids, edited.itertuples(index=False), strict=True), start=1):
+        label = (
+            ""
+            if row.Item is None or (isinstance(row.Item, float) and math.isnan(row.Item))
+            else str(row.Item)
+        )
+        label = label.strip() or f"{prefix}{n}"
+        text = "" if row.Grade is None else str(row.Grade).strip()
+        try:
+            grade = float(text)
+            if not math.isfinite(grade):
+                raise ValueError
+        except ValueError:
+            shown = f"'{md_escape(text)}'" if text else "empty"
+            problems.append(
+                f"Row {n} ({md_escape(label)}): the grade is {shown}; "
+                "expected a finite number such as 2 or 0.5."
+            )
+            continue
+        items.append(Item(int(item_id), label, grade))
+    return tuple(items), problems
+
+
+def items_editor(kind: str, items: tuple[Item, ...], prefix: str, height: int | None = None):
+    """A label/grade table editor; returns (items, problems). Bad rows keep the last valid list."""
+    ss = st.session_state
+    version = ss.get(f"pg_{kind}_version", 0)
+    base_key = f"pg_{kind}_base"
+    # Rebuild the table's starting point when its version changed, or when Streamlit dropped the
+    # editor's pending edits (it forgets widgets that were not drawn, e.g. on another page).
+    if ss.get(f"{base_key}_version") != version or f"{kind}_{version}" not in ss:
+        ss[base_key] = _items_frame(items)
+        ss[f"{base_key}_ids"] = [i.id for i in items]
+        ss[f"{base_key}_version"] = version
+    key = f"{kind}_{version}"
+    edited = st.data_editor(
+        ss[base_key],
+        key=key,
+        num_rows="dynamic",
+        hide_index=True,
+        height=height or "auto",
+        column_config={
+            "Item": st.column_config.TextColumn("Item", help="Any name; shown as plain text"),
+            "Grade": st.column_config.TextColumn("Grade", help="Relevance grade: any finite number"),
+        },
+    )
+    return _read_editor(key, ss[f"{base_key}_ids"], edited, prefix)
+
+
+# ------------------------------------------------------------------ sidebar
 
 
 def init_session() -> None:
@@ -111,3 +193,63 @@ def sync_url(state: PlaygroundState) -> None:
     params = to_query_params(state)
     if st.query_params.to_dict() != params:
         st.query_params.from_dict(params)
+
+
+def formula_controls() -> None:
+    """The formula controls, generated from the variant schema; drawn on every page."""
+    ss = st.session_state
+    n_max = len(ss.pg_items) + len(ss.pg_pool)
+    st.subheader("Formula")
+    k_opt = OPTIONS["k"]
+    st.toggle("Whole list (k = n)", key="k_all", help=k_opt.help)
+    st.number_input(
+        k_opt.label,
+        min_value=1,
+        max_value=max(n_max, int(ss.k), 1),
+        step=1,
+        key="k",
+        disabled=ss.k_all,
+        help=k_opt.help,
+    )
+    gain = OPTIONS["gain"]
+    gains = [*gain.choices, "custom"]
+    st.radio(
+        gain.label,
+        gains,
+        key="gain",
+        horizontal=True,
+        help=gain.help,
+        format_func=lambda c: "custom table" if c == "custom" else c,
+    )
+    if ss.gain == "custom":
+        st.text_input("Gain table (grade:gain, ...)", key="gain_table", help="e.g. 0:0, 1:1, 2:3, 3:7")
+    else:
+        st.caption(gain.choices[ss.gain])
+    discount = OPTIONS["discount"]
+    st.radio(
+        discount.label,
+        list(discount.choices),
+        key="discount",
+        horizontal=True,
+        help=discount.help,
+        format_func=lambda c: {"log": "log(i+1)", "jarvelin": "Järvelin–Kekäläinen"}.get(c, c),
+    )
+    st.caption(discount.choices[ss.discount])
+    base = OPTIONS["log_base"]
+    st.radio(base.label, [*NAMED_BASES, "custom"], key="base", horizontal=True, help=base.help)
+    if ss.base == "custom":
+        st.number_input("Custom base (> 1)", min_value=1.0001, key="base_custom", format="%.4g")
+    zero = OPTIONS["zero_idcg"]
+    st.selectbox(
+        zero.label,
+        list(zero.choices),
+        key="zero_idcg",
+        help=zero.help,
+        format_func=lambda c: {
+            "zero": "score 0",
+            "one": "score 1",
+            "skip": "no score (NaN)",
+            "error": "show an error",
+        }[c],
+    )
+    st.caption(zero.choices[ss.zero_idcg])

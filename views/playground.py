@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 from streamlit_sortables import sort_items
 
-from ndcg_core import EXAMPLES, SCHEMA, get_example
+from ndcg_core import EXAMPLES, get_example
 from ndcg_core.examples import SOURCES
 from ndcg_core.figures import cumulative_figure, gains_figure, ndcg_at_k_figure
 from ndcg_core.formula import dcg_latex, definition_latex, ndcg_latex, number
@@ -22,17 +22,16 @@ from ndcg_core.playground import (
     reorder,
 )
 from views.common import (
-    NAMED_BASES,
     bump,
     current_state,
-    init_session,
+    items_editor,
     load_state,
     md_escape,
+    next_id,
     sync_url,
     variant_from_controls,
 )
 
-OPTIONS = {o.name: o for o in SCHEMA}
 DRAG_LIMIT = 1000
 ORDER_HELP = {
     "ideal": "Best first: sort by grade, highest on top",
@@ -92,14 +91,9 @@ def _quick_entry() -> None:
         ss.pg_messages = ["Quick entry is empty: type grades such as 3,2,3,0,1,2 or A:0.5, B:0.9."]
         return
     ss.pg_messages = []
-    _set_items(make_items(fill_labels(pairs), start=_next_id()))
+    _set_items(make_items(fill_labels(pairs), start=next_id()))
     if not ss.k_all and ss.k > len(pairs):
         ss.k = len(pairs)
-
-
-def _next_id() -> int:
-    ss = st.session_state
-    return max((i.id for i in ss.pg_items + ss.pg_pool), default=-1) + 1
 
 
 def _load_example(key: str) -> None:
@@ -127,130 +121,6 @@ def _reset_all() -> None:
 
 
 # ------------------------------------------------------------------ editors
-
-
-def _items_frame(items: tuple[Item, ...]) -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "Item": pd.Series([i.label for i in items], dtype=object),
-            "Grade": pd.Series([f"{i.grade:g}" for i in items], dtype=object),
-        }
-    )
-
-
-def _read_editor(key: str, base_ids: list[int], edited: pd.DataFrame, prefix: str):
-    """Items from an edited table, or the problems that keep us on the last valid list."""
-    delta = st.session_state.get(key) or {}
-    deleted = set(delta.get("deleted_rows", []))
-    ids = [i for pos, i in enumerate(base_ids) if pos not in deleted]
-    start = _next_id()
-    ids += [start + j for j in range(len(edited) - len(ids))]
-    items, problems = [], []
-    for n, (item_id, row) in enumerate(zip(ids, edited.itertuples(index=False), strict=True), start=1):
-        label = (
-            ""
-            if row.Item is None or (isinstance(row.Item, float) and math.isnan(row.Item))
-            else str(row.Item)
-        )
-        label = label.strip() or f"{prefix}{n}"
-        text = "" if row.Grade is None else str(row.Grade).strip()
-        try:
-            grade = float(text)
-            if not math.isfinite(grade):
-                raise ValueError
-        except ValueError:
-            shown = f"'{md_escape(text)}'" if text else "empty"
-            problems.append(
-                f"Row {n} ({md_escape(label)}): the grade is {shown}; "
-                "expected a finite number such as 2 or 0.5."
-            )
-            continue
-        items.append(Item(int(item_id), label, grade))
-    return tuple(items), problems
-
-
-def _editor(kind: str, items: tuple[Item, ...], prefix: str, height: int | None = None):
-    ss = st.session_state
-    version = ss.get(f"pg_{kind}_version", 0)
-    base_key = f"pg_{kind}_base"
-    if ss.get(f"{base_key}_version") != version:
-        ss[base_key] = _items_frame(items)
-        ss[f"{base_key}_ids"] = [i.id for i in items]
-        ss[f"{base_key}_version"] = version
-    key = f"{kind}_{version}"
-    edited = st.data_editor(
-        ss[base_key],
-        key=key,
-        num_rows="dynamic",
-        hide_index=True,
-        height=height or "auto",
-        column_config={
-            "Item": st.column_config.TextColumn("Item", help="Any name; shown as plain text"),
-            "Grade": st.column_config.TextColumn("Grade", help="Relevance grade: any finite number"),
-        },
-    )
-    return _read_editor(key, ss[f"{base_key}_ids"], edited, prefix)
-
-
-# ------------------------------------------------------------------ sidebar
-
-
-def _variant_controls(n_max: int) -> None:
-    ss = st.session_state
-    st.subheader("Formula")
-    k_opt = OPTIONS["k"]
-    st.toggle("Whole list (k = n)", key="k_all", help=k_opt.help)
-    st.number_input(
-        k_opt.label,
-        min_value=1,
-        max_value=max(n_max, int(ss.k), 1),
-        step=1,
-        key="k",
-        disabled=ss.k_all,
-        help=k_opt.help,
-    )
-    gain = OPTIONS["gain"]
-    gains = [*gain.choices, "custom"]
-    st.radio(
-        gain.label,
-        gains,
-        key="gain",
-        horizontal=True,
-        help=gain.help,
-        format_func=lambda c: "custom table" if c == "custom" else c,
-    )
-    if ss.gain == "custom":
-        st.text_input("Gain table (grade:gain, ...)", key="gain_table", help="e.g. 0:0, 1:1, 2:3, 3:7")
-    else:
-        st.caption(gain.choices[ss.gain])
-    discount = OPTIONS["discount"]
-    st.radio(
-        discount.label,
-        list(discount.choices),
-        key="discount",
-        horizontal=True,
-        help=discount.help,
-        format_func=lambda c: {"log": "log(i+1)", "jarvelin": "Järvelin–Kekäläinen"}.get(c, c),
-    )
-    st.caption(discount.choices[ss.discount])
-    base = OPTIONS["log_base"]
-    st.radio(base.label, [*NAMED_BASES, "custom"], key="base", horizontal=True, help=base.help)
-    if ss.base == "custom":
-        st.number_input("Custom base (> 1)", min_value=1.0001, key="base_custom", format="%.4g")
-    zero = OPTIONS["zero_idcg"]
-    st.selectbox(
-        zero.label,
-        list(zero.choices),
-        key="zero_idcg",
-        help=zero.help,
-        format_func=lambda c: {
-            "zero": "score 0",
-            "one": "score 1",
-            "skip": "no score (NaN)",
-            "error": "show an error",
-        }[c],
-    )
-    st.caption(zero.choices[ss.zero_idcg])
 
 
 def _gallery() -> None:
@@ -357,11 +227,9 @@ def _drag_list(items: tuple[Item, ...]) -> None:
 
 
 def render() -> None:
-    init_session()
     ss = st.session_state
 
     with st.sidebar:
-        _variant_controls(len(ss.pg_items) + len(ss.pg_pool))
         st.button("Start over (Wikipedia D1..D6)", on_click=_reset_all, width="stretch")
         _gallery()
 
@@ -384,12 +252,12 @@ def render() -> None:
                 placeholder="3,2,3,0,1,2   or   A:0.5, B:0.9, C:0.3",
                 help="Grades alone, label:grade pairs, or rows pasted from a spreadsheet. Press Enter.",
             )
-            items, problems = _editor("editor", ss.pg_items, "D")
+            items, problems = items_editor("editor", ss.pg_items, "D")
             if not problems and items != ss.pg_items:
                 _set_items(items, keep_editor=True)
         with pool_tab:
             st.caption("Judged items the ranking did not retrieve: they only enter the ideal ordering.")
-            pool, pool_problems = _editor("pool", ss.pg_pool, "J")
+            pool, pool_problems = items_editor("pool", ss.pg_pool, "J")
             if not pool_problems and pool != ss.pg_pool:
                 ss.pg_pool = pool
         with order_tab:

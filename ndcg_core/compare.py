@@ -1,0 +1,187 @@
+"""Several rankings of the same judged items, side by side.
+
+A :class:`Comparison` holds the judged items once (label and grade; labels
+must be unique so a ranking can name them) and each ranking as an order of
+labels. A ranking may leave judged items out: they still count in the ideal
+ordering, which always sorts every judged item.
+
+>>> c = Comparison(
+...     judged=(("A", 0.5), ("B", 0.9), ("C", 0.3), ("D", 0.6), ("E", 0.1)),
+...     rankings=(("ABCDE", tuple("ABCDE")), ("DAECB", tuple("DAECB"))),
+... )
+>>> result = compare(c)
+>>> result.winner, [round(v, 3) for v in result.values.values()]
+('ABCDE', [0.893, 0.851])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from .examples import EXAMPLES, WorkedExample
+from .metrics import Explanation, explain
+from .variants import Variant
+
+__all__ = [
+    "COMPARISON_PRESETS",
+    "Comparison",
+    "ComparisonResult",
+    "compare",
+    "comparison_from_group",
+    "parse_ranking",
+]
+
+MAX_RANKINGS = 4
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Judged items (label, grade), named rankings (orders of labels) and one variant."""
+
+    judged: tuple[tuple[str, float], ...]
+    rankings: tuple[tuple[str, tuple[str, ...]], ...]
+    variant: Variant = field(default_factory=Variant)
+
+    def __post_init__(self) -> None:
+        labels = [label for label, _ in self.judged]
+        seen: set[str] = set()
+        for n, label in enumerate(labels, start=1):
+            if label in seen:
+                raise ValueError(
+                    f"judged item {n} repeats the label {label!r}: labels must be unique to compare"
+                )
+            seen.add(label)
+        if not 1 <= len(self.rankings) <= MAX_RANKINGS:
+            raise ValueError(f"compare 1 to {MAX_RANKINGS} rankings, not {len(self.rankings)}")
+        for name, order in self.rankings:
+            unknown = [x for x in order if x not in seen]
+            if unknown:
+                raise ValueError(f"ranking {name!r} names {unknown[0]!r}, which is not a judged item")
+            repeated = sorted({x for x in order if order.count(x) > 1})
+            if repeated:
+                raise ValueError(f"ranking {name!r} lists {repeated[0]!r} more than once")
+
+
+@dataclass(frozen=True)
+class ComparisonResult:
+    """Each ranking's explanation, its NDCG, the winner and a per-position table."""
+
+    explanations: dict[str, Explanation]
+    values: dict[str, float]
+    winner: str
+    positions: pd.DataFrame
+
+
+def parse_ranking(text: str, judged: Mapping[str, float] | list[str]) -> tuple[str, ...]:
+    """Read a ranking typed as labels separated by commas (or spaces, or nothing for 1-letter labels).
+
+    >>> parse_ranking("D, A, E", ["A", "D", "E"])
+    ('D', 'A', 'E')
+    >>> parse_ranking("DAE", ["A", "D", "E"])
+    ('D', 'A', 'E')
+    >>> parse_ranking("D, X", ["A", "D"])
+    Traceback (most recent call last):
+    ...
+    ValueError: position 2 names 'X', which is not a judged item (judged: A, D)
+    """
+    known = list(judged)
+    text = text.strip()
+    if not text:
+        return ()
+    if "," in text or ";" in text or "\n" in text:
+        parts = [p.strip() for p in re.split(r"[,;\n]", text) if p.strip()]
+    elif text in known:
+        parts = [text]
+    elif " " in text:
+        parts = text.split()
+    elif all(ch in known for ch in text):
+        parts = list(text)
+    else:
+        parts = [text]
+    for n, part in enumerate(parts, start=1):
+        if part not in known:
+            shown = ", ".join(known[:12]) + (", ..." if len(known) > 12 else "")
+            raise ValueError(f"position {n} names {part!r}, which is not a judged item (judged: {shown})")
+    return tuple(parts)
+
+
+def _winner(values: Mapping[str, float]) -> str:
+    finite = {k: v for k, v in values.items() if v == v}
+    if not finite:
+        return ""
+    best = max(finite.values())
+    leaders = [k for k, v in finite.items() if abs(v - best) <= 1e-12]
+    return leaders[0] if len(leaders) == 1 else " = ".join(leaders)
+
+
+def compare(c: Comparison) -> ComparisonResult:
+    """Explain every ranking against the ideal ordering of all judged items."""
+    grade = dict(c.judged)
+    v = c.variant
+    formula = {
+        "gain": v.gain_table if v.gain_table is not None else v.gain,
+        "discount": v.discount,
+        "log_base": v.log_base,
+        "zero_idcg": v.zero_idcg,
+    }
+    pool = [g for _, g in c.judged]
+    pool_labels = [label for label, _ in c.judged]
+    explanations = {
+        name: explain(
+            [grade[x] for x in order],
+            v.k,
+            labels=list(order),
+            ideal=pool,
+            ideal_labels=pool_labels,
+            **formula,
+        )
+        for name, order in c.rankings
+    }
+    values = {name: e.ndcg for name, e in explanations.items()}
+    depth = max((len(e.steps) for e in explanations.values()), default=0)
+    table = pd.DataFrame({"Position": range(1, depth + 1)})
+    for name, e in explanations.items():
+        s = e.steps.set_index("Position")
+        table[f"{name}: item"] = table["Position"].map(s["Item"]).fillna("")
+        table[f"{name}: discounted gain"] = table["Position"].map(s["Discounted gain"]).fillna(0.0)
+    names = list(explanations)
+    if len(names) >= 2:
+        table[f"{names[1]} - {names[0]}"] = (
+            table[f"{names[1]}: discounted gain"] - table[f"{names[0]}: discounted gain"]
+        )
+    k = next(iter(explanations.values())).k if explanations else 0
+    table["Beyond k"] = table["Position"] > k
+    return ComparisonResult(explanations, values, _winner(values), table)
+
+
+def _labels(ex: WorkedExample) -> tuple[str, ...]:
+    return tuple(ex.labels) if ex.labels else tuple(f"D{i}" for i in range(1, len(ex.grades) + 1))
+
+
+def comparison_from_group(group: str) -> Comparison:
+    """The worked examples of one group (e.g. seed 002's two lists) as a comparison."""
+    members = [e for e in EXAMPLES if e.group == group]
+    if not members:
+        raise ValueError(f"no worked examples in group {group!r}")
+    first = members[0]
+    if first.pool is not None:
+        judged = tuple(zip(first.pool_labels or (), map(float, first.pool), strict=True))
+    else:
+        judged = tuple(zip(_labels(first), map(float, first.grades), strict=True))
+    rankings = tuple((_short(e), _labels(e)) for e in members)
+    return Comparison(judged=judged, rankings=rankings, variant=first.variant)
+
+
+def _short(ex: WorkedExample) -> str:
+    return ex.key.rsplit("-", 1)[-1].upper()
+
+
+COMPARISON_PRESETS: dict[str, tuple[str, str]] = {
+    "items": ("Seed 001: A,B,C,D,E against D,A,E,C,B", "items"),
+    "shop-binary": ("Seed 002: lists A and B, bought or not", "shop-binary"),
+    "shop-graded": ("Seed 002: lists A and B, graded by quantity (the winner flips)", "shop-graded"),
+}

@@ -1,0 +1,88 @@
+"""Short teaching cards: the documents' points about NDCG, in our own words, as data.
+
+Each card names the worked examples that demonstrate it (``ndcg_core.EXAMPLES``
+keys); the app loads them into the playground, or side by side into the
+comparison view, with one click.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .examples import get_example
+
+__all__ = ["CARDS", "Card"]
+
+
+@dataclass(frozen=True)
+class Card:
+    key: str
+    title: str
+    body: str
+    examples: tuple[str, ...]
+    group: str = ""  # a comparison group, when the card compares lists
+
+    def values(self) -> dict[str, float]:
+        """NDCG (or DCG, for the two-forms card) of each example, by title."""
+        out = {}
+        for key in self.examples:
+            ex = get_example(key)
+            result = ex.explain()
+            out[ex.title] = result.dcg if self.key == "two-forms" else result.ndcg
+        return out
+
+
+CARDS: tuple[Card, ...] = (
+    Card(
+        "two-forms",
+        "The two DCG formulas are not the same, even for 0/1 grades",
+        "A textbook (Croft, Metzler and Strohman, 2010) says the original DCG and the "
+        "log2(i + 1) version agree when grades are only 0 or 1. They do not: the gains agree, "
+        "the discounts differ. Put a single relevant document at rank 2. The original form "
+        "divides by max(1, log2 2) = 1 and scores DCG = 1; the other divides by log2 3 and "
+        "scores 0.631.",
+        ("two-forms-jarvelin", "two-forms-log"),
+    ),
+    Card(
+        "bad-result",
+        "A useless extra result costs nothing",
+        "Three good results score NDCG = 1. Append a fourth result that is irrelevant and "
+        "the score is still 1: a grade-0 item adds no gain, and the ideal ordering puts it "
+        "last too. NDCG rewards finding good items, it never punishes showing bad ones.",
+        ("limit-bad-result-3", "limit-bad-result-4"),
+    ),
+    Card(
+        "negative",
+        "Negative grades make bad results cost points",
+        "One remedy: grade a harmful result below zero, say Excellent = 1, Fair = 0, "
+        "Bad = -1, instead of 2, 1, 0. A negative grade gives a negative gain, so showing "
+        "the bad result high pulls DCG down. With 2, 1, 0 the same ranking loses far less.",
+        ("limit-negative-grades", "limit-nonnegative-grades"),
+    ),
+    Card(
+        "missing",
+        "A short list is not punished, unless the ideal knows better",
+        "A system that returns only three results, all good, scores 1 when the list is its "
+        "own ideal. Fixing the size at 5 (NDCG@5) only helps if the ideal ordering knows that "
+        "five relevant items exist: then the two empty slots cost it, and the score drops to "
+        "0.723. Padding with zeros alone changes nothing.",
+        ("limit-missing-3", "limit-missing-padded"),
+    ),
+    Card(
+        "equally-good",
+        "At small k, many good answers look like one",
+        "For a query such as 'restaurants' several results are equally right. NDCG@1 only "
+        "looks at the first result: a list with one good restaurant and four misses scores "
+        "1, exactly like a list of five good ones.",
+        ("limit-equally-good-1", "limit-equally-good-5"),
+    ),
+    Card(
+        "winner-flips",
+        "Binary or graded relevance can crown different winners",
+        "A shopper bought an Apple Watch and Adidas shorts. Counting each purchase as 1, "
+        "list B (watch, shorts, sneakers) wins 0.765 to 0.531. Grade by how many were "
+        "bought (5 shorts, 3 sneakers, 1 watch) and list A wins 0.90 to 0.76.",
+        ("shop-binary-a", "shop-binary-b", "shop-graded-a", "shop-graded-b"),
+        group="shop-graded",
+    ),
+)
