@@ -206,7 +206,9 @@ def _pack8(s: pd.Series) -> np.ndarray | None:
         return None
     # Read 8 bytes from each string's start as one big-endian integer (an unaligned
     # strided view of the buffer), then clear the bytes past the string's end.
-    padded = np.concatenate([data, np.zeros(8, np.uint8)])
+    first = int(off[0])
+    off = off - first
+    padded = np.concatenate([data[first : first + int(off[-1])], np.zeros(8, np.uint8)])
     words = np.ndarray(shape=(padded.size - 7,), dtype=">u8", buffer=padded, strides=(1,))
     value = words[off[:-1]].astype(np.uint64)
     shift = (8 * (8 - lens)).astype(np.uint64)
@@ -258,6 +260,13 @@ def _positions(codes: np.ndarray, n_queries: int) -> tuple[np.ndarray, np.ndarra
     return pos, counts
 
 
+#: Cells per padded matrix: small enough to stay in cache and be recycled by the
+#: allocator, large enough that the loop over chunks (not over queries) is short.
+_CHUNK_CELLS = 1 << 18
+#: Rows (run + qrels) per block of queries evaluated together; see :func:`_blocks`.
+_BLOCK_ROWS = 1 << 20
+
+
 def _layout(codes: np.ndarray, n_queries: int, pos=None, counts=None) -> _Layout:
     if pos is None:
         pos, counts = _positions(codes, n_queries)
@@ -265,12 +274,28 @@ def _layout(codes: np.ndarray, n_queries: int, pos=None, counts=None) -> _Layout
     buckets = []
     row_width = width[codes]
     for w in np.unique(width[counts > 0]):
+        w = int(w)
         qsel = np.flatnonzero((width == w) & (counts > 0))
         slot = np.empty(n_queries, dtype=np.int64)
         slot[qsel] = np.arange(qsel.size)
         rows = np.flatnonzero(row_width == w)
-        flat = slot[codes[rows]] * int(w) + pos[rows]
-        buckets.append((qsel, rows, flat, int(w)))
+        flat = slot[codes[rows]] * w + pos[rows]
+        per_chunk = max(1, _CHUNK_CELLS // w)  # queries per chunk
+        if qsel.size <= per_chunk:
+            buckets.append((qsel, rows, flat, w))
+            continue
+        if not np.all(flat[1:] > flat[:-1]):  # rows not grouped by query: group them by chunk
+            chunk = flat // (per_chunk * w)
+            order = np.argsort(chunk.astype(np.uint16) if chunk[-1] < 65536 else chunk, kind="stable")
+            rows, flat = rows[order], flat[order]
+        bounds = np.searchsorted(flat, np.arange(0, qsel.size + per_chunk, per_chunk) * w)
+        for c in range(bounds.size - 1):
+            a, b = bounds[c], bounds[c + 1]
+            if a == b:
+                continue
+            first = c * per_chunk
+            sub = qsel[first : first + per_chunk]
+            buckets.append((sub, rows[a:b], flat[a:b] - first * w, w))
     return _Layout(codes, pos, counts, buckets)
 
 
@@ -582,6 +607,93 @@ def evaluate(
     scores = _numeric(run["score"], "score", "run")
     run_codes, qrels_codes, labels = _query_codes(run["query"], qrels["query"])
     nq = labels.size
+    dcg_value, idcg_value, n_ret = np.zeros(nq), np.zeros(nq), np.zeros(nq, dtype=np.int64)
+    for qa, qb, ra, rb, ja, jb in _blocks(run_codes, qrels_codes, nq):
+        d, i, n = _evaluate_block(
+            run.iloc[ra:rb],
+            qrels.iloc[ja:jb],
+            run_codes[ra:rb] - qa,
+            qrels_codes[ja:jb] - qa,
+            qb - qa,
+            scores[ra:rb],
+            grades[ja:jb],
+            opts,
+            k,
+            rules,
+        )
+        dcg_value[qa:qb], idcg_value[qa:qb], n_ret[qa:qb] = d, i, n
+    if rules is not None and rules.min_items and (short := (n_ret > 0) & (n_ret < rules.min_items)).any():
+        raise ValueError(
+            f"{rules.library.split()[0]} refuses query {labels[short][0]!r}: {rules.min_items_error} "
+            f"(it retrieved {n_ret[short][0]})"
+        )
+    n_judged = np.bincount(qrels_codes, minlength=nq)
+    n_relevant = np.bincount(qrels_codes, weights=(grades > 0), minlength=nq).astype(np.int64)
+    in_run, in_qrels = n_ret > 0, n_judged > 0
+    keep_q = {
+        "union": np.ones(nq, dtype=bool),
+        "run": in_run,
+        "qrels": in_qrels,
+        "both": in_run & in_qrels,
+    }[opts["queries"]]
+    zero = ~(idcg_value > 0)
+    if opts["zero_idcg"] == "error" and (zero & keep_q).any():
+        bad = labels[zero & keep_q]
+        shown = ", ".join(repr(x) for x in bad[:5]) + (", ..." if bad.size > 5 else "")
+        raise ValueError(
+            f"IDCG is 0 for {bad.size} quer{'y' if bad.size == 1 else 'ies'} ({shown}): nothing relevant "
+            "to find, so NDCG is undefined (choose zero_idcg='zero', 'one' or 'skip')"
+        )
+    ndcg_value = _apply_policy(dcg_value, idcg_value, opts["zero_idcg"])
+    out = pd.DataFrame(
+        {
+            "query": labels,
+            "dcg": dcg_value,
+            "idcg": idcg_value,
+            "ndcg": ndcg_value,
+            "n_retrieved": n_ret,
+            "n_judged": n_judged,
+            "n_relevant": n_relevant,
+            "idcg_zero": zero,
+            "in_run": in_run,
+            "in_qrels": in_qrels,
+        }
+    )
+    out = out[keep_q].reset_index(drop=True)
+    out.attrs["options"] = {**{key: v for key, v in opts.items() if key != "gain"}, "k": k, "preset": preset}
+    out.attrs["options"]["gain"] = opts["gain"] if isinstance(opts["gain"], str) else dict(opts["gain"])
+    return out
+
+
+def _blocks(run_codes: np.ndarray, qrels_codes: np.ndarray, nq: int):
+    """Query ranges to evaluate one after another, about ``_BLOCK_ROWS`` rows each.
+
+    When both tables list their queries in the same order (as sorted TREC files
+    do), they are cut at query boundaries, so every array stays small enough
+    to be recycled by the allocator instead of being mapped afresh. Otherwise
+    there is one block.
+    """
+    n_run, n_qrels = run_codes.size, qrels_codes.size
+    grouped = (n_run < 2 or bool(np.all(run_codes[1:] >= run_codes[:-1]))) and (
+        n_qrels < 2 or bool(np.all(qrels_codes[1:] >= qrels_codes[:-1]))
+    )
+    if not grouped or n_run + n_qrels <= _BLOCK_ROWS:
+        yield 0, nq, 0, n_run, 0, n_qrels
+        return
+    run_end = np.cumsum(np.bincount(run_codes, minlength=nq))
+    qrels_end = np.cumsum(np.bincount(qrels_codes, minlength=nq))
+    cuts = np.unique(
+        np.searchsorted(run_end + qrels_end, np.arange(_BLOCK_ROWS, n_run + n_qrels, _BLOCK_ROWS))
+    )
+    edges = np.unique(np.concatenate([[0], np.minimum(cuts + 1, nq), [nq]]))
+    for qa, qb in zip(edges[:-1].tolist(), edges[1:].tolist(), strict=True):
+        ra = int(run_end[qa - 1]) if qa else 0
+        ja = int(qrels_end[qa - 1]) if qa else 0
+        yield qa, qb, ra, int(run_end[qb - 1]), ja, int(qrels_end[qb - 1])
+
+
+def _evaluate_block(run, qrels, run_codes, qrels_codes, nq, scores, grades, opts, k, rules):
+    """DCG, IDCG and documents retrieved for the queries ``0 .. nq - 1`` of one block."""
     run_keys, qrels_keys, keys_ordered = _doc_keys(run["doc"], qrels["doc"])
     run_at, qrels_at = _positions(run_codes, nq), _positions(qrels_codes, nq)
 
@@ -636,53 +748,13 @@ def evaluate(
     run_layout = _layout(run_codes, nq, *run_at)
     dcg_value, n_ret = _dcg_by_query(run_layout, scores, run_gain, tie_key, opts, k, nq)
 
-    if rules is not None and rules.min_items and (short := (n_ret > 0) & (n_ret < rules.min_items)).any():
-        raise ValueError(
-            f"{rules.library.split()[0]} refuses query {labels[short][0]!r}: {rules.min_items_error} "
-            f"(it retrieved {n_ret[short][0]})"
-        )
     depth = n_ret if rules is not None and rules.ideal_depth == "retrieved" else None
     if opts["ideal"] == "pool":
         idcg_value = _ideal_by_query(_layout(qrels_codes, nq, *qrels_at), qrels_gain, k, nq, opts, depth)
     else:
         idcg_value = _ideal_by_query(run_layout, run_gain, k, nq, opts)
 
-    n_judged = np.bincount(qrels_codes, minlength=nq)
-    n_relevant = np.bincount(qrels_codes, weights=(grades > 0), minlength=nq).astype(np.int64)
-    in_run, in_qrels = n_ret > 0, n_judged > 0
-    keep_q = {
-        "union": np.ones(nq, dtype=bool),
-        "run": in_run,
-        "qrels": in_qrels,
-        "both": in_run & in_qrels,
-    }[opts["queries"]]
-    zero = ~(idcg_value > 0)
-    if opts["zero_idcg"] == "error" and (zero & keep_q).any():
-        bad = labels[zero & keep_q]
-        shown = ", ".join(repr(x) for x in bad[:5]) + (", ..." if bad.size > 5 else "")
-        raise ValueError(
-            f"IDCG is 0 for {bad.size} quer{'y' if bad.size == 1 else 'ies'} ({shown}): nothing relevant "
-            "to find, so NDCG is undefined (choose zero_idcg='zero', 'one' or 'skip')"
-        )
-    ndcg_value = _apply_policy(dcg_value, idcg_value, opts["zero_idcg"])
-    out = pd.DataFrame(
-        {
-            "query": labels,
-            "dcg": dcg_value,
-            "idcg": idcg_value,
-            "ndcg": ndcg_value,
-            "n_retrieved": n_ret,
-            "n_judged": n_judged,
-            "n_relevant": n_relevant,
-            "idcg_zero": zero,
-            "in_run": in_run,
-            "in_qrels": in_qrels,
-        }
-    )
-    out = out[keep_q].reset_index(drop=True)
-    out.attrs["options"] = {**{key: v for key, v in opts.items() if key != "gain"}, "k": k, "preset": preset}
-    out.attrs["options"]["gain"] = opts["gain"] if isinstance(opts["gain"], str) else dict(opts["gain"])
-    return out
+    return dcg_value, idcg_value, n_ret
 
 
 def _keep_max(pairs: list[tuple[int, int]], codes: np.ndarray, keys: np.ndarray, scores: np.ndarray):

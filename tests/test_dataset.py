@@ -203,6 +203,31 @@ def test_hash_collisions_fall_back_to_an_exact_join(monkeypatch):
     assert got["dcg"].gt(0).all()
 
 
+@pytest.mark.parametrize("grouped", [True, False])
+def test_blocks_and_chunks_change_nothing(monkeypatch, grouped):
+    rng = np.random.default_rng(5)
+    sizes = rng.integers(1, 40, 60)
+    run = pd.DataFrame(
+        [(f"q{i:02d}", f"d{j}", float(rng.integers(0, 9))) for i, n in enumerate(sizes) for j in range(n)],
+        columns=["query", "doc", "score"],
+    )
+    qrels = run.sample(frac=0.7, random_state=1).sort_values("query", kind="stable")
+    qrels = qrels.rename(columns={"score": "relevance"}).assign(relevance=lambda d: d["relevance"] % 4)
+    if not grouped:
+        run = run.sample(frac=1.0, random_state=2)
+    want = evaluate(qrels, run, 5)
+    monkeypatch.setattr(ndcg_core.dataset, "_CHUNK_CELLS", 16)
+    monkeypatch.setattr(ndcg_core.dataset, "_BLOCK_ROWS", 50)
+    got = evaluate(qrels, run, 5)
+    pd.testing.assert_frame_equal(got, want)
+    reference_values = reference(qrels, run, 5)
+    assert got.set_index("query")["ndcg"].to_dict() == pytest.approx(
+        {q: v for q, (v, _) in reference_values.items()}
+    )
+    with pytest.raises(ValueError, match="retrieved twice"):  # row names survive the blocks
+        evaluate(qrels, pd.concat([run, run.iloc[-1:]]), 5)
+
+
 def test_duplicates_in_qrels_name_the_pair_and_rows():
     qrels = pd.DataFrame({"query": ["q", "q", "q"], "doc": ["a", "b", "a"], "relevance": [1, 0, 2]})
     run = pd.DataFrame({"query": ["q"], "doc": ["a"], "score": [1.0]})
