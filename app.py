@@ -9,7 +9,7 @@ import streamlit as st
 
 ROOT = Path(__file__).parent
 
-st.set_page_config(page_title="NDCG, step by step", page_icon="📈", layout="wide")
+st.set_page_config(page_title="NDCG, step by step", page_icon=":material/leaderboard:", layout="wide")
 st.html(f"<style>{(ROOT / 'assets' / 'style.css').read_text()}</style>")
 
 from views.common import formula_controls, init_session  # noqa: E402
@@ -19,6 +19,9 @@ with st.sidebar:
     formula_controls()
 
 pages = [
-    st.Page(ROOT / "views" / "playground.py", title="Playground", icon="🎛️", default=True),
+    st.Page(ROOT / "views" / "playground.py", title="Playground", icon=":material/tune:", default=True),
+    st.Page(
+        ROOT / "views" / "explore.py", title="Explore", icon=":material/compare_arrows:", url_path="explore"
+    ),
 ]
 st.navigation(pages, position="top").run()

@@ -132,3 +132,39 @@ def ndcg_at_k_figure(curve: pd.DataFrame, k: int) -> go.Figure:
         )
     fig.update_yaxes(range=[min(0.0, float(curve["ndcg"].min()) - 0.05), 1.05])
     return _layout(fig, "NDCG at every cutoff k", "k", "NDCG@k")
+
+
+def base_sensitivity_figure(
+    grades, base: float, *, name: str = "ranking", ideal=None, k: int | None = None
+) -> go.Figure:
+    """NDCG against the log base, for both discounts: flat for log(i+1), moving for Järvelin–Kekäläinen."""
+    import numpy as np
+
+    from .metrics import ndcg
+
+    bases = np.exp(np.linspace(np.log(1.2), np.log(12.0), 60))
+    fig = go.Figure()
+    for discount, label, color in (
+        ("log", "log_b(i + 1)", RANKING),
+        ("jarvelin", "max(1, log_b i)", IDEAL),
+    ):
+        values = [ndcg(grades, k, discount=discount, log_base=float(b), ideal=ideal) for b in bases]
+        fig.add_scatter(
+            x=bases,
+            y=values,
+            name=label,
+            mode="lines",
+            line={"color": color, "width": 3},
+            hovertemplate="b = %{x:.2f}: NDCG %{y:.3f}<extra></extra>",
+        )
+        here = ndcg(grades, k, discount=discount, log_base=base, ideal=ideal)
+        fig.add_scatter(
+            x=[base],
+            y=[here],
+            mode="markers",
+            showlegend=False,
+            marker={"size": 14, "color": color, "symbol": "diamond"},
+            hovertemplate="b = %{x:.2f}: NDCG %{y:.3f}<extra></extra>",
+        )
+    fig.update_xaxes(type="log")
+    return _layout(fig, f"NDCG of {html.escape(str(name))} as the log base changes", "log base b", "NDCG")

@@ -148,3 +148,15 @@ def test_projector_screenshots_and_no_horizontal_scroll(page: Page, app_url, art
     page.get_by_text("The formula with your numbers").scroll_into_view_if_needed()
     expect(page.get_by_test_id("stMarkdownContainer").filter(has_text="#1").first).to_be_attached()
     page.screenshot(path=str(artifacts / "playground-formulas-1280x720.png"))
+
+
+def test_compare_view_reads_both_ndcg_values(page: Page, app_url, artifacts):
+    open_app(page, app_url, "explore")
+    page.get_by_role("button", name="Seed 002: lists A and B, bought or not").click()
+    metrics = page.get_by_test_id("stMetric")
+    expect(metrics).to_have_count(2)
+    expect(metrics.nth(0)).to_contain_text("NDCG@3 of A")
+    expect(metrics.nth(0).get_by_test_id("stMetricValue")).to_have_text("0.531")
+    expect(metrics.nth(1).get_by_test_id("stMetricValue")).to_have_text("0.765")
+    expect(page.get_by_test_id("stAlert").filter(has_text="B ranks better")).to_be_visible()
+    page.screenshot(path=str(artifacts / "compare-1280x720.png"))

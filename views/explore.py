@@ -1,0 +1,329 @@
+"""Explore: compare rankings, every formula variant, and what each real library reports."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+from ndcg_core import get_example, library_table, variant_matrix
+from ndcg_core.compare import COMPARISON_PRESETS, Comparison, compare, comparison_from_group, parse_ranking
+from ndcg_core.figures import base_sensitivity_figure
+from ndcg_core.formula import number
+from ndcg_core.playground import Item, PlaygroundState, make_items
+from ndcg_core.teaching import CARDS
+from views.common import bump, current_state, items_editor, load_state, load_variant, md_escape
+
+RANK_KEYS = [f"cmp_rank_{i}" for i in range(4)]
+NAMES = ["A", "B", "C", "D"]
+
+
+# ------------------------------------------------------------------ state
+
+
+def _init() -> None:
+    ss = st.session_state
+    if "cmp_judged" not in ss:
+        _load_group("items", set_variant=False)
+
+
+def _load_comparison(c: Comparison) -> None:
+    ss = st.session_state
+    ss.cmp_judged = make_items(c.judged)
+    ss.cmp_count = len(c.rankings)
+    for i, key in enumerate(RANK_KEYS):
+        ss[key] = ", ".join(c.rankings[i][1]) if i < len(c.rankings) else ""
+        ss[f"{key}_name"] = c.rankings[i][0] if i < len(c.rankings) else NAMES[i]
+    bump("pg_cmp_version")
+
+
+def _load_group(group: str, set_variant: bool = True) -> None:
+    c = comparison_from_group(group)
+    _load_comparison(c)
+    if set_variant:
+        load_variant(c.variant, len(c.judged))
+
+
+def _from_playground() -> None:
+    state = current_state()
+    items = state.items + state.pool
+    labels = [i.label for i in items]
+    if len(set(labels)) != len(labels):
+        st.session_state.cmp_message = "The playground list repeats a label; rename items to compare them."
+        return
+    ideal = sorted(state.items, key=lambda i: -i.grade)
+    c = Comparison(
+        judged=tuple((i.label, i.grade) for i in items),
+        rankings=(
+            ("Playground", tuple(i.label for i in state.items)),
+            ("Ideal", tuple(i.label for i in ideal)),
+        ),
+    )
+    _load_comparison(c)
+
+
+def _add_ranking() -> None:
+    ss = st.session_state
+    if ss.cmp_count < 4:
+        key = RANK_KEYS[ss.cmp_count]
+        ss[key] = ", ".join(i.label for i in ss.cmp_judged)
+        ss[f"{key}_name"] = NAMES[ss.cmp_count]
+        ss.cmp_count += 1
+
+
+def _remove_ranking() -> None:
+    ss = st.session_state
+    if ss.cmp_count > 2:
+        ss.cmp_count -= 1
+
+
+def _open_in_playground(key: str) -> None:
+    ex = get_example(key)
+    labels = ex.labels or [f"D{i}" for i in range(1, len(ex.grades) + 1)]
+    items = make_items(zip(labels, ex.grades, strict=True))
+    pool: tuple[Item, ...] = ()
+    if ex.pool is not None:
+        extra = list(
+            zip(ex.pool_labels or [f"J{i}" for i in range(1, len(ex.pool) + 1)], ex.pool, strict=True)
+        )
+        for pair in zip(labels, map(float, ex.grades), strict=True):
+            if pair in extra:
+                extra.remove(pair)
+        pool = make_items(extra, start=len(items))
+    load_state(PlaygroundState(items=items, pool=pool, variant=ex.variant), example=key)
+    st.session_state.go_to_playground = True
+
+
+# ------------------------------------------------------------------ sections
+
+
+def _rankings_form() -> tuple[Comparison | None, list[str]]:
+    ss = st.session_state
+    problems: list[str] = []
+    left, right = st.columns([0.4, 0.6], gap="medium")
+    with left:
+        st.markdown("**Judged items** (every item with a grade, retrieved or not)")
+        judged, problems = items_editor("cmp", ss.cmp_judged, "I")
+        if not problems and judged != ss.cmp_judged:
+            ss.cmp_judged = judged
+    with right:
+        st.markdown("**Rankings**: item labels in ranked order, separated by commas")
+        rankings = []
+        labels = [i.label for i in ss.cmp_judged]
+        for i in range(ss.cmp_count):
+            c1, c2 = st.columns([0.22, 0.78], vertical_alignment="bottom")
+            name = c1.text_input("Name", key=f"{RANK_KEYS[i]}_name", max_chars=20) or NAMES[i]
+            text = c2.text_input(f"Order of {name}", key=RANK_KEYS[i])
+            try:
+                rankings.append((name, parse_ranking(text, labels)))
+            except ValueError as err:
+                problems.append(f"Ranking {md_escape(name)}: {md_escape(str(err))}.")
+        b1, b2, b3 = st.columns(3)
+        b1.button("Add a ranking", key="cmp_add", on_click=_add_ranking, disabled=ss.cmp_count >= 4)
+        b2.button("Remove the last", key="cmp_remove", on_click=_remove_ranking, disabled=ss.cmp_count <= 2)
+        b3.button("From the playground", key="cmp_from_playground", on_click=_from_playground)
+    names = [n for n, _ in rankings]
+    if len(set(names)) != len(names):
+        problems.append("Two rankings have the same name; give each its own.")
+    if problems:
+        return None, problems
+    try:
+        return Comparison(
+            tuple((i.label, i.grade) for i in ss.cmp_judged), tuple(rankings), current_state().variant
+        ), []
+    except ValueError as err:
+        return None, [md_escape(str(err))]
+
+
+def _compare_section(c: Comparison) -> None:
+    result = compare(c)
+    k = next(iter(result.explanations.values())).k
+    values = ", ".join(f"{name} {number(v)}" for name, v in result.values.items())
+    if " = " in result.winner:
+        st.info(f"A tie at NDCG@{k}: {values}.")
+    elif result.winner:
+        st.success(f"**{md_escape(result.winner)}** ranks better at NDCG@{k}: {md_escape(values)}.")
+    cols = st.columns(len(result.explanations))
+    for col, (name, ex) in zip(cols, result.explanations.items(), strict=True):
+        with col:
+            st.metric(f"NDCG@{k} of {name}", number(ex.ndcg), border=True)
+            shown = ex.steps[["Position", "Item", "Grade", "Discounted gain", "Cumulative DCG"]]
+            st.dataframe(
+                shown.style.format({c: number for c in ["Grade", "Discounted gain", "Cumulative DCG"]}),
+                hide_index=True,
+                column_config={
+                    "Position": st.column_config.NumberColumn("Pos.", width="small"),
+                    "Item": st.column_config.TextColumn(width="medium"),
+                },
+            )
+    ideal = next(iter(result.explanations.values()))
+    st.caption(f"All rankings share one ideal: IDCG@{k} = {number(ideal.idcg)} from every judged item.")
+    st.markdown("**Position by position**: what each ranking gains at each position")
+    table = result.positions.drop(columns="Beyond k")
+    numeric = [col for col in table.columns if col != "Position" and not col.endswith(": item")]
+    st.dataframe(table.style.format({col: number for col in numeric}), hide_index=True)
+
+
+def _matrix_section(c: Comparison) -> None:
+    grade = dict(c.judged)
+    rankings = {name: [grade[x] for x in order] for name, order in c.rankings}
+    omitted = any(len(order) < len(c.judged) for _, order in c.rankings)
+    pool = [g for _, g in c.judged] if omitted else None
+    st.markdown(
+        "NDCG of every ranking under every combination of formula choices. "
+        "Highlighted rows: the winner differs from the winner under the default formula "
+        "(linear gain, log2(i+1)) at the same k."
+    )
+    try:
+        matrix = variant_matrix(rankings, ideal=pool, ks=(None, 3, 5, 10))
+    except ValueError as err:
+        st.error(md_escape(str(err)))
+        return
+    matrix = matrix.assign(k=matrix["k"].map(lambda x: "all" if x is None or x != x else str(int(x))))
+    names = list(rankings)
+    flips = matrix["flips"].to_numpy()
+    shown = matrix.drop(columns=["default"])
+    styled = shown.style.format({n: number for n in names}).apply(
+        lambda row: ["background-color: #fde68a" if flips[row.name] else "" for _ in row], axis=1
+    )
+    st.dataframe(styled, hide_index=True, height=360)
+    st.markdown("**Does the log base matter?** Move the base and watch both discounts.")
+    base = st.select_slider(
+        "Log base b",
+        options=[1.5, 2.0, math.e, 3.0, 5.0, 10.0],
+        value=2.0,
+        key="cmp_base_demo",
+        format_func=lambda b: "e" if b == math.e else f"{b:g}",
+    )
+    first_name, first = next(iter(rankings.items()))
+    st.plotly_chart(base_sensitivity_figure(first, base, name=first_name, ideal=pool), key="cmp_base_fig")
+    st.caption(
+        "With log_b(i + 1) every divisor is scaled by the same factor 1/ln(b), which cancels in "
+        "DCG / IDCG: the line is flat. With max(1, log_b i) the first b positions are not "
+        "discounted at all, so the base changes which positions count fully and NDCG moves."
+    )
+
+
+def _libraries_section() -> None:
+    state = current_state()
+    st.markdown(
+        "The playground's list, scored the way each library scores it. "
+        "Give optional model scores to see how each one breaks ties."
+    )
+    scores_text = st.text_input(
+        "Scores (optional, one per item, higher ranks first)",
+        key="lib_scores",
+        placeholder="e.g. 0.9, 0.8, 0.8, 0.5, 0.5, 0.1",
+    )
+    grades = [i.grade for i in state.items]
+    labels = [i.label for i in state.items]
+    scores = None
+    if scores_text.strip():
+        try:
+            scores = [float(x) for x in scores_text.replace(";", ",").split(",") if x.strip()]
+            if len(scores) != len(grades):
+                raise ValueError(f"{len(scores)} scores for {len(grades)} items; give one score per item")
+        except ValueError as err:
+            st.error(f"Scores: {md_escape(str(err))}. Showing the list in its own order.")
+            scores = None
+    ideal = [i.grade for i in state.items + state.pool] if state.pool else None
+    table = library_table(grades, scores=scores, labels=labels, k=state.variant.k, ideal=ideal)
+    k_text = f"@{state.variant.k}" if state.variant.k else ""
+    shown = pd.DataFrame(
+        {
+            "Library": table["library"],
+            "Preset": table["preset"],
+            f"NDCG{k_text}": [
+                "refused" if r else number(v, 4)
+                for v, r in zip(table["value"], table["refusal"], strict=True)
+            ],
+            "Checked here": ["yes" if c else "no" for c in table["checked_here"]],
+            "Why it differs": [
+                r if r else (d.replace("\n", "; ") or "the default formula")
+                for d, r in zip(table["differences"], table["refusal"], strict=True)
+            ],
+        }
+    )
+    st.dataframe(
+        shown,
+        hide_index=True,
+        height=min(38 + 35 * len(shown), 470),
+        column_config={
+            "Library": st.column_config.TextColumn(width="medium"),
+            "Why it differs": st.column_config.TextColumn(width="large"),
+        },
+    )
+    st.caption("'Checked here': this repository's tests compare the preset with the real library.")
+    choice = st.selectbox("Details and code for one library", list(table["preset"]), key="lib_snippet")
+    row = table.set_index("preset").loc[choice]
+    if row["refusal"]:
+        st.error(f"{md_escape(row['library'])} refuses this list: {md_escape(row['refusal'])}")
+    for line in filter(None, row["differences"].split("\n")):
+        st.markdown(f"- {md_escape(line)}")
+    snippet = row["snippet"]
+    if snippet:
+        st.code(snippet, language="python")
+    else:
+        st.caption("This library refuses this list, so there is nothing to reproduce.")
+
+
+def _cards_section() -> None:
+    cols = st.columns(2, gap="medium")
+    for n, card in enumerate(CARDS):
+        with cols[n % 2].container(border=True, key=f"card_{card.key}"):
+            st.markdown(f"**{card.title}**")
+            st.write(card.body)
+            measure = "DCG" if card.key == "two-forms" else "NDCG"
+            buttons = st.columns(len(card.examples))
+            for col, key in zip(buttons, card.examples, strict=True):
+                ex = get_example(key)
+                value = card.values()[ex.title]
+                grades = ", ".join(f"{g:g}" for g in ex.grades)
+                col.button(
+                    f"Open {grades} → {measure} {number(value)}",
+                    key=f"card_{card.key}_{key}",
+                    help=f"Open in the playground: {ex.title}",
+                    on_click=_open_in_playground,
+                    args=(key,),
+                    width="stretch",
+                )
+
+
+def render() -> None:
+    _init()
+    ss = st.session_state
+    if ss.pop("go_to_playground", False):
+        st.switch_page("views/playground.py")
+    st.markdown("### Explore: rankings, formulas, libraries")
+    with st.sidebar:
+        st.subheader("Comparisons from the documents")
+        for key, (title, group) in COMPARISON_PRESETS.items():
+            st.button(title, key=f"cmp_preset_{key}", on_click=_load_group, args=(group,), width="stretch")
+    compare_tab, matrix_tab, library_tab, cards_tab = st.tabs(
+        ["Compare rankings", "Every formula", "What libraries report", "Teaching points"]
+    )
+    with compare_tab:
+        comparison, problems = _rankings_form()
+        if ss.get("cmp_message"):
+            st.warning(ss.pop("cmp_message"))
+        for message in problems:
+            st.error(message)
+        if comparison is None:
+            comparison = ss.get("cmp_last")
+            if comparison is not None:
+                st.caption("Showing the last valid comparison.")
+        else:
+            ss.cmp_last = comparison
+        if comparison is not None:
+            _compare_section(comparison)
+    with matrix_tab:
+        if comparison is not None:
+            _matrix_section(comparison)
+    with library_tab:
+        _libraries_section()
+    with cards_tab:
+        _cards_section()
+
+
+render()
