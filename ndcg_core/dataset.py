@@ -735,10 +735,20 @@ def _evaluate_block(run, qrels, run_codes, qrels_codes, nq, scores, grades, opts
             run_grades[keep],
         )
         run_at = _positions(run_codes, nq)
-    try:
-        run_gain = _gain_lookup(run_grades, opts["gain"])
-    except ValueError as err:
-        raise ValueError(f"{err} (unjudged retrieved documents count as grade 0)") from None
+    judged = match >= 0 if run_grades.size == match.size else None
+    if judged is not None and judged.all():
+        run_gain = qrels_gain[match]
+    else:
+        try:
+            zero_gain = _gain_lookup(np.zeros(1), opts["gain"])[0]
+        except ValueError as err:
+            raise ValueError(f"{err} (unjudged retrieved documents count as grade 0)") from None
+        if judged is None:  # rows were dropped: look the grades up again
+            run_gain = _gain_lookup(run_grades, opts["gain"])
+        elif qrels_gain.size == 0:
+            run_gain = np.full(match.size, zero_gain)
+        else:
+            run_gain = np.where(judged, qrels_gain[np.maximum(match, 0)], zero_gain)
 
     if opts["score_dtype"] == "float32" or opts["ties"] == "docid_desc":
         scores = scores.astype(np.float32).astype(float)
