@@ -18,10 +18,10 @@ init_session()
 with st.sidebar:
     formula_controls()
 
+VIEWS = ROOT / "views"
 pages = [
-    st.Page(ROOT / "views" / "playground.py", title="Playground", icon=":material/tune:", default=True),
-    st.Page(
-        ROOT / "views" / "explore.py", title="Explore", icon=":material/compare_arrows:", url_path="explore"
-    ),
+    st.Page(VIEWS / "playground.py", title="Playground", icon=":material/tune:", default=True),
+    st.Page(VIEWS / "explore.py", title="Explore", icon=":material/compare_arrows:", url_path="explore"),
+    st.Page(VIEWS / "datasets.py", title="Data sets", icon=":material/table_view:", url_path="datasets"),
 ]
 st.navigation(pages, position="top").run()

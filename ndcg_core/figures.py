@@ -168,3 +168,19 @@ def base_sensitivity_figure(
         )
     fig.update_xaxes(type="log")
     return _layout(fig, f"NDCG of {html.escape(str(name))} as the log base changes", "log base b", "NDCG")
+
+
+def ndcg_histogram(per_query: pd.DataFrame, k_text: str = "") -> go.Figure:
+    """How per-query NDCG is spread over a data set (NaN scores left out)."""
+    values = per_query["ndcg"].dropna()
+    fig = go.Figure()
+    fig.add_histogram(
+        x=values,
+        xbins={"start": 0.0, "end": 1.0001, "size": 0.05},
+        marker_color=RANKING,
+        hovertemplate="NDCG %{x}: %{y} queries<extra></extra>",
+    )
+    mean = float(values.mean()) if len(values) else 0.0
+    fig.add_vline(x=mean, line_dash="dot", line_color=IDEAL, annotation_text=f"mean {mean:.3f}")
+    fig.update_layout(bargap=0.05, showlegend=False)
+    return _layout(fig, f"Per-query NDCG{k_text}", f"NDCG{k_text}", "queries")

@@ -160,3 +160,27 @@ def test_compare_view_reads_both_ndcg_values(page: Page, app_url, artifacts):
     expect(metrics.nth(1).get_by_test_id("stMetricValue")).to_have_text("0.765")
     expect(page.get_by_test_id("stAlert").filter(has_text="B ranks better")).to_be_visible()
     page.screenshot(path=str(artifacts / "compare-1280x720.png"))
+
+
+def test_dataset_upload_good_then_bad_keeps_the_last_good(page: Page, app_url, tmp_path, artifacts):
+    qrels = tmp_path / "qrels.csv"
+    qrels.write_text("qid,docno,label\nq1,a,2\nq1,b,0\nq2,c,1\n")
+    run = tmp_path / "run.tsv"
+    run.write_text("q1 Q0 a 1 0.9 x\nq1 Q0 b 2 0.5 x\nq2 Q0 c 1 0.1 x\n")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("topic,document\nq1,a\n")
+    open_app(page, app_url, "datasets")
+    queries = page.get_by_test_id("stMetric").filter(has_text="Queries").first.get_by_test_id("stMetricValue")
+    expect(queries).to_have_text("250")
+    page.screenshot(path=str(artifacts / "datasets-1280x720.png"))
+    page.get_by_text("Data: the bundled sample, or your own qrels and run").click()
+    page.locator(".st-key-ds_qrels_file input[type=file]").set_input_files(str(qrels))
+    page.locator(".st-key-ds_run_file input[type=file]").set_input_files(str(run))
+    page.locator(".st-key-ds_load button").click()
+    expect(queries).to_have_text("2")
+    page.locator(".st-key-ds_qrels_file input[type=file]").set_input_files(str(bad))
+    page.locator(".st-key-ds_load button").click()
+    alert = page.get_by_test_id("stAlert").filter(has_text="Qrels file")
+    expect(alert).to_be_visible()
+    expect(alert).to_contain_text("relevance")  # says what is expected
+    expect(queries).to_have_text("2")  # the previous data set stays

@@ -1,0 +1,191 @@
+"""Data sets: NDCG over many queries, both averages, and a drill-down into any one query."""
+
+from __future__ import annotations
+
+import itertools
+import pathlib
+
+import pandas as pd
+import streamlit as st
+
+from ndcg_core import PRESETS, Variant, aggregate, evaluate, read_qrels, read_run
+from ndcg_core.dataset import TIE_RULES
+from ndcg_core.drilldown import query_state
+from ndcg_core.figures import ndcg_histogram
+from ndcg_core.formula import number
+from views.common import current_state, load_state, md_escape
+
+ASSETS = pathlib.Path(__file__).resolve().parents[1] / "assets"
+SAMPLE = ("Bundled sample (250 queries)", ASSETS / "sample_qrels.tsv", ASSETS / "sample_run.tsv")
+_tokens = itertools.count(1)
+
+
+def _load(name: str, qrels_src, run_src) -> None:
+    """Read both files; on any problem keep the data set that was loaded before."""
+    ss = st.session_state
+    try:
+        qrels = read_qrels(qrels_src)
+    except ValueError as err:
+        ss.ds_message = f"Qrels file: {md_escape(str(err))} The previous data set stays loaded."
+        return
+    try:
+        run = read_run(run_src)
+    except ValueError as err:
+        ss.ds_message = f"Run file: {md_escape(str(err))} The previous data set stays loaded."
+        return
+    ss.ds_data = {"name": name, "qrels": qrels, "run": run, "token": f"{name}#{next(_tokens)}"}
+    ss.ds_message = ""
+
+
+@st.cache_data(max_entries=16, show_spinner="Scoring every query ...")
+def _evaluate(token: str, _qrels: pd.DataFrame, _run: pd.DataFrame, variant_name: str, preset, ties):
+    """Per-query table, cached by the data set's token, the variant's canonical name, preset and ties."""
+    v = Variant.parse(variant_name)
+    if preset:
+        return evaluate(_qrels, _run, v.k, preset=preset)
+    gain = v.gain_table if v.gain_table is not None else v.gain
+    return evaluate(
+        _qrels,
+        _run,
+        v.k,
+        gain=gain,
+        discount=v.discount,
+        log_base=v.log_base,
+        zero_idcg=v.zero_idcg,
+        ties=ties,
+    )
+
+
+def _sources() -> None:
+    ss = st.session_state
+    with st.expander("Data: the bundled sample, or your own qrels and run", expanded=False):
+        st.caption(
+            "TREC files (`qid 0 docno rel` and `qid Q0 docno rank score tag`) or CSV/TSV with a "
+            "header (query/qid, doc/docno, relevance/label, score)."
+        )
+        c1, c2 = st.columns(2)
+        qrels_file = c1.file_uploader("Qrels (judgements)", key="ds_qrels_file")
+        run_file = c2.file_uploader("Run (ranked results)", key="ds_run_file")
+        b1, b2 = st.columns(2)
+        if b1.button("Load these files", key="ds_load", disabled=not (qrels_file and run_file)):
+            _load(f"{qrels_file.name} + {run_file.name}", qrels_file, run_file)
+        if b2.button("Back to the bundled sample", key="ds_sample"):
+            _load(*SAMPLE)
+    if ss.get("ds_message"):
+        st.error(ss.ds_message)
+
+
+def _open_query(query: str, ties: str) -> None:
+    ss = st.session_state
+    data = ss.ds_data
+    state = query_state(data["qrels"], data["run"], query, variant=current_state().variant, ties=ties)
+    load_state(state)
+    ss.go_to_playground = True
+
+
+def render() -> None:
+    ss = st.session_state
+    if ss.pop("go_to_playground", False):
+        st.switch_page("views/playground.py")
+    if "ds_data" not in ss:
+        _load(*SAMPLE)
+    st.markdown("### Data sets: many queries at once")
+    _sources()
+    data = ss.get("ds_data")
+    if data is None:
+        st.info("No data set is loaded.")
+        return
+
+    variant = current_state().variant
+    c1, c2 = st.columns(2)
+    preset = c1.selectbox(
+        "Score as",
+        [None, *PRESETS],
+        key="ds_preset",
+        format_func=lambda p: "the formula in the sidebar" if p is None else f"{p}: {PRESETS[p].library}",
+    )
+    ties = c2.selectbox(
+        "Equal scores",
+        list(TIE_RULES),
+        key="ds_ties",
+        disabled=preset is not None,
+        help="How documents with the same score are ordered",
+        format_func=lambda t: {
+            "docid_desc": "by document id (trec_eval)",
+            "stable": "file order",
+            "average": "averaged (scikit-learn)",
+        }[t],
+    )
+    try:
+        per_query = _evaluate(data["token"], data["qrels"], data["run"], variant.name, preset, ties)
+        agg = aggregate(per_query)
+    except ValueError as err:
+        st.error(f"Cannot score this data set: {md_escape(str(err))}")
+        return
+
+    k_text = f"@{variant.k}" if variant.k else ""
+    st.caption(
+        f"{md_escape(data['name'])}: {len(data['qrels']):,} judgements, {len(data['run']):,} retrieved "
+        f"documents, {agg.n_queries:,} queries."
+    )
+    m = st.columns(4)
+    m[0].metric(f"Mean NDCG{k_text}", number(agg.mean_ndcg), border=True)
+    m[1].metric(f"ΣDCG{k_text} / ΣIDCG{k_text}", number(agg.ratio_of_sums), border=True)
+    m[2].metric("Queries", f"{agg.n_queries:,}", border=True)
+    m[3].metric("Queries with IDCG = 0", f"{agg.n_idcg_zero:,}", border=True)
+    st.latex(
+        f"\\frac{{1}}{{{agg.n_in_mean}}}\\sum_q \\mathrm{{NDCG}}_q = {number(agg.mean_ndcg)}"
+        f"\\qquad \\frac{{\\sum_q \\mathrm{{DCG}}_q}}{{\\sum_q \\mathrm{{IDCG}}_q}} = "
+        f"\\frac{{{number(per_query['dcg'].sum())}}}{{{number(per_query['idcg'].sum())}}} = "
+        f"{number(agg.ratio_of_sums)}"
+    )
+    st.caption(
+        f"{agg.policy_effect} The mean gives every query one vote; the ratio of sums lets queries "
+        "with many highly relevant documents (a large IDCG) weigh more."
+    )
+
+    left, right = st.columns([0.45, 0.55], gap="medium")
+    with left:
+        st.plotly_chart(ndcg_histogram(per_query, k_text), key="ds_hist")
+    with right:
+        search = st.text_input("Find a query", key="ds_search", placeholder="query id contains ...")
+        table = per_query[["query", "ndcg", "dcg", "idcg", "n_retrieved", "n_relevant"]]
+        if search.strip():
+            table = table[table["query"].astype(str).str.contains(search.strip(), case=False, regex=False)]
+        event = st.dataframe(
+            table,
+            hide_index=True,
+            height=300,
+            key="ds_table",
+            on_select="rerun",
+            selection_mode="single-row",
+            column_config={
+                "query": st.column_config.TextColumn("Query"),
+                "ndcg": st.column_config.NumberColumn(f"NDCG{k_text}", format="%.3f"),
+                "dcg": st.column_config.NumberColumn("DCG", format="%.3f"),
+                "idcg": st.column_config.NumberColumn("IDCG", format="%.3f"),
+                "n_retrieved": st.column_config.NumberColumn("Retrieved"),
+                "n_relevant": st.column_config.NumberColumn("Relevant"),
+            },
+        )
+        rows = event.selection.rows if event is not None else []
+        choices = list(table["query"].astype(str))
+        if rows and rows[0] < len(choices):
+            ss.ds_query = choices[rows[0]]
+        if choices:
+            if ss.get("ds_query") not in choices:
+                ss.ds_query = choices[0]
+            c1, c2 = st.columns([0.6, 0.4], vertical_alignment="bottom")
+            c1.selectbox("Query to open", choices, key="ds_query")
+            c2.button(
+                "Open in the playground",
+                key="ds_open",
+                on_click=_open_query,
+                args=(ss.ds_query, ties if preset is None else "docid_desc"),
+                width="stretch",
+            )
+        else:
+            st.info("No query matches that search.")
+
+
+render()
