@@ -14,6 +14,8 @@ the playground shows the very NDCG of the per-query table.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
@@ -48,8 +50,8 @@ def query_state(
     ties : {"docid_desc", "stable"}
         ``"docid_desc"``: scores as float32, equal scores by document id
         descending (trec_eval). ``"stable"``: equal scores keep the run's
-        row order. (``"average"`` has no single order; it is shown as
-        ``"stable"``.)
+        row order. ``"average"``: shown in file order, with each tie group's
+        gains averaged by the playground, as the evaluation does.
 
     Raises
     ------
@@ -73,8 +75,12 @@ def query_state(
     ranked = [(docs[i], grade_of.get(docs[i], 0.0)) for i in order]
     retrieved = set(docs)
     pool = [(d, g) for d, g in grade_of.items() if d not in retrieved]
-    v = variant or Variant()
+    v = (variant or Variant()).with_(ties=ties if ties in {"docid_desc", "average"} else "stable")
     if v.k is None:
         v = v.with_(k=max(len(ranked) + len(pool), 1))
-    items = make_items(ranked)
+    # The items keep their scores, so the playground shows the tie groups (and, for "average",
+    # averages their gains exactly as the data-set evaluation did).
+    items = tuple(
+        replace(item, score=float(scores[i])) for item, i in zip(make_items(ranked), order, strict=True)
+    )
     return PlaygroundState(items=items, pool=make_items(pool, start=len(items)), variant=v)

@@ -12,6 +12,8 @@ Share-link parameters
 ``discount``     ``log`` | ``jarvelin``
 ``base``         log base: a number above 1, or ``e``
 ``zero``         what IDCG = 0 scores: ``zero`` | ``one`` | ``skip`` | ``error``
+``scores``       model scores, one per grade (optional): the ranking then follows them
+``ties``         how equal scores are ordered: ``stable`` | ``average`` | ``docid_desc`` | ...
 ``pool``         grades of judged items the ranking did not retrieve
 ``pool_labels``  their names (optional; default J1, J2, ...)
 
@@ -49,11 +51,17 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Item:
-    """One judged item: a stable id (so duplicate labels stay apart), a label, a grade."""
+    """One judged item: a stable id (so duplicate labels stay apart), a label, a grade.
+
+    ``score`` is an optional model score: when every item of a ranking has one,
+    the ranking follows the scores (higher first) and ties follow the variant's
+    ``ties`` rule.
+    """
 
     id: int
     label: str
     grade: float
+    score: float | None = None
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,13 @@ class PlaygroundState:
         return {"gain": gain, "discount": v.discount, "log_base": v.log_base, "zero_idcg": v.zero_idcg}
 
     @property
+    def scores(self) -> list[float] | None:
+        """The items' scores when every item has one (the ranking then follows them), else None."""
+        if self.items and all(i.score is not None for i in self.items):
+            return [float(i.score) for i in self.items]  # type: ignore[arg-type]
+        return None
+
+    @property
     def ideal(self) -> list[float] | None:
         """Grades of every judged item (ranking + pool), or None when there is no pool."""
         return [i.grade for i in self.items + self.pool] if self.pool else None
@@ -80,14 +95,21 @@ class PlaygroundState:
             [i.grade for i in self.items],
             self.variant.k,
             labels=[i.label for i in self.items],
+            scores=self.scores,
+            ties=self.variant.ties,
             ideal=self.ideal,
             ideal_labels=[i.label for i in self.items + self.pool] if self.pool else None,
             **self._formula(),
         )
 
     def curve(self) -> pd.DataFrame:
-        """NDCG@k for every k (see :func:`ndcg_core.ndcg_curve`)."""
-        return ndcg_curve([i.grade for i in self.items], ideal=self.ideal, **self._formula())
+        """NDCG@k for every k (see :func:`ndcg_core.ndcg_curve`), for the ranking as explained."""
+        if self.scores is None:
+            return ndcg_curve([i.grade for i in self.items], ideal=self.ideal, **self._formula())
+        # Scores reorder the list, and tie averaging changes gains: feed the explained gains.
+        ex = self.explain()
+        formula = {**self._formula(), "gain": "linear"}
+        return ndcg_curve(list(ex.steps["Gain"]), ideal=list(ex.ideal_steps["Gain"]), **formula)
 
     def with_items(self, pairs: Iterable[tuple[str, float]]) -> PlaygroundState:
         """A copy whose ranking is ``pairs`` (label, grade), with fresh ids."""
@@ -239,6 +261,10 @@ def to_query_params(state: PlaygroundState) -> dict[str, str]:
         params["base"] = format_base(v.log_base)
     if v.zero_idcg != "zero":
         params["zero"] = v.zero_idcg
+    if state.scores is not None:
+        params["scores"] = _csv(_fmt(x) for x in state.scores)
+    if v.ties != "stable":
+        params["ties"] = v.ties
     if state.pool:
         params["pool"] = _csv(_fmt(i.grade) for i in state.pool)
         pool_labels = [i.label for i in state.pool]
@@ -295,6 +321,15 @@ def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[
         else:
             warn("labels", f"{len(labels)} labels for {len(items)} grades", "D1, D2, ...")
 
+    if "scores" in get and "rel" in get:
+        try:
+            scores = _grades(get["scores"])
+            if len(scores) != len(items):
+                raise ValueError(f"{len(scores)} scores for {len(items)} grades")
+            items = tuple(replace(i, score=x) for i, x in zip(items, scores, strict=True))
+        except ValueError as err:
+            warn("scores", str(err), "the order as given")
+
     pool: tuple[Item, ...] = ()
     if "pool" in get:
         try:
@@ -319,6 +354,7 @@ def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[
         "discount": ("discount", lambda s: Variant(discount=s).discount, "'log'"),
         "base": ("log_base", parse_base, "2"),
         "zero": ("zero_idcg", lambda s: Variant(zero_idcg=s).zero_idcg, "'zero'"),
+        "ties": ("ties", lambda s: Variant(ties=s).ties, "'stable'"),
     }
     for url_key, (name, conv, fallback) in checks.items():
         if url_key in get:

@@ -342,3 +342,41 @@ def test_thousand_items_stay_usable():
     assert headline(at) == ("NDCG@10", round(ndcg_core.ndcg([i % 4 for i in range(1000)], 10), 3))
     at.button(key="order_ideal").click().run()
     assert headline(at) == ("NDCG@10", 1.0)
+
+
+# ------------------------------------------------------------------ scores and ties
+
+
+def test_scores_rank_the_list_and_ties_follow_the_rule():
+    at = run({"rel": "3,2,1,0", "scores": "0.5,0.9,0.5,0.1"})
+    no_exception(at)
+    rel, scores = [3, 2, 1, 0], [0.5, 0.9, 0.5, 0.1]
+    assert headline(at)[1] == round(ndcg_core.ndcg(rel, scores=scores), 3)
+    steps = next(d.value for d in at.dataframe if "Tie group" in d.value.columns)
+    assert list(steps["Item"]) == ["D2", "D1", "D3", "D4"]
+    assert list(steps["Tie group"]) == [1, 2, 2, 3]
+    at.selectbox(key="ties").set_value("average").run()
+    assert headline(at)[1] == round(ndcg_core.ndcg(rel, scores=scores, ties="average"), 3)
+    assert at.query_params["ties"] == "average"
+    assert at.query_params["scores"] == "0.5,0.9,0.5,0.1"
+    assert any("follows the items' scores" in i.value for i in at.info)
+
+
+def test_typing_scores_in_the_table_and_clearing_them():
+    at = run()
+    rows = {n: {"Score": str(s)} for n, s in enumerate([1, 2, 3, 4, 5, 6])}
+    at = edit(at, rows=rows)
+    no_exception(at)
+    # the scores put D6 first: the ranking is the reverse of the list
+    assert headline(at)[1] == round(ndcg_core.ndcg([2, 1, 0, 3, 2, 3], discount="jarvelin"), 3)
+    at.button(key="clear_scores").click().run()
+    assert headline(at) == ("NDCG@6", 0.932)
+
+
+def test_partial_or_bad_scores_are_named():
+    at = edit(run(), rows={0: {"Score": "1"}})
+    no_exception(at)
+    assert any("row 2, 3, 4, 5, 6 has no score" in e.value for e in at.error)
+    at = edit(run(), rows={1: {"Score": "high"}})
+    assert any("Row 2 (D2): the score is 'high'" in e.value for e in at.error)
+    assert headline(at) == ("NDCG@6", 0.932)

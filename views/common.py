@@ -61,6 +61,7 @@ def load_variant(v: Variant, n: int) -> None:
     ss.base_custom = v.log_base
     ss.discount = v.discount
     ss.zero_idcg = v.zero_idcg
+    ss.ties = v.ties
 
 
 def next_id() -> int:
@@ -69,13 +70,26 @@ def next_id() -> int:
     return max((i.id for i in ss.pg_items + ss.pg_pool), default=-1) + 1
 
 
-def _items_frame(items: tuple[Item, ...]) -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "Item": pd.Series([i.label for i in items], dtype=object),
-            "Grade": pd.Series([f"{i.grade:g}" for i in items], dtype=object),
-        }
-    )
+def _items_frame(items: tuple[Item, ...], with_scores: bool) -> pd.DataFrame:
+    columns = {
+        "Item": pd.Series([i.label for i in items], dtype=object),
+        "Grade": pd.Series([f"{i.grade:g}" for i in items], dtype=object),
+    }
+    if with_scores:
+        columns["Score"] = pd.Series(["" if i.score is None else f"{i.score:g}" for i in items], dtype=object)
+    return pd.DataFrame(columns)
+
+
+def _cell(value) -> str:
+    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else str(value).strip()
+
+
+def _finite(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
 
 
 def _read_editor(key: str, base_ids: list[int], edited: pd.DataFrame, prefix: str):
@@ -85,53 +99,58 @@ def _read_editor(key: str, base_ids: list[int], edited: pd.DataFrame, prefix: st
     ids = [i for pos, i in enumerate(base_ids) if pos not in deleted]
     start = next_id()
     ids += [start + j for j in range(len(edited) - len(ids))]
+    has_scores = "Score" in edited.columns
     items, problems = [], []
-    for n, (item_id, row) in enumerate(zip(ids, edited.itertuples(index=False), strict=True), start=1):
-        label = (
-            ""
-            if row.Item is None or (isinstance(row.Item, float) and math.isnan(row.Item))
-            else str(row.Item)
-        )
-        label = label.strip() or f"{prefix}{n}"
-        text = "" if row.Grade is None else str(row.Grade).strip()
-        try:
-            grade = float(text)
-            if not math.isfinite(grade):
-                raise ValueError
-        except ValueError:
+    for n, (item_id, row) in enumerate(zip(ids, edited.to_dict("records"), strict=True), start=1):
+        label = _cell(row["Item"]) or f"{prefix}{n}"
+        text = _cell(row["Grade"])
+        grade = _finite(text)
+        if grade is None:
             shown = f"'{md_escape(text)}'" if text else "empty"
             problems.append(
                 f"Row {n} ({md_escape(label)}): the grade is {shown}; "
                 "expected a finite number such as 2 or 0.5."
             )
             continue
-        items.append(Item(int(item_id), label, grade))
+        score_text = _cell(row["Score"]) if has_scores else ""
+        score = _finite(score_text) if score_text else None
+        if score_text and score is None:
+            problems.append(
+                f"Row {n} ({md_escape(label)}): the score is '{md_escape(score_text)}'; "
+                "expected a finite number, or leave it empty."
+            )
+            continue
+        items.append(Item(int(item_id), label, grade, score))
+    scored = [i.score is not None for i in items]
+    if not problems and any(scored) and not all(scored):
+        missing = ", ".join(str(n) for n, has in enumerate(scored, start=1) if not has)
+        problems.append(f"Scores: row {missing} has no score; give every item a score, or clear them all.")
     return tuple(items), problems
 
 
-def items_editor(kind: str, items: tuple[Item, ...], prefix: str, height: int | None = None):
-    """A label/grade table editor; returns (items, problems). Bad rows keep the last valid list."""
+def items_editor(kind: str, items: tuple[Item, ...], prefix: str, *, with_scores: bool = False):
+    """A label/grade (and optional score) table editor; returns (items, problems).
+
+    Bad rows leave the caller on its last valid list, while what was typed stays in the table.
+    """
     ss = st.session_state
     version = ss.get(f"pg_{kind}_version", 0)
     base_key = f"pg_{kind}_base"
     # Rebuild the table's starting point when its version changed, or when Streamlit dropped the
     # editor's pending edits (it forgets widgets that were not drawn, e.g. on another page).
     if ss.get(f"{base_key}_version") != version or f"{kind}_{version}" not in ss:
-        ss[base_key] = _items_frame(items)
+        ss[base_key] = _items_frame(items, with_scores)
         ss[f"{base_key}_ids"] = [i.id for i in items]
         ss[f"{base_key}_version"] = version
     key = f"{kind}_{version}"
-    edited = st.data_editor(
-        ss[base_key],
-        key=key,
-        num_rows="dynamic",
-        hide_index=True,
-        height=height or "auto",
-        column_config={
-            "Item": st.column_config.TextColumn("Item", help="Any name; shown as plain text"),
-            "Grade": st.column_config.TextColumn("Grade", help="Relevance grade: any finite number"),
-        },
-    )
+    config = {
+        "Item": st.column_config.TextColumn("Item", help="Any name; shown as plain text"),
+        "Grade": st.column_config.TextColumn("Grade", help="Relevance grade: any finite number"),
+        "Score": st.column_config.TextColumn(
+            "Score", help="Optional model score; when every item has one, the ranking follows the scores"
+        ),
+    }
+    edited = st.data_editor(ss[base_key], key=key, num_rows="dynamic", hide_index=True, column_config=config)
     return _read_editor(key, ss[f"{base_key}_ids"], edited, prefix)
 
 
@@ -173,11 +192,13 @@ def variant_from_controls() -> tuple[Variant, list[str]]:
             gain = last.gain_table or last.gain
     base = NAMED_BASES.get(ss.base, ss.base_custom)
     try:
-        variant = Variant(k=k, gain=gain, discount=ss.discount, log_base=base, zero_idcg=ss.zero_idcg)
+        variant = Variant(
+            k=k, gain=gain, discount=ss.discount, log_base=base, zero_idcg=ss.zero_idcg, ties=ss.ties
+        )
     except ValueError as err:
         errors.append(f"Log base: {err}. Still using base {format_base(last.log_base)}.")
         variant = Variant(
-            k=k, gain=gain, discount=ss.discount, log_base=last.log_base, zero_idcg=ss.zero_idcg
+            k=k, gain=gain, discount=ss.discount, log_base=last.log_base, zero_idcg=ss.zero_idcg, ties=ss.ties
         )
     ss.pg_last_variant = variant
     return variant, errors
@@ -253,3 +274,20 @@ def formula_controls() -> None:
         }[c],
     )
     st.caption(zero.choices[ss.zero_idcg])
+    ties = OPTIONS["ties"]
+    st.selectbox(
+        ties.label,
+        list(ties.choices),
+        key="ties",
+        help=ties.help,
+        format_func=lambda c: {
+            "stable": "keep the input order",
+            "average": "average the tie group",
+            "docid_desc": "by item id, descending",
+            "reverse_argsort": "numpy argsort, reversed",
+        }.get(c, c),
+    )
+    if ss.get("pg_items") and all(i.score is not None for i in ss.pg_items):
+        st.caption(ties.choices[ss.ties])
+    else:
+        st.caption("Only matters when the items carry scores (Edit items, Score column).")

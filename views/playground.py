@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
@@ -115,6 +116,10 @@ def _load_example(key: str) -> None:
     st.session_state.pg_messages = []
 
 
+def _clear_scores() -> None:
+    _set_items(tuple(replace(i, score=None) for i in st.session_state.pg_items))
+
+
 def _reset_all() -> None:
     load_state(DEFAULT_STATE)
     st.session_state.pg_messages = []
@@ -147,8 +152,9 @@ STYLE_LIMIT = 150  # per-cell styling is slow in Streamlit; long tables mark row
 
 
 def _style_steps(steps: pd.DataFrame):
-    """Rows beyond k in grey (long tables get a 'Counted' column instead: styling is slow)."""
-    shown = steps[SHOWN_COLUMNS]
+    """Rows beyond k in grey (long tables mark the top k rows instead: styling is slow)."""
+    scored = steps["Score"].notna().any() if "Score" in steps else False
+    shown = steps[SHOWN_COLUMNS + (["Score", "Tie group"] if scored else [])]
     beyond = steps["Beyond k"].to_numpy()
     if len(steps) > STYLE_LIMIT:
         marks = [f"{p}" if b else f"{p} ✓" for p, b in zip(steps["Position"], beyond, strict=True)]
@@ -252,7 +258,7 @@ def render() -> None:
                 placeholder="3,2,3,0,1,2   or   A:0.5, B:0.9, C:0.3",
                 help="Grades alone, label:grade pairs, or rows pasted from a spreadsheet. Press Enter.",
             )
-            items, problems = items_editor("editor", ss.pg_items, "D")
+            items, problems = items_editor("editor", ss.pg_items, "D", with_scores=True)
             if not problems and items != ss.pg_items:
                 _set_items(items, keep_editor=True)
         with pool_tab:
@@ -261,8 +267,17 @@ def render() -> None:
             if not pool_problems and pool != ss.pg_pool:
                 ss.pg_pool = pool
         with order_tab:
-            _drag_list(ss.pg_items)
-            for row in (["ideal", "worst", "reverse"], ["shuffle", "reset"]):
+            if all(i.score is not None for i in ss.pg_items) and ss.pg_items:
+                st.info(
+                    "The ranking follows the items' scores, higher first; equal scores follow the "
+                    "'Tied scores' rule in the sidebar. Clear the scores to order the list by hand."
+                )
+                st.button("Clear the scores", key="clear_scores", on_click=_clear_scores)
+                score_mode = True
+            else:
+                score_mode = False
+                _drag_list(ss.pg_items)
+            for row in (["ideal", "worst", "reverse"], ["shuffle", "reset"]) if not score_mode else ():
                 for col, how in zip(st.columns(3), row, strict=False):
                     col.button(
                         how.capitalize(),
@@ -272,7 +287,7 @@ def render() -> None:
                         width="stretch",
                         help=ORDER_HELP[how],
                     )
-            if ss.pg_items:
+            if ss.pg_items and not score_mode:
                 ids = [i.id for i in ss.pg_items]
                 labels = {i.id: f"{n}. {i.label} ({i.grade:g})" for n, i in enumerate(ss.pg_items, start=1)}
                 if ss.get("move_item") not in ids:
