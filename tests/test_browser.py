@@ -83,8 +83,10 @@ def test_edit_a_grade_in_the_table(page: Page, app_url):
     editor = page.locator('[class*="st-key-editor_"]')
     expect(editor).to_be_visible()
     box = editor.bounding_box()
+    # The grid's hidden accessibility table names cells: column 2 is Grade (0 is the row marker).
+    expect(editor.locator("#glide-cell-2-3")).to_have_text("0")
     # Grade column of row 4 (D4, grade 0): below the header row, fourth data row.
-    page.mouse.click(box["x"] + box["width"] * 0.8, box["y"] + ROW + 3 * ROW + ROW / 2)
+    page.mouse.click(box["x"] + box["width"] * 0.55, box["y"] + ROW + 3 * ROW + ROW / 2)
     page.keyboard.press("Enter")
     cell = page.locator(".gdg-input")
     expect(cell).to_be_visible()
@@ -93,6 +95,7 @@ def test_edit_a_grade_in_the_table(page: Page, app_url):
     page.keyboard.press("Enter")
     expected = ndcg_core.ndcg([3, 2, 3, 3, 1, 2], discount="jarvelin")
     expect(headline(page)).to_have_text(f"{expected:.3f}")
+    expect(editor.locator("#glide-cell-2-3")).to_have_text("3")
     expect(page).to_have_url(re.compile(r"rel=3%2C2%2C3%2C3%2C1%2C2"))
 
 

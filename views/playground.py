@@ -170,15 +170,10 @@ def _step_table(title: str, steps: pd.DataFrame, key: str) -> None:
         marker = "rows beyond k in grey" if len(steps) <= STYLE_LIMIT else "✓ marks the top k rows"
         st.markdown(f"**{title}** ({marker})")
         height = min(38 + 35 * max(len(steps), 1), 420)
-        st.dataframe(
-            _style_steps(steps),
-            hide_index=True,
-            height=height,
-            column_config={
-                "Position": st.column_config.Column("Pos.", width="small", help="✓: counted in DCG@k"),
-                **{c: st.column_config.NumberColumn(format="%.3f") for c in NUMBER_COLUMNS},
-            },
-        )
+        config = {"Position": st.column_config.Column("Pos.", width="small", help="✓: counted in DCG@k")}
+        if len(steps) > STYLE_LIMIT:  # no Styler to format the numbers: let the grid do it
+            config.update({c: st.column_config.NumberColumn(format="%.3f") for c in NUMBER_COLUMNS})
+        st.dataframe(_style_steps(steps), hide_index=True, height=height, column_config=config)
 
 
 def _figures_panel(state: PlaygroundState, ex) -> None:
