@@ -1,4 +1,4 @@
-"""The formulas, written out with the user's own numbers, as LaTeX strings.
+r"""The formulas, written out with the user's own numbers, as LaTeX strings.
 
 Each term carries its position underneath, so it can be traced to its row of
 the step table.
