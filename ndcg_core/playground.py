@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
+from .examples import WorkedExample
 from .metrics import Explanation, explain, ndcg_curve
 from .variants import SCHEMA, Variant, format_base, parse_base, parse_gain_table
 
@@ -45,6 +46,7 @@ __all__ = [
     "from_query_params",
     "parse_entries",
     "reorder",
+    "state_from_example",
     "to_query_params",
 ]
 
@@ -132,6 +134,35 @@ DEFAULT_STATE = PlaygroundState(
     variant=Variant(discount="jarvelin"),
 )
 """Wikipedia's D1..D6, graded 3,2,3,0,1,2, with the original discount: NDCG 0.932."""
+
+
+def state_from_example(example: WorkedExample) -> PlaygroundState:
+    """A worked example as a playground state.
+
+    The example's judged pool holds every judged item; those the ranking did
+    not retrieve (matched by label, else by grade) become the state's pool.
+
+    >>> from ndcg_core import get_example
+    >>> state = state_from_example(get_example("shop-binary-a"))
+    >>> [i.label for i in state.pool], state.variant.k
+    (['Apple item (not retrieved)'], 3)
+    """
+    labels = example.labels or default_labels(len(example.grades))
+    pairs = list(zip(labels, map(float, example.grades), strict=True))
+    items = make_items(pairs)
+    pool: tuple[Item, ...] = ()
+    if example.pool is not None:
+        pool_labels = example.pool_labels or default_labels(len(example.pool), "J")
+        remaining = list(zip(pool_labels, map(float, example.pool), strict=True))
+        for label, grade in pairs:
+            if (label, grade) in remaining:
+                remaining.remove((label, grade))
+            else:
+                same_grade = next((p for p in remaining if p[1] == grade), None)
+                if same_grade is not None:
+                    remaining.remove(same_grade)
+        pool = make_items(remaining, start=len(items))
+    return PlaygroundState(items=items, pool=pool, variant=example.variant)
 
 
 def reorder(items: tuple[Item, ...], how: str, seed: int | None = None) -> tuple[Item, ...]:

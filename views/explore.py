@@ -11,7 +11,7 @@ from ndcg_core import get_example, library_table, variant_matrix
 from ndcg_core.compare import COMPARISON_PRESETS, Comparison, compare, comparison_from_group, parse_ranking
 from ndcg_core.figures import base_sensitivity_figure
 from ndcg_core.formula import number
-from ndcg_core.playground import Item, PlaygroundState, make_items
+from ndcg_core.playground import make_items, state_from_example
 from ndcg_core.teaching import CARDS
 from views.common import bump, current_state, items_editor, load_state, load_variant, md_escape
 
@@ -79,19 +79,7 @@ def _remove_ranking() -> None:
 
 
 def _open_in_playground(key: str) -> None:
-    ex = get_example(key)
-    labels = ex.labels or [f"D{i}" for i in range(1, len(ex.grades) + 1)]
-    items = make_items(zip(labels, ex.grades, strict=True))
-    pool: tuple[Item, ...] = ()
-    if ex.pool is not None:
-        extra = list(
-            zip(ex.pool_labels or [f"J{i}" for i in range(1, len(ex.pool) + 1)], ex.pool, strict=True)
-        )
-        for pair in zip(labels, map(float, ex.grades), strict=True):
-            if pair in extra:
-                extra.remove(pair)
-        pool = make_items(extra, start=len(items))
-    load_state(PlaygroundState(items=items, pool=pool, variant=ex.variant), example=key)
+    load_state(state_from_example(get_example(key)), example=key)
     st.session_state.go_to_playground = True
 
 

@@ -21,6 +21,7 @@ from ndcg_core.playground import (
     make_items,
     parse_entries,
     reorder,
+    state_from_example,
 )
 from views.common import (
     bump,
@@ -98,21 +99,7 @@ def _quick_entry() -> None:
 
 
 def _load_example(key: str) -> None:
-    ex = get_example(key)
-    pairs = list(zip(ex.labels or [f"D{i}" for i in range(1, len(ex.grades) + 1)], ex.grades, strict=True))
-    items = make_items(pairs)
-    pool: tuple[Item, ...] = ()
-    if ex.pool is not None:
-        # The pool holds every judged item; the ones not in the ranking go to the pool editor.
-        pool_labels = list(ex.pool_labels or [f"J{i}" for i in range(1, len(ex.pool) + 1)])
-        remaining = list(zip(pool_labels, ex.pool, strict=True))
-        for label, grade in pairs:
-            if (label, grade) in remaining:
-                remaining.remove((label, grade))
-            elif remaining:
-                remaining.remove(next(p for p in remaining if p[1] == grade))
-        pool = make_items(remaining, start=len(items))
-    load_state(PlaygroundState(items=items, pool=pool, variant=ex.variant), example=key)
+    load_state(state_from_example(get_example(key)), example=key)
     st.session_state.pg_messages = []
 
 
@@ -181,12 +168,11 @@ def _figures_panel(state: PlaygroundState, ex) -> None:
     if not key:
         return
     example = get_example(key)
-    loaded = [(i.label, i.grade) for i in state.items]
-    labels = example.labels or [f"D{i}" for i in range(1, len(example.grades) + 1)]
-    if (
-        loaded != list(zip(labels, map(float, example.grades), strict=True))
-        or state.variant != example.variant
-    ):
+    original = state_from_example(example)
+    same = [(i.label, i.grade, i.score) for i in state.items + state.pool] == [
+        (i.label, i.grade, i.score) for i in original.items + original.pool
+    ]
+    if not same or state.variant != example.variant:
         st.caption(f"You changed the loaded example ({example.title}); its printed figures are hidden.")
         return
     with st.expander(f"From the document (seed {example.seed}): {example.title}", expanded=True):
