@@ -5,7 +5,7 @@ from drag release to updated metric at 6 and 1,000 items, and cold start to a co
 page; each with its target and, where it makes sense, the same measurement on
 ``peer_minimal_app.py`` (the framework's floor: the same drag component and one metric).
 
-    python benchmarks/app_speed.py [--repeats 9]
+    python benchmarks/app_speed.py [--repeats 9] [--upload-rows 1000000]
 
 Needs Debian's Chromium (``make test`` installs it). Numbers on a 2-core machine vary by
 ~15% from run to run; read ratios, not milliseconds.
@@ -18,6 +18,7 @@ import contextlib
 import pathlib
 import statistics
 import sys
+import tempfile
 import time
 
 from playwright.sync_api import expect, sync_playwright
@@ -89,6 +90,34 @@ def drag_ms(page, url: str, query: str, repeats: int) -> float:
     return statistics.median(times)
 
 
+def upload_ms(page, url: str, rows: int, folder: pathlib.Path) -> tuple[float, int]:
+    """Upload a TREC qrels + run pair of ``rows`` run rows; time the click to the new results."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from dataset_speed import make_data
+
+    qrels, run = make_data(rows)
+    qrels_path, run_path = folder / "qrels.txt", folder / "run.txt"
+    qrels.assign(it="0")[["query", "it", "doc", "relevance"]].to_csv(
+        qrels_path, sep=" ", header=False, index=False
+    )
+    run.assign(q0="Q0", rank=1, tag="bench")[["query", "q0", "doc", "rank", "score", "tag"]].to_csv(
+        run_path, sep=" ", header=False, index=False
+    )
+    n_queries = run["query"].nunique() + len(set(qrels["query"]) - set(run["query"]))
+    page.goto(f"{url}/datasets")
+    expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=60_000)
+    page.get_by_text("Data: the bundled sample, or your own qrels and run").click()
+    page.locator(".st-key-ds_qrels_file input[type=file]").set_input_files(str(qrels_path))
+    page.locator(".st-key-ds_run_file input[type=file]").set_input_files(str(run_path))
+    load = page.locator(".st-key-ds_load button")
+    expect(load).to_be_enabled(timeout=120_000)
+    queries = page.get_by_test_id("stMetric").filter(has_text="Queries").first.get_by_test_id("stMetricValue")
+    start = time.perf_counter()
+    load.click()
+    expect(queries).to_have_text(f"{n_queries:,}", timeout=120_000)
+    return (time.perf_counter() - start) * 1000, n_queries
+
+
 def cold_start_ms(page, url: str, query: str) -> float:
     start = time.perf_counter()
     page.goto(f"{url}/{query}")
@@ -111,6 +140,7 @@ def browser():
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=9)
+    parser.add_argument("--upload-rows", type=int, default=1_000_000, help="0 to skip the upload timing")
     args = parser.parse_args()
     rows = []  # (measure, ours, peer, target)
 
@@ -134,6 +164,11 @@ def main() -> None:
                     query = f"?rel={grades(n)}&k=10" if script == APP else f"?n={n}"
                     results[n] = drag_ms(page, url, query, max(3, args.repeats // 2))
                     page.close()
+                if script == APP and args.upload_rows:
+                    page = b.new_page(viewport={"width": 1280, "height": 720})
+                    with tempfile.TemporaryDirectory() as folder:
+                        upload = upload_ms(page, url, args.upload_rows, pathlib.Path(folder))
+                    page.close()
             if label == "app":
                 app_results = results
             else:
@@ -144,15 +179,19 @@ def main() -> None:
     rows.append(("first page load -> complete page", app_results["first"], peer_results["first"], None))
     cold = app_results["boot"] + app_results["first"]
     rows.append(("cold start -> complete page", cold, peer_results["boot"] + peer_results["first"], 3000.0))
+    if args.upload_rows:
+        label = f"upload {args.upload_rows:,} run rows -> results ({upload[1]:,} q)"
+        rows.append((label, upload[0], None, 2000.0))
 
     print(
         f"{'measure':44} {'ours ms':>9} {'peer ms':>9} {'ours/peer':>9} {'target ms':>9} {'ours/target':>11}"
     )
     for name, ours, peer, target in rows:
         ratio_peer = f"{ours / peer:9.2f}" if peer else f"{'':9}"
+        peer_text = f"{peer:9.0f}" if peer else f"{'':9}"
         tgt = f"{target:9.0f}" if target else f"{'':9}"
         ratio_t = f"{ours / target:11.2f}" if target else f"{'':11}"
-        print(f"{name:44} {ours:9.0f} {peer:9.0f} {ratio_peer} {tgt} {ratio_t}")
+        print(f"{name:44} {ours:9.0f} {peer_text} {ratio_peer} {tgt} {ratio_t}")
     print("peer: benchmarks/peer_minimal_app.py (same drag component, one metric, no NDCG)")
 
 
