@@ -88,7 +88,6 @@ _ALIASES: dict[str, tuple[str, ...]] = {
 }
 _QRELS_COLUMNS = ("query", "doc", "relevance")
 _RUN_COLUMNS = ("query", "doc", "score")
-_PAD_KEY = np.iinfo(np.uint64).max
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # odd: a bijection of uint64 (Fibonacci hashing)
 
 
@@ -170,56 +169,140 @@ def _is_text(s: pd.Series) -> bool:
 def _query_codes(run_q: pd.Series, qrels_q: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Integer codes shared by both sides: run queries first (by first appearance), then qrels-only."""
     run_q, qrels_q = _ids_as_text_if_mixed(run_q, qrels_q)
-    rc, ru = pd.factorize(run_q)
-    qc, qu = pd.factorize(qrels_q)
+    rc, r_len, ru = _factorize_runs(run_q)
+    qc, q_len, qu = _factorize_runs(qrels_q)
     where = pd.Index(ru).get_indexer(qu)
     new = where < 0
     where[new] = len(ru) + np.arange(int(new.sum()))
     labels = np.concatenate([np.asarray(ru, dtype=object), np.asarray(qu, dtype=object)[new]])
-    return rc.astype(np.int64), where[qc].astype(np.int64) if len(qc) else qc.astype(np.int64), labels
+    run_codes = rc.astype(np.int64) if r_len is None else np.repeat(rc.astype(np.int64), r_len)
+    qrels_codes = where[qc].astype(np.int64) if len(qc) else qc.astype(np.int64)
+    return run_codes, qrels_codes if q_len is None else np.repeat(qrels_codes, q_len), labels
 
 
-def _pack8(s: pd.Series) -> np.ndarray | None:
-    """Strings of at most 8 bytes as big-endian uint64 (so integer order is text order), else None."""
+def _factorize_runs(s: pd.Series) -> tuple[np.ndarray, np.ndarray | None, Any]:
+    """``pd.factorize`` of the first value of each run of equal values, and the run lengths.
+
+    Tables grouped by query (as TREC files are) have one run per query, so
+    this hashes thousands of values instead of millions; repeating each
+    run's code by its length gives exactly ``pd.factorize(s)``'s codes.
+    Without long runs (or with missing values) it is ``pd.factorize(s)``
+    itself and the lengths are None.
+    """
+    n = len(s)
+    if n > 1024:
+        arr = _arrow_strings(s)
+        if arr is not None and not arr.null_count:
+            import pyarrow.compute as pc
+
+            ree = pc.run_end_encode(arr)
+            if len(ree.values) * 8 <= n:
+                ends = np.asarray(ree.run_ends.to_numpy(), dtype=np.int64)
+                codes, uniques = pd.factorize(ree.values.to_numpy(zero_copy_only=False))
+                return codes, np.diff(ends, prepend=0), uniques
+        elif pd.api.types.is_integer_dtype(s.dtype):
+            v = s.to_numpy()
+            heads = np.flatnonzero(v[1:] != v[:-1]) + 1
+            if heads.size * 8 <= n:
+                at = np.concatenate([[0], heads])
+                codes, uniques = pd.factorize(v[at])
+                return codes, np.diff(at, append=n), uniques
+    codes, uniques = pd.factorize(s)
+    return codes, None, uniques
+
+
+def _arrow_strings(s: pd.Series) -> Any:
+    """The column as one pyarrow string array, without copying; None unless it is Arrow-backed text."""
     try:
         import pyarrow as pa
     except ImportError:  # pragma: no cover - pandas 3 installs it in practice
         return None
+    arrow_backed = getattr(s.dtype, "storage", None) == "pyarrow" or isinstance(s.dtype, pd.ArrowDtype)
+    if not (_is_text(s) and arrow_backed):
+        return None
     try:
-        arr = pa.array(s.array if hasattr(s, "array") else s, from_pandas=True)
-    except (pa.ArrowException, TypeError, ValueError):
+        arr = pa.array(s.array)
+    except (pa.ArrowException, TypeError, ValueError):  # pragma: no cover - defensive
         return None
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks()
-    if arr.null_count or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+    if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
         return None
+    return arr
+
+
+#: Bytes of a little-endian word that belong to a string of each length 0..8.
+_BYTE_MASKS = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
+
+
+def _pack8(s: pd.Series) -> np.ndarray | None:
+    """Strings of at most 8 bytes (no NUL byte) packed into uint64, else None.
+
+    Equal strings give equal integers and different strings different ones.
+    The bytes are read little-endian (a plain unaligned load): ``.byteswap()``
+    turns the keys into integers whose order is the strings' (UTF-8 byte, so
+    code point) order.
+    """
+    arr = _arrow_strings(s)
+    if arr is None:
+        try:
+            import pyarrow as pa
+
+            arr = pa.array(s.array if hasattr(s, "array") else s, from_pandas=True)
+        except (ImportError, pa.ArrowException, TypeError, ValueError):
+            return None
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+            return None
     n = len(arr)
-    bufs = arr.buffers()
-    off_type = np.int64 if pa.types.is_large_string(arr.type) else np.int32
-    off = np.frombuffer(bufs[1], dtype=off_type)[arr.offset : arr.offset + n + 1].astype(np.int64)
-    data = np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None and n else np.zeros(0, np.uint8)
-    lens = np.diff(off)
+    if arr.null_count:
+        return None
     if n == 0:
         return np.zeros(0, dtype=np.uint64)
-    width = int(lens.max())
-    if width > 8:
+    bufs = arr.buffers()
+    off_type = np.int64 if _is_large(arr) else np.int32
+    off = np.frombuffer(bufs[1], dtype=off_type)[arr.offset : arr.offset + n + 1]
+    lens = np.diff(off)
+    if int(lens.max()) > 8:
         return None
-    # Read 8 bytes from each string's start as one big-endian integer (an unaligned
-    # strided view of the buffer), then clear the bytes past the string's end.
-    first = int(off[0])
-    off = off - first
-    padded = np.concatenate([data[first : first + int(off[-1])], np.zeros(8, np.uint8)])
-    words = np.ndarray(shape=(padded.size - 7,), dtype=">u8", buffer=padded, strides=(1,))
-    value = words[off[:-1]].astype(np.uint64)
-    shift = (8 * (8 - lens)).astype(np.uint64)
-    shift[lens == 0] = 0
-    value = (value >> shift) << shift
-    value[lens == 0] = 0
+    data = np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None else np.zeros(0, np.uint8)
+    first, end = int(off[0]), int(off[-1])
+    if not data[first:end].all():  # a NUL byte: "a" and "a\0" would pack alike
+        return None
+    starts = off[:-1]
+    value = np.zeros(n, dtype=np.uint64)
+    # 8 bytes from each string's start, as an unaligned strided view of the buffer;
+    # the last few strings (fewer than 8 bytes from the buffer's end) read a padded copy.
+    safe = int(np.searchsorted(starts, data.size - 8, side="right")) if data.size >= 8 else 0
+    if safe:
+        words = np.ndarray(shape=(data.size - 7,), dtype="<u8", buffer=data, strides=(1,))
+        value[:safe] = words[starts[:safe]]
+    if safe < n:
+        base = int(starts[safe])
+        tail = np.concatenate([data[base:end], np.zeros(8, np.uint8)])
+        words = np.ndarray(shape=(tail.size - 7,), dtype="<u8", buffer=tail, strides=(1,))
+        value[safe:] = words[starts[safe:] - base]
+    value &= _BYTE_MASKS[lens]
     return value
 
 
+def _is_large(arr: Any) -> bool:
+    import pyarrow as pa
+
+    return pa.types.is_large_string(arr.type)
+
+
+def _text_order(keys: np.ndarray) -> np.ndarray:
+    """Packed keys (see :func:`_pack8`) as integers ordered as the strings are."""
+    return keys.astype("<u8").view(">u8").astype(np.uint64)
+
+
 def _doc_keys(run_d: pd.Series, qrels_d: pd.Series) -> tuple[np.ndarray, np.ndarray, bool]:
-    """uint64 keys, equal exactly when the document ids are equal; and whether key order is text order."""
+    """uint64 keys, equal exactly when the document ids are equal; and whether they are packed text.
+
+    Packed keys (see :func:`_pack8`) give the ids' text order through :func:`_text_order`.
+    """
     run_d, qrels_d = _ids_as_text_if_mixed(run_d, qrels_d)
     if pd.api.types.is_integer_dtype(run_d.dtype):
         a = run_d.to_numpy().astype(np.int64).view(np.uint64)
@@ -232,164 +315,116 @@ def _doc_keys(run_d: pd.Series, qrels_d: pd.Series) -> tuple[np.ndarray, np.ndar
     return codes[: len(run_d)], codes[len(run_d) :], False
 
 
-# --------------------------------------------------------------------------- grouped layout
+# --------------------------------------------------------------------------- sort keys
+#
+# Every grouping below is one ``np.sort`` of packed uint64 keys: what to group
+# or order by in the high bits, and where the element came from in the low
+# bits. numpy sorts plain integers with SIMD, several times faster than an
+# argsort; the low bits make the order stable and tell, once sorted, which row
+# each element is: no argsort, no permutation to gather, no padded matrices.
 
 
-@dataclass
-class _Layout:
-    """Rows grouped by query in padded matrices, one per power-of-two width."""
-
-    codes: np.ndarray
-    pos: np.ndarray  # position of each row within its query, in row order
-    counts: np.ndarray
-    buckets: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]  # (queries, rows, flat index, width)
+def _bits(n: int) -> int:
+    """Bits that hold the integers 0 .. n - 1 (at least one)."""
+    return max(int(n - 1).bit_length(), 1)
 
 
-def _positions(codes: np.ndarray, n_queries: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's position within its query (in row order) and the rows per query."""
-    n = codes.size
-    counts = np.bincount(codes, minlength=n_queries)
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    pos = np.empty(n, dtype=np.int64)
-    if n == 0 or np.all(codes[1:] >= codes[:-1]):  # grouped by query already: no sort
-        pos[:] = np.arange(n) - starts[codes]
-    else:
-        small = codes.astype(np.uint16) if n_queries <= 65536 else codes
-        order = np.argsort(small, kind="stable")
-        pos[order] = np.arange(n) - starts[codes[order]]
-    return pos, counts
+class _Rows:
+    """One table's rows grouped by query, without moving them."""
+
+    def __init__(self, codes: np.ndarray, n_queries: int):
+        self.codes = codes
+        self.counts = np.bincount(codes, minlength=n_queries)  # rows per query
+        self.starts = np.zeros(n_queries, dtype=np.int64)  # first slot of each query, grouped
+        np.cumsum(self.counts[:-1], out=self.starts[1:])
+        # the rows in grouped order (None: already grouped by query, so the identity)
+        self.order = None
+        if codes.size and not np.all(codes[1:] >= codes[:-1]):
+            small = codes.astype(np.uint16) if n_queries <= 65536 else codes
+            self.order = np.argsort(small, kind="stable")
+        self._pos: np.ndarray | None = None
+
+    @property
+    def pos(self) -> np.ndarray:
+        """Position of each row within its query, in row order."""
+        if self._pos is None:
+            n = self.codes.size
+            if self.order is None:
+                self._pos = np.arange(n) - self.starts[self.codes]
+            else:
+                self._pos = np.empty(n, dtype=np.int64)
+                self._pos[self.order] = np.arange(n) - self.starts[self.codes[self.order]]
+        return self._pos
+
+    def row(self, codes: np.ndarray, pos: np.ndarray) -> np.ndarray:
+        """The row at position ``pos`` of query ``codes``."""
+        at = self.starts[codes] + pos
+        return at if self.order is None else self.order[at]
 
 
-#: Cells per padded matrix: small enough to stay in cache and be recycled by the
-#: allocator, large enough that the loop over chunks (not over queries) is short.
-_CHUNK_CELLS = 1 << 18
 #: Rows (run + qrels) per block of queries evaluated together; see :func:`_blocks`.
-_BLOCK_ROWS = 1 << 20
-
-
-def _layout(codes: np.ndarray, n_queries: int, pos=None, counts=None) -> _Layout:
-    if pos is None:
-        pos, counts = _positions(codes, n_queries)
-    width = np.where(counts <= 8, 8, 1 << np.ceil(np.log2(np.maximum(counts, 1))).astype(np.int64))
-    buckets = []
-    row_width = width[codes]
-    for w in np.unique(width[counts > 0]):
-        w = int(w)
-        qsel = np.flatnonzero((width == w) & (counts > 0))
-        slot = np.empty(n_queries, dtype=np.int64)
-        slot[qsel] = np.arange(qsel.size)
-        rows = np.flatnonzero(row_width == w)
-        flat = slot[codes[rows]] * w + pos[rows]
-        per_chunk = max(1, _CHUNK_CELLS // w)  # queries per chunk
-        if qsel.size <= per_chunk:
-            buckets.append((qsel, rows, flat, w))
-            continue
-        if not np.all(flat[1:] > flat[:-1]):  # rows not grouped by query: group them by chunk
-            chunk = flat // (per_chunk * w)
-            order = np.argsort(chunk.astype(np.uint16) if chunk[-1] < 65536 else chunk, kind="stable")
-            rows, flat = rows[order], flat[order]
-        bounds = np.searchsorted(flat, np.arange(0, qsel.size + per_chunk, per_chunk) * w)
-        for c in range(bounds.size - 1):
-            a, b = bounds[c], bounds[c + 1]
-            if a == b:
-                continue
-            first = c * per_chunk
-            sub = qsel[first : first + per_chunk]
-            buckets.append((sub, rows[a:b], flat[a:b] - first * w, w))
-    return _Layout(codes, pos, counts, buckets)
-
-
-def _matrix(n_rows: int, width: int, flat: np.ndarray, values: np.ndarray, fill: Any) -> np.ndarray:
-    m = np.full(n_rows * width, fill, dtype=values.dtype)
-    m[flat] = values
-    return m.reshape(n_rows, width)
-
-
-# --------------------------------------------------------------------------- join
-
-
-def _sort_rows(
-    key: np.ndarray, flat: np.ndarray, rows: np.ndarray, n_rows: int, w: int, counts: np.ndarray, exact: bool
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Sort each query's uint64 keys along its padded row, with one ``np.sort``.
-
-    The key's top bits and the row position are packed into one uint64, so
-    a plain (SIMD) sort replaces argsort plus two gathers. Returns the keys
-    in sorted order (only their top ``64 - b`` bits, ``b`` the bits a position
-    needs), the source row of each sorted cell (-1 for padding) and which
-    cells are real. With ``exact=True`` the key must already fit in
-    ``64 - b`` bits (it is shifted, not truncated).
-    """
-    bits = (w - 1).bit_length()  # w is a power of two: positions fill the low bits exactly
-    shift = np.uint64(bits)
-    local = (flat & (w - 1)).astype(np.uint64)
-    packed = ((key << shift) if exact else (key >> shift << shift)) | local
-    m = np.full(n_rows * w, _PAD_KEY, dtype=np.uint64)
-    m[flat] = packed
-    m = m.reshape(n_rows, w)
-    m.sort(axis=1)
-    src = np.full(n_rows * w, -1, dtype=np.int64)
-    src[flat] = rows
-    # A padding cell reads position w - 1, which is padding too unless the row is full.
-    cell = (m & np.uint64(w - 1)).view(np.int64)
-    cell += (np.arange(n_rows, dtype=np.int64) * w)[:, None]
-    ss = src[cell]
-    return m >> shift, ss, ss >= 0
+_BLOCK_ROWS = 1 << 21
+#: Mixes the query code into the document key before hashing (odd, like the multiplier).
+_QUERY_MIX = np.uint64(0xD6E8FEB86659FD93)
 
 
 def _join(
-    run_codes: np.ndarray,
-    run_keys: np.ndarray,
-    qrels_codes: np.ndarray,
-    qrels_keys: np.ndarray,
-    n_queries: int,
-    run_at: tuple[np.ndarray, np.ndarray],
-    qrels_at: tuple[np.ndarray, np.ndarray],
+    run_keys: np.ndarray, qrels_keys: np.ndarray, run_codes: np.ndarray, qrels_codes: np.ndarray
 ) -> tuple[np.ndarray, list[tuple[int, int]], list[tuple[int, int]]]:
     """For each run row, its qrels row (or -1); and duplicate pairs on each side.
 
-    Both sides' document keys are put into one padded row per query and
-    sorted along the row, so equal keys become neighbours: no global sort
-    and no hash table.
+    One sort of (hash of query and document, row) puts the rows of each
+    (query, document) pair next to each other, run rows first: no pandas
+    merge and no hash table. Multiplying by an odd constant is a bijection of
+    uint64, so its top bits are a well-mixed hash. A collision of two
+    different pairs is noticed (their keys differ) and the queries involved
+    are joined again exactly.
     """
-    n_run = run_codes.size
-    (run_pos, run_counts), (qrels_pos, qrels_counts) = run_at, qrels_at
-    codes = np.concatenate([run_codes, qrels_codes])
-    keys = np.concatenate([run_keys, qrels_keys])
-    pos = np.concatenate([run_pos, qrels_pos + run_counts[qrels_codes]])
-    lay = _layout(codes, n_queries, pos, run_counts + qrels_counts)
+    n_run = run_keys.size
+    n = n_run + qrels_keys.size
     match = np.full(n_run, -1, dtype=np.int64)
-    run_dups: list[tuple[int, int]] = []
-    qrels_dups: list[tuple[int, int]] = []
-    counts = run_counts + qrels_counts
-    for qsel, rows, flat, w in lay.buckets:
-        # Multiplying by an odd constant is a bijection of uint64: its top bits are a
-        # well-mixed hash. Equal documents give equal hashes; a rare collision of two
-        # different documents is detected below and settled by an exact argsort.
-        hashed = keys[rows] * _HASH_MULTIPLIER
-        hi, ss, real = _sort_rows(hashed, flat, rows, qsel.size, w, counts[qsel], exact=False)
-        eq = (hi[:, 1:] == hi[:, :-1]) & real[:, 1:]
-        a, b = ss[:, :-1][eq], ss[:, 1:][eq]
-        if a.size and np.any(keys[a] != keys[b]):  # hash collision: redo this bucket exactly
-            km = _matrix(qsel.size, w, flat, keys[rows], _PAD_KEY)
-            src = _matrix(qsel.size, w, flat, rows, -1)
-            order = np.argsort(km, axis=1)
-            ks = np.take_along_axis(km, order, axis=1)
-            ss = np.take_along_axis(src, order, axis=1)
-            eq = (ks[:, 1:] == ks[:, :-1]) & (ss[:, 1:] >= 0) & (ss[:, :-1] >= 0)
-            a, b = ss[:, :-1][eq], ss[:, 1:][eq]
-        if not a.size:
-            continue
-        lo, hi_ = np.minimum(a, b), np.maximum(a, b)
-        is_match = (lo < n_run) & (hi_ >= n_run)
-        match[lo[is_match]] = hi_[is_match] - n_run
-        both_run = hi_ < n_run
-        run_dups += list(zip(lo[both_run].tolist(), hi_[both_run].tolist(), strict=True))
-        both_qrels = lo >= n_run
-        qrels_dups += list(
-            zip((lo[both_qrels] - n_run).tolist(), (hi_[both_qrels] - n_run).tolist(), strict=True)
-        )
-    return match, run_dups, qrels_dups
+    if n == 0:
+        return match, [], []
+    u64 = np.uint64
+    keys = np.concatenate([run_keys, qrels_keys])
+    codes = np.concatenate([run_codes, qrels_codes])
+    rb = _bits(n)
+    s = codes.astype(np.uint64)
+    s *= _QUERY_MIX
+    s ^= keys
+    s *= _HASH_MULTIPLIER
+    s >>= u64(rb)
+    s <<= u64(rb)
+    s |= np.arange(n, dtype=np.uint64)
+    s.sort()
+    hk = s >> u64(rb)
+    at = np.flatnonzero(hk[1:] == hk[:-1])
+    del hk
+    low = u64((1 << rb) - 1)
+    a = (s[at] & low).astype(np.int64)
+    b = (s[at + 1] & low).astype(np.int64)
+    del s
+    bad = (keys[a] != keys[b]) | (codes[a] != codes[b])
+    if bad.any():  # hash collisions: join the queries involved exactly
+        redo = np.unique(np.concatenate([codes[a[bad]], codes[b[bad]]]))
+        fine = ~np.isin(codes[a], redo)
+        rows = np.flatnonzero(np.isin(codes, redo))
+        order = rows[np.lexsort((rows, keys[rows], codes[rows]))]
+        ks, cs = keys[order], codes[order]
+        same = np.flatnonzero((ks[1:] == ks[:-1]) & (cs[1:] == cs[:-1]))
+        a = np.concatenate([a[fine], order[same]])
+        b = np.concatenate([b[fine], order[same + 1]])
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    is_match = (lo < n_run) & (hi >= n_run)
+    match[lo[is_match]] = hi[is_match] - n_run
+    return match, _pairs(lo, hi, hi < n_run, 0), _pairs(lo, hi, lo >= n_run, n_run)
+
+
+def _pairs(lo: np.ndarray, hi: np.ndarray, which: np.ndarray, shift: int) -> list[tuple[int, int]]:
+    """The selected (row, row) pairs, in row order."""
+    lo, hi = lo[which] - shift, hi[which] - shift
+    first = np.lexsort((hi, lo))
+    return list(zip(lo[first].tolist(), hi[first].tolist(), strict=True))
 
 
 # --------------------------------------------------------------------------- evaluate
@@ -695,9 +730,8 @@ def _blocks(run_codes: np.ndarray, qrels_codes: np.ndarray, nq: int):
 def _evaluate_block(run, qrels, run_codes, qrels_codes, nq, scores, grades, opts, k, rules):
     """DCG, IDCG and documents retrieved for the queries ``0 .. nq - 1`` of one block."""
     run_keys, qrels_keys, keys_ordered = _doc_keys(run["doc"], qrels["doc"])
-    run_at, qrels_at = _positions(run_codes, nq), _positions(qrels_codes, nq)
 
-    match, run_dups, qrels_dups = _join(run_codes, run_keys, qrels_codes, qrels_keys, nq, run_at, qrels_at)
+    match, run_dups, qrels_dups = _join(run_keys, qrels_keys, run_codes, qrels_codes)
     if qrels_dups:
         i, j = qrels_dups[0]
         raise ValueError(
@@ -718,51 +752,39 @@ def _evaluate_block(run, qrels, run_codes, qrels_codes, nq, scores, grades, opts
         keep = _keep_max(run_dups, run_codes, run_keys, scores)
         run = run.iloc[keep]
         run_codes, run_keys, scores = run_codes[keep], run_keys[keep], scores[keep]
-        run_at = _positions(run_codes, nq)
-        match, _, _ = _join(run_codes, run_keys, qrels_codes, qrels_keys, nq, run_at, qrels_at)
+        match, _, _ = _join(run_keys, qrels_keys, run_codes, qrels_codes)
 
-    qrels_gain = _gain_lookup(grades, opts["gain"])
-    run_grades = np.zeros(run_codes.size)
-    judged = match >= 0
-    run_grades[judged] = grades[match[judged]]
-    if rules is not None and rules.drop_negative and (run_grades < 0).any():
-        keep = np.flatnonzero(run_grades >= 0)  # the library treats negative labels as padding
-        run = run.iloc[keep]
-        run_codes, run_keys, scores, run_grades = (
-            run_codes[keep],
-            run_keys[keep],
-            scores[keep],
-            run_grades[keep],
-        )
-        run_at = _positions(run_codes, nq)
-    judged = match >= 0 if run_grades.size == match.size else None
-    if judged is not None and judged.all():
-        run_gain = qrels_gain[match]
-    else:
+    levels, qrels_level = _grade_levels(grades, opts["gain"])
+    qrels_gain = levels[qrels_level]
+    if rules is not None and rules.drop_negative:
+        run_grades = np.append(grades, 0.0)[match]  # match -1 (unjudged): grade 0
+        if (run_grades < 0).any():
+            keep = np.flatnonzero(run_grades >= 0)  # the library treats negative labels as padding
+            run = run.iloc[keep]
+            run_codes, run_keys, scores, match = run_codes[keep], run_keys[keep], scores[keep], match[keep]
+    if match.size and match.min() < 0:
         try:
             zero_gain = _gain_lookup(np.zeros(1), opts["gain"])[0]
         except ValueError as err:
             raise ValueError(f"{err} (unjudged retrieved documents count as grade 0)") from None
-        if judged is None:  # rows were dropped: look the grades up again
-            run_gain = _gain_lookup(run_grades, opts["gain"])
-        elif qrels_gain.size == 0:
-            run_gain = np.full(match.size, zero_gain)
-        else:
-            run_gain = np.where(judged, qrels_gain[np.maximum(match, 0)], zero_gain)
+        run_gain = np.append(qrels_gain, zero_gain)[match]  # match -1 (unjudged): the last one
+    else:
+        run_gain = qrels_gain[match]
 
     if opts["score_dtype"] == "float32" or opts["ties"] == "docid_desc":
-        scores = scores.astype(np.float32).astype(float)
+        scores = scores.astype(np.float32)
     tie_key: Any = None
     if opts["ties"] == "docid_desc":
         tie_key = run_keys if keys_ordered else run["doc"]
-    run_layout = _layout(run_codes, nq, *run_at)
-    dcg_value, n_ret = _dcg_by_query(run_layout, scores, run_gain, tie_key, opts, k, nq)
+    run_at = _Rows(run_codes, nq)
+    dcg_value = _dcg_by_query(run_at, scores, run_gain, tie_key, opts, k, nq)
+    n_ret = run_at.counts
 
     depth = n_ret if rules is not None and rules.ideal_depth == "retrieved" else None
     if opts["ideal"] == "pool":
-        idcg_value = _ideal_by_query(_layout(qrels_codes, nq, *qrels_at), qrels_gain, k, nq, opts, depth)
+        idcg_value = _ideal_by_query(_Rows(qrels_codes, nq), levels, qrels_level, k, nq, opts, depth)
     else:
-        idcg_value = _ideal_by_query(run_layout, run_gain, k, nq, opts)
+        idcg_value = _ideal_by_query(run_at, *_levels(run_gain), k, nq, opts)
 
     return dcg_value, idcg_value, n_ret
 
@@ -790,98 +812,163 @@ def _inverse_divisors(n: int, discount: str, log_base: float) -> np.ndarray:
     return 1.0 / divisors(n, discount, log_base)
 
 
-def _dcg_by_query(lay, scores, row_gain, tie_key, opts, k, nq):
-    """DCG@k per query: rank each query's rows by score in a padded matrix."""
-    dcg_value = np.zeros(nq)
-    if lay.codes.size == 0:
-        return dcg_value, lay.counts
-    divs = _divisors_table(max(b[3] for b in lay.buckets), opts)
-    desc32 = None
-    if np.all(scores.astype(np.float32) == scores):  # float32 scores: sort them as 32-bit keys
-        bits = (scores.astype(np.float32) + np.float32(0.0)).view(np.uint32).astype(np.uint64)
-        ascending = np.where(bits >> np.uint64(31), ~bits & np.uint64(0xFFFFFFFF), bits | np.uint64(1 << 31))
-        desc32 = np.uint64(0xFFFFFFFF) - ascending
-    for qsel, rows, flat, w in lay.buckets:
-        cut = w if k is None else min(k, w)
-        if desc32 is not None and w < 2**31:
-            sv, ss, real = _sort_rows(desc32[rows], flat, rows, qsel.size, w, lay.counts[qsel], exact=True)
-            sv, ss, real = _top_with_ties(sv, ss, real, cut)
-            eq = (sv[:, 1:] == sv[:, :-1]) & real[:, 1:]
-        else:
-            neg = _matrix(qsel.size, w, flat, -scores[rows], np.inf)
-            src = _matrix(qsel.size, w, flat, rows, -1)
-            order = np.argsort(neg, axis=1)
-            sv = np.take_along_axis(neg, order, axis=1)
-            ss = np.take_along_axis(src, order, axis=1)
-            eq = (sv[:, 1:] == sv[:, :-1]) & (ss[:, 1:] >= 0)
-        g = np.where(ss >= 0, row_gain[ss], 0.0)
-        if opts["ties"] == "average" and eq.any():
-            starts = np.ones(sv.shape, dtype=bool)
-            starts[:, 1:] = ~eq
-            gid = np.cumsum(starts.ravel()) - 1
-            mean = np.bincount(gid, weights=g.ravel()) / np.bincount(gid)
-            g = mean[gid].reshape(g.shape)
-        elif eq.any():
-            ss = _break_ties(sv, ss, eq, tie_key)
-            g = np.where(ss >= 0, row_gain[ss], 0.0)
-        dcg_value[qsel] = (g[:, :cut] * divs[:cut]).sum(axis=1)
-    return dcg_value, lay.counts
-
-
-def _top_with_ties(sv: np.ndarray, ss: np.ndarray, real: np.ndarray, cut: int):
-    """Keep the first ``cut`` ranked columns, plus any tie group running past the cutoff.
-
-    Positions beyond k add nothing; only a tie that straddles k can change
-    which documents land inside it (or, averaged, the gain they share).
-    """
-    w = sv.shape[1]
-    end = cut
-    while end < w and np.any((sv[:, end] == sv[:, end - 1]) & real[:, end]):
-        end += 1
-    return sv[:, :end], ss[:, :end], real[:, :end]
-
-
 def _divisors_table(n: int, opts) -> np.ndarray:
     return _inverse_divisors(max(n, 1), opts["discount"], opts["log_base"])
 
 
-def _break_ties(sv: np.ndarray, ss: np.ndarray, eq: np.ndarray, tie_key: Any) -> np.ndarray:
-    """Reorder the rows inside each tie group: input order, or document id descending."""
-    in_tie = np.zeros(sv.shape, dtype=bool)
-    in_tie[:, 1:] |= eq
-    in_tie[:, :-1] |= eq
-    starts = np.ones(sv.shape, dtype=bool)
-    starts[:, 1:] = ~eq
-    gid = np.cumsum(starts.ravel()) - 1
-    flat = np.flatnonzero(in_tie.ravel())
-    rows = ss.ravel()[flat]
-    # stable: the run's row order; docid_desc: document ids as text, descending
-    if tie_key is None:
-        secondary = rows
-    elif isinstance(tie_key, np.ndarray):  # packed ids: integer order is text order
-        secondary = ~tie_key[rows]
+def _desc_key(scores: np.ndarray) -> tuple[np.ndarray, int]:
+    """uint64 keys whose ascending order is the scores' descending order, and their width in bits.
+
+    float32 scores (or float64 ones that are all float32 values) take 32
+    bits: their bit patterns, flipped so that they sort as unsigned integers.
+    Others take 64.
+    """
+    if scores.dtype == np.float32 or np.array_equal(scores.astype(np.float32), scores):
+        bits = (scores.astype(np.float32) + np.float32(0.0)).view(np.uint32)  # +0.0: -0.0 ties 0.0
+        flip = (bits >> np.uint32(31)) * np.uint32(0x7FFFFFFF)  # negative: flip every bit
+        flip |= np.uint32(0x80000000)  # positive: flip the sign bit only
+        bits ^= flip
+        np.invert(bits, out=bits)  # descending
+        return bits.astype(np.uint64), 32
+    bits = (scores + 0.0).view(np.uint64)
+    flip = (bits >> np.uint64(63)) * np.uint64(0x7FFFFFFFFFFFFFFF)
+    flip |= np.uint64(1 << 63)
+    return ~(bits ^ flip), 64
+
+
+class _Ranked:
+    """Every query's rows ranked by score (ties in row order), in one array of slots.
+
+    Query ``i`` holds slots ``starts[i] .. starts[i] + counts[i] - 1``, best
+    score first. :meth:`take` decodes only the slots asked for.
+    """
+
+    def __init__(self, at: _Rows, scores: np.ndarray, n_queries: int):
+        u64 = np.uint64
+        desc, width = _desc_key(scores)
+        self.qb, self.pb = _bits(n_queries), _bits(int(at.counts.max()))
+        self.sorted = None
+        if self.qb + width + self.pb <= 64:
+            s = at.codes.astype(np.uint64) << u64(64 - self.qb)
+            desc <<= u64(self.pb)
+            s |= desc
+            s |= at.pos.astype(np.uint64)
+            s.sort()
+            self.sorted = s
+        else:  # too wide for one integer: sort the three keys together
+            order = np.lexsort((at.pos, desc, at.codes))
+            self.q, self.pos, self.desc = at.codes[order], at.pos[order], desc[order]
+
+    def take(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Position within its query (row order) and a tie key (equal within a query = tied)."""
+        if self.sorted is None:
+            return self.pos[slots], self.desc[slots]
+        s = self.sorted[slots]
+        return (s & np.uint64((1 << self.pb) - 1)).astype(np.int64), s >> np.uint64(self.pb)
+
+
+def _first_slots(starts: np.ndarray, limit: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Slots ``starts[i] .. starts[i] + limit[i] - 1`` of every query, with their query and rank."""
+    total = int(limit.sum())
+    first = np.zeros(limit.size, dtype=np.int64)
+    np.cumsum(limit[:-1], out=first[1:])
+    q = np.repeat(np.arange(limit.size), limit)
+    rank = np.arange(total) - first[q]
+    return starts[q] + rank, q, rank
+
+
+def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, opts, k, nq):
+    """DCG@k per query: one sort ranks every query's rows; only the top k (and ties across k) are read."""
+    dcg_value = np.zeros(nq)
+    if at.codes.size == 0:
+        return dcg_value
+    ranked = _Ranked(at, scores, nq)
+    limit = at.counts.copy()
+    if k is not None:
+        # Positions beyond k add nothing; only a tie group straddling k can change which
+        # documents land inside it (or, averaged, the gain they share): read it whole.
+        np.minimum(limit, k, out=limit)
+        grow = np.flatnonzero(at.counts > limit)
+        while grow.size:
+            slot = at.starts[grow] + limit[grow]
+            _, before = ranked.take(slot - 1)
+            _, after = ranked.take(slot)
+            grow = grow[before == after]
+            limit[grow] += 1
+            grow = grow[at.counts[grow] > limit[grow]]
+    slots, q, rank = _first_slots(at.starts, limit)
+    pos, tie = ranked.take(slots)
+    rows = at.row(q, pos)
+    g = row_gain[rows]
+    tied = np.zeros(slots.size, dtype=bool)
+    tied[1:] = (tie[1:] == tie[:-1]) & (q[1:] == q[:-1])
+    if opts["ties"] != "stable" and tied.any():
+        group = np.cumsum(~tied) - 1
+        if opts["ties"] == "average":
+            g = (np.bincount(group, weights=g) / np.bincount(group))[group]
+        else:
+            in_tie = tied.copy()
+            in_tie[:-1] |= tied[1:]
+            rows = _break_ties(rows, group, in_tie, tie_key)
+            g = row_gain[rows]
+    if k is not None and int(limit.max()) > k:  # a tie group read past k: count only the first k
+        inside = np.flatnonzero(rank < k)
+        q, g, rank = q[inside], g[inside], rank[inside]
+    divs = _divisors_table(int(rank.max()) + 1 if rank.size else 1, opts)
+    dcg_value += np.bincount(q, weights=g * divs[rank], minlength=nq)
+    return dcg_value
+
+
+def _break_ties(rows: np.ndarray, group: np.ndarray, in_tie: np.ndarray, tie_key: Any) -> np.ndarray:
+    """Reorder the rows inside each tie group by document id (as text), descending."""
+    at = np.flatnonzero(in_tie)
+    tied_rows = rows[at]
+    if isinstance(tie_key, np.ndarray):  # packed ids (see _pack8)
+        secondary = ~_text_order(tie_key[tied_rows])
     else:
-        secondary = -_text_rank(tie_key.iloc[rows].to_numpy())
-    order = np.lexsort((secondary, gid[flat]))
-    out = ss.copy().ravel()
-    out[flat] = rows[order]
-    return out.reshape(ss.shape)
+        secondary = -_text_rank(tie_key.iloc[tied_rows].to_numpy())
+    out = rows.copy()
+    out[at] = tied_rows[np.lexsort((secondary, group[at]))]
+    return out
 
 
-def _ideal_by_query(lay, row_gain, k, nq, opts, depth=None):
-    """IDCG@k per query: each query's gains sorted best first (k=None: all of them)."""
+def _levels(gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct gains, best first, and each element's index among them."""
+    levels = np.sort(pd.unique(gain))[::-1]
+    return levels, (levels.size - 1 - np.searchsorted(levels[::-1], gain)).astype(np.int64)
+
+
+def _ideal_by_query(at: _Rows, levels, level, k, nq, opts, depth=None):
+    """IDCG@k per query: each query's gains sorted best first (k=None: all of them).
+
+    ``levels`` are the distinct gains best first and ``level`` each row's
+    index among them, so one sort of (query, level) ranks every pool.
+    """
     idcg_value = np.zeros(nq)
-    if lay.codes.size == 0:
+    if at.codes.size == 0:
         return idcg_value
-    divs = _divisors_table(max(b[3] for b in lay.buckets), opts)
-    for qsel, rows, flat, w in lay.buckets:
-        cut = w if k is None else min(k, w)
-        neg = np.sort(_matrix(qsel.size, w, flat, -row_gain[rows], np.inf), axis=1)[:, :cut]
-        top = np.where(np.isfinite(neg), -neg, 0.0)
-        if depth is not None:  # never more ideal positions than documents retrieved (Elasticsearch)
-            top = np.where(np.arange(cut) < depth[qsel][:, None], top, 0.0)
-        idcg_value[qsel] = (top * divs[:cut]).sum(axis=1)
+    u64 = np.uint64
+    gb = _bits(levels.size)
+    s = at.codes.astype(np.uint64) << u64(gb)
+    s |= level.astype(np.uint64)
+    s.sort()
+    limit = at.counts if k is None else np.minimum(at.counts, k)
+    if depth is not None:  # never more ideal positions than documents retrieved (Elasticsearch)
+        limit = np.minimum(limit, depth)
+    slots, q, rank = _first_slots(at.starts, limit)
+    gain = levels[(s[slots] & u64((1 << gb) - 1)).astype(np.int64)]
+    divs = _divisors_table(int(limit.max()) if limit.size else 1, opts)
+    idcg_value += np.bincount(q, weights=gain * divs[rank], minlength=nq)
     return idcg_value
+
+
+def _grade_levels(grades: np.ndarray, gain: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct gains of these grades, best first, and each grade's index among them."""
+    if grades.size == 0:
+        return np.zeros(0), np.zeros(0, dtype=np.int64)
+    uniq = np.sort(pd.unique(grades))
+    levels, of_grade = _levels(_gains(uniq, gain))
+    return levels, of_grade[np.searchsorted(uniq, grades)]
 
 
 # --------------------------------------------------------------------------- aggregate

@@ -216,7 +216,6 @@ def test_blocks_and_chunks_change_nothing(monkeypatch, grouped):
     if not grouped:
         run = run.sample(frac=1.0, random_state=2)
     want = evaluate(qrels, run, 5)
-    monkeypatch.setattr(ndcg_core.dataset, "_CHUNK_CELLS", 16)
     monkeypatch.setattr(ndcg_core.dataset, "_BLOCK_ROWS", 50)
     got = evaluate(qrels, run, 5)
     pd.testing.assert_frame_equal(got, want)
