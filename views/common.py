@@ -168,6 +168,7 @@ def init_session() -> None:
     ss.pg_url_warnings = warnings
     ss.pg_messages = []
     ss.pg_last_variant = state.variant
+    ss.pg_variant = state.variant
     ss.pg_ready = True
 
 
@@ -188,8 +189,12 @@ def variant_from_controls() -> tuple[Variant, list[str]]:
                     f"grade {missing[0]:g} has no gain in the table; add an entry such as {missing[0]:g}:1"
                 )
         except ValueError as err:
-            errors.append(f"Gain table: {err}. Still using the previous gain.")
             gain = last.gain_table or last.gain
+            if isinstance(gain, dict) and not grades <= set(gain):
+                gain = "linear"  # the previous table does not cover the grades either
+            errors.append(
+                f"Gain table: {err}. Using {'linear' if gain == 'linear' else 'the previous'} gain."
+            )
     base = NAMED_BASES.get(ss.base, ss.base_custom)
     try:
         variant = Variant(
@@ -205,8 +210,9 @@ def variant_from_controls() -> tuple[Variant, list[str]]:
 
 
 def current_state() -> PlaygroundState:
-    variant, _ = variant_from_controls()
-    return PlaygroundState(items=st.session_state.pg_items, pool=st.session_state.pg_pool, variant=variant)
+    """The shared state: items and pool, and the variant the sidebar's controls settled on this run."""
+    ss = st.session_state
+    return PlaygroundState(items=ss.pg_items, pool=ss.pg_pool, variant=ss.pg_variant)
 
 
 def sync_url(state: PlaygroundState) -> None:
@@ -291,3 +297,6 @@ def formula_controls() -> None:
         st.caption(ties.choices[ss.ties])
     else:
         st.caption("Only matters when the items carry scores (Edit items, Score column).")
+    ss.pg_variant, errors = variant_from_controls()
+    for message in errors:
+        st.error(message)

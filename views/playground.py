@@ -31,7 +31,6 @@ from views.common import (
     md_escape,
     next_id,
     sync_url,
-    variant_from_controls,
 )
 
 DRAG_LIMIT = 1000
@@ -60,6 +59,7 @@ SHOWN_COLUMNS = ["Position", "Item", "Grade", "Gain", "Divisor", "Discounted gai
 def _set_items(items: tuple[Item, ...], *, keep_editor: bool = False) -> None:
     ss = st.session_state
     ss.pg_items = items
+    ss.pg_messages = []  # a successful change retires the last complaint
     bump("pg_sort_version")
     if not keep_editor:
         bump("pg_editor_version")
@@ -112,7 +112,7 @@ def _reset_all() -> None:
     st.session_state.pg_messages = []
 
 
-# ------------------------------------------------------------------ editors
+# ------------------------------------------------------------------ sidebar
 
 
 def _gallery() -> None:
@@ -228,6 +228,7 @@ def render() -> None:
         "Drag the items, edit their grades, or change the formula in the sidebar: "
         "every number on this page follows."
     )
+    messages = st.container()
     left, right = st.columns([0.34, 0.66], gap="medium")
     with left:
         order_tab, edit_tab, pool_tab = st.tabs(["Order", "Edit items", "Not retrieved"])
@@ -278,13 +279,10 @@ def render() -> None:
                 c1.button("Move up", key="move_up", on_click=_move, args=(-1,), width="stretch")
                 c2.button("Move down", key="move_down", on_click=_move, args=(1,), width="stretch")
 
-    for message in ss.get("pg_messages", []) + problems + pool_problems:
-        st.error(message)
-
     state = current_state()
-    _, variant_errors = variant_from_controls()
-    for message in variant_errors:
-        st.error(message)
+    with messages:  # above the columns, where a projector audience sees them
+        for message in ss.get("pg_messages", []) + problems + pool_problems:
+            st.error(message)
     sync_url(state)
 
     with right:
