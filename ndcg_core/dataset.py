@@ -363,22 +363,30 @@ class _Rows:
 
 
 #: Rows (run + qrels) per block of queries evaluated together; see :func:`_blocks`.
-_BLOCK_ROWS = 1 << 21
+_BLOCK_ROWS = 1 << 18
+#: Fewest hash bits the join keeps beside the query code and the row; with fewer it mixes
+#: the query into the hash instead (see :func:`_join`).
+_MIN_HASH_BITS = 16
 #: Mixes the query code into the document key before hashing (odd, like the multiplier).
 _QUERY_MIX = np.uint64(0xD6E8FEB86659FD93)
 
 
 def _join(
-    run_keys: np.ndarray, qrels_keys: np.ndarray, run_codes: np.ndarray, qrels_codes: np.ndarray
+    run_keys: np.ndarray,
+    qrels_keys: np.ndarray,
+    run_codes: np.ndarray,
+    qrels_codes: np.ndarray,
+    n_queries: int,
 ) -> tuple[np.ndarray, list[tuple[int, int]], list[tuple[int, int]]]:
     """For each run row, its qrels row (or -1); and duplicate pairs on each side.
 
-    One sort of (hash of query and document, row) puts the rows of each
+    One sort of (query, hash of the document, row) puts the rows of each
     (query, document) pair next to each other, run rows first: no pandas
     merge and no hash table. Multiplying by an odd constant is a bijection of
-    uint64, so its top bits are a well-mixed hash. A collision of two
-    different pairs is noticed (their keys differ) and the queries involved
-    are joined again exactly.
+    uint64, so its top bits are a well-mixed hash. Rows of one query stay
+    together, so reading the pairs back touches memory in order. A collision
+    of two different documents is noticed (their keys differ) and the queries
+    involved are joined again exactly.
     """
     n_run = run_keys.size
     n = n_run + qrels_keys.size
@@ -388,13 +396,18 @@ def _join(
     u64 = np.uint64
     keys = np.concatenate([run_keys, qrels_keys])
     codes = np.concatenate([run_codes, qrels_codes])
-    rb = _bits(n)
-    s = codes.astype(np.uint64)
-    s *= _QUERY_MIX
-    s ^= keys
-    s *= _HASH_MULTIPLIER
-    s >>= u64(rb)
-    s <<= u64(rb)
+    qb, rb = _bits(n_queries), _bits(n)
+    by_query = 64 - qb - rb >= _MIN_HASH_BITS
+    s = keys * _HASH_MULTIPLIER
+    if by_query:  # query code in the high bits, then the hash's top bits
+        s >>= u64(qb + rb)
+        s <<= u64(rb)
+        s |= codes.astype(np.uint64) << u64(64 - qb)
+    else:  # too many queries or rows for that: hash the query with the document
+        s ^= codes.astype(np.uint64) * _QUERY_MIX
+        s *= _HASH_MULTIPLIER
+        s >>= u64(rb)
+        s <<= u64(rb)
     s |= np.arange(n, dtype=np.uint64)
     s.sort()
     hk = s >> u64(rb)
@@ -402,9 +415,12 @@ def _join(
     del hk
     low = u64((1 << rb) - 1)
     a = (s[at] & low).astype(np.int64)
-    b = (s[at + 1] & low).astype(np.int64)
-    del s
-    bad = (keys[a] != keys[b]) | (codes[a] != codes[b])
+    at += 1
+    b = (s[at] & low).astype(np.int64)
+    del s, at
+    bad = keys[a] != keys[b]
+    if not by_query:
+        bad |= codes[a] != codes[b]
     if bad.any():  # hash collisions: join the queries involved exactly
         redo = np.unique(np.concatenate([codes[a[bad]], codes[b[bad]]]))
         fine = ~np.isin(codes[a], redo)
@@ -641,6 +657,10 @@ def evaluate(
         grades = _preset_grades(rules, grades, qrels.index)
     scores = _numeric(run["score"], "score", "run")
     run_codes, qrels_codes, labels = _query_codes(run["query"], qrels["query"])
+    try:
+        levels, grade_level = _grade_levels(grades, opts["gain"])
+    except ValueError as err:  # raised where the per-block checks (duplicates first) would reach it
+        levels, grade_level = err, None
     nq = labels.size
     dcg_value, idcg_value, n_ret = np.zeros(nq), np.zeros(nq), np.zeros(nq, dtype=np.int64)
     for qa, qb, ra, rb, ja, jb in _blocks(run_codes, qrels_codes, nq):
@@ -652,6 +672,8 @@ def evaluate(
             qb - qa,
             scores[ra:rb],
             grades[ja:jb],
+            levels,
+            grade_level[ja:jb] if grade_level is not None else None,
             opts,
             k,
             rules,
@@ -704,9 +726,9 @@ def _blocks(run_codes: np.ndarray, qrels_codes: np.ndarray, nq: int):
     """Query ranges to evaluate one after another, about ``_BLOCK_ROWS`` rows each.
 
     When both tables list their queries in the same order (as sorted TREC files
-    do), they are cut at query boundaries, so every array stays small enough
-    to be recycled by the allocator instead of being mapped afresh. Otherwise
-    there is one block.
+    do), they are cut at query boundaries, so every array of a block stays in
+    the CPU's cache while a dozen passes run over it (2**18 rows measured
+    about 1.4x faster than 2**21 at 10M rows). Otherwise there is one block.
     """
     n_run, n_qrels = run_codes.size, qrels_codes.size
     grouped = (n_run < 2 or bool(np.all(run_codes[1:] >= run_codes[:-1]))) and (
@@ -727,11 +749,13 @@ def _blocks(run_codes: np.ndarray, qrels_codes: np.ndarray, nq: int):
         yield qa, qb, ra, int(run_end[qb - 1]), ja, int(qrels_end[qb - 1])
 
 
-def _evaluate_block(run, qrels, run_codes, qrels_codes, nq, scores, grades, opts, k, rules):
+def _evaluate_block(
+    run, qrels, run_codes, qrels_codes, nq, scores, grades, levels, qrels_level, opts, k, rules
+):
     """DCG, IDCG and documents retrieved for the queries ``0 .. nq - 1`` of one block."""
     run_keys, qrels_keys, keys_ordered = _doc_keys(run["doc"], qrels["doc"])
 
-    match, run_dups, qrels_dups = _join(run_keys, qrels_keys, run_codes, qrels_codes)
+    match, run_dups, qrels_dups = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq)
     if qrels_dups:
         i, j = qrels_dups[0]
         raise ValueError(
@@ -752,9 +776,10 @@ def _evaluate_block(run, qrels, run_codes, qrels_codes, nq, scores, grades, opts
         keep = _keep_max(run_dups, run_codes, run_keys, scores)
         run = run.iloc[keep]
         run_codes, run_keys, scores = run_codes[keep], run_keys[keep], scores[keep]
-        match, _, _ = _join(run_keys, qrels_keys, run_codes, qrels_codes)
+        match, _, _ = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq)
 
-    levels, qrels_level = _grade_levels(grades, opts["gain"])
+    if isinstance(levels, ValueError):  # a grade missing from a custom gain table
+        raise levels
     qrels_gain = levels[qrels_level]
     if rules is not None and rules.drop_negative:
         run_grades = np.append(grades, 0.0)[match]  # match -1 (unjudged): grade 0
@@ -966,6 +991,15 @@ def _grade_levels(grades: np.ndarray, gain: Any) -> tuple[np.ndarray, np.ndarray
     """The distinct gains of these grades, best first, and each grade's index among them."""
     if grades.size == 0:
         return np.zeros(0), np.zeros(0, dtype=np.int64)
+    low, high = float(grades.min()), float(grades.max())
+    if high - low < 65536:
+        small = (grades - low).astype(np.int64)
+        if np.array_equal(small + low, grades):  # integer grades in a small range: a lookup table
+            present = np.flatnonzero(np.bincount(small))
+            levels, of_grade = _levels(_gains(present + low, gain))
+            table = np.zeros(int(present[-1]) + 1, dtype=np.int64)
+            table[present] = of_grade
+            return levels, table[small]
     uniq = np.sort(pd.unique(grades))
     levels, of_grade = _levels(_gains(uniq, gain))
     return levels, of_grade[np.searchsorted(uniq, grades)]
