@@ -171,7 +171,16 @@ def _query_codes(run_q: pd.Series, qrels_q: pd.Series) -> tuple[np.ndarray, np.n
     run_q, qrels_q = _ids_as_text_if_mixed(run_q, qrels_q)
     rc, r_len, ru = _factorize_runs(run_q)
     qc, q_len, qu = _factorize_runs(qrels_q)
-    where = pd.Index(ru).get_indexer(qu)
+    if _is_arrow(ru) and _is_arrow(qu):
+        import pyarrow.compute as pc
+
+        if qu.type != ru.type:  # string and large_string
+            qu = qu.cast(ru.type)
+        where = np.asarray(pc.fill_null(pc.index_in(qu, value_set=ru), -1).to_numpy(), dtype=np.int64)
+        ru, qu = ru.to_numpy(zero_copy_only=False), qu.to_numpy(zero_copy_only=False)
+    else:
+        ru, qu = (u.to_numpy(zero_copy_only=False) if _is_arrow(u) else u for u in (ru, qu))
+        where = pd.Index(ru, dtype=object).get_indexer(qu)
     new = where < 0
     where[new] = len(ru) + np.arange(int(new.sum()))
     labels = np.concatenate([np.asarray(ru, dtype=object), np.asarray(qu, dtype=object)[new]])
@@ -180,14 +189,19 @@ def _query_codes(run_q: pd.Series, qrels_q: pd.Series) -> tuple[np.ndarray, np.n
     return run_codes, qrels_codes if q_len is None else np.repeat(qrels_codes, q_len), labels
 
 
+def _is_arrow(values: Any) -> bool:
+    return type(values).__module__.startswith("pyarrow")
+
+
 def _factorize_runs(s: pd.Series) -> tuple[np.ndarray, np.ndarray | None, Any]:
     """``pd.factorize`` of the first value of each run of equal values, and the run lengths.
 
     Tables grouped by query (as TREC files are) have one run per query, so
     this hashes thousands of values instead of millions; repeating each
-    run's code by its length gives exactly ``pd.factorize(s)``'s codes.
-    Without long runs (or with missing values) it is ``pd.factorize(s)``
-    itself and the lengths are None.
+    run's code by its length gives exactly ``pd.factorize(s)``'s codes (the
+    uniques are then a pyarrow array for Arrow-backed text). Without long
+    runs (or with missing values) it is ``pd.factorize(s)`` itself and the
+    lengths are None.
     """
     n = len(s)
     if n > 1024:
@@ -198,8 +212,8 @@ def _factorize_runs(s: pd.Series) -> tuple[np.ndarray, np.ndarray | None, Any]:
             ree = pc.run_end_encode(arr)
             if len(ree.values) * 8 <= n:
                 ends = np.asarray(ree.run_ends.to_numpy(), dtype=np.int64)
-                codes, uniques = pd.factorize(ree.values.to_numpy(zero_copy_only=False))
-                return codes, np.diff(ends, prepend=0), uniques
+                heads = pc.dictionary_encode(ree.values)
+                return heads.indices.to_numpy(), np.diff(ends, prepend=0), heads.dictionary
         elif pd.api.types.is_integer_dtype(s.dtype):
             v = s.to_numpy()
             heads = np.flatnonzero(v[1:] != v[:-1]) + 1
@@ -657,10 +671,6 @@ def evaluate(
         grades = _preset_grades(rules, grades, qrels.index)
     scores = _numeric(run["score"], "score", "run")
     run_codes, qrels_codes, labels = _query_codes(run["query"], qrels["query"])
-    try:
-        levels, grade_level = _grade_levels(grades, opts["gain"])
-    except ValueError as err:  # raised where the per-block checks (duplicates first) would reach it
-        levels, grade_level = err, None
     nq = labels.size
     dcg_value, idcg_value, n_ret = np.zeros(nq), np.zeros(nq), np.zeros(nq, dtype=np.int64)
     for qa, qb, ra, rb, ja, jb in _blocks(run_codes, qrels_codes, nq):
@@ -672,8 +682,6 @@ def evaluate(
             qb - qa,
             scores[ra:rb],
             grades[ja:jb],
-            levels,
-            grade_level[ja:jb] if grade_level is not None else None,
             opts,
             k,
             rules,
@@ -749,9 +757,7 @@ def _blocks(run_codes: np.ndarray, qrels_codes: np.ndarray, nq: int):
         yield qa, qb, ra, int(run_end[qb - 1]), ja, int(qrels_end[qb - 1])
 
 
-def _evaluate_block(
-    run, qrels, run_codes, qrels_codes, nq, scores, grades, levels, qrels_level, opts, k, rules
-):
+def _evaluate_block(run, qrels, run_codes, qrels_codes, nq, scores, grades, opts, k, rules):
     """DCG, IDCG and documents retrieved for the queries ``0 .. nq - 1`` of one block."""
     run_keys, qrels_keys, keys_ordered = _doc_keys(run["doc"], qrels["doc"])
 
@@ -778,8 +784,7 @@ def _evaluate_block(
         run_codes, run_keys, scores = run_codes[keep], run_keys[keep], scores[keep]
         match, _, _ = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq)
 
-    if isinstance(levels, ValueError):  # a grade missing from a custom gain table
-        raise levels
+    levels, qrels_level = _grade_levels(grades, opts["gain"])
     qrels_gain = levels[qrels_level]
     if rules is not None and rules.drop_negative:
         run_grades = np.append(grades, 0.0)[match]  # match -1 (unjudged): grade 0
@@ -967,11 +972,36 @@ def _ideal_by_query(at: _Rows, levels, level, k, nq, opts, depth=None):
     """IDCG@k per query: each query's gains sorted best first (k=None: all of them).
 
     ``levels`` are the distinct gains best first and ``level`` each row's
-    index among them, so one sort of (query, level) ranks every pool.
+    index among them. With few levels a counting sort ranks every pool: each
+    query's ideal list is level 0 repeated as often as it occurs, then level
+    1, and so on. Otherwise one sort of (query, level) does.
     """
     idcg_value = np.zeros(nq)
-    if at.codes.size == 0:
+    n = at.codes.size
+    if n == 0:
         return idcg_value
+    limit = at.counts if k is None else np.minimum(at.counts, k)
+    if depth is not None:  # never more ideal positions than documents retrieved (Elasticsearch)
+        limit = np.minimum(limit, depth)
+    slots, q, rank = _first_slots(at.starts, limit)
+    n_levels = levels.size
+    if nq * n_levels <= n:
+        count = np.bincount(at.codes * n_levels + level, minlength=nq * n_levels).reshape(nq, n_levels)
+        before = np.cumsum(count, axis=1)
+        before -= count  # slots of the query's ideal list ahead of each level
+        inside = np.clip(limit[:, None] - before, 0, count)  # how many of each level are in the top limit
+        best = np.repeat(np.tile(np.arange(n_levels), nq), inside.ravel())
+    else:
+        u64 = np.uint64
+        gb = _bits(n_levels)
+        s = at.codes.astype(np.uint64) << u64(gb)
+        s |= level.astype(np.uint64)
+        s.sort()
+        best = (s[slots] & u64((1 << gb) - 1)).astype(np.int64)
+    gain = levels[best]
+    divs = _divisors_table(int(limit.max()) if limit.size else 1, opts)
+    idcg_value += np.bincount(q, weights=gain * divs[rank], minlength=nq)
+    return idcg_value
     u64 = np.uint64
     gb = _bits(levels.size)
     s = at.codes.astype(np.uint64) << u64(gb)

@@ -347,3 +347,43 @@ def test_aggregate_uses_the_policy_evaluate_used():
 def test_aggregate_refuses_other_tables():
     with pytest.raises(ValueError, match="columns dcg and idcg"):
         aggregate(pd.DataFrame({"ndcg": [1.0]}))
+
+
+@pytest.mark.parametrize("ids", ["arrow", "large_string", "int"])
+def test_grouped_fast_paths_match_shuffled_object_input(ids, monkeypatch):
+    """Run-length query codes, packed document ids and blocks give what the general paths give."""
+    pa = pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(7)
+    sizes = rng.integers(1, 60, 80)
+    q = np.repeat(np.arange(sizes.size), sizes)
+    doc = rng.integers(0, 500, q.size)
+    run = pd.DataFrame({"query": q, "doc": doc, "score": rng.integers(0, 20, q.size) / 4})
+    run = run.drop_duplicates(["query", "doc"]).reset_index(drop=True)
+    qrels = run.sample(frac=0.6, random_state=3).sort_values("query", kind="stable")
+    qrels = qrels.rename(columns={"score": "relevance"}).assign(relevance=lambda d: (d["relevance"] * 4) % 4)
+    extra = pd.DataFrame({"query": [999] * 30, "doc": np.arange(30), "relevance": 1.0})  # qrels-only query
+    qrels = pd.concat([qrels, extra], ignore_index=True)
+    if ids != "int":
+        dtype = pd.ArrowDtype(pa.large_string()) if ids == "large_string" else "str"
+        for frame in (run, qrels):
+            frame["query"] = ("q" + frame["query"].astype(str)).astype(dtype)
+            frame["doc"] = ("d" + frame["doc"].astype(str)).astype(dtype)
+    shuffled_run = run.astype({"query": object, "doc": object}).sample(frac=1.0, random_state=4)
+    shuffled_qrels = qrels.astype({"query": object, "doc": object}).sample(frac=1.0, random_state=5)
+    for k in (None, 3):
+        fast = evaluate(qrels, run, k).set_index("query").sort_index()
+        slow = evaluate(shuffled_qrels, shuffled_run, k).set_index("query").sort_index()
+        pd.testing.assert_frame_equal(fast, slow, check_dtype=False, check_index_type=False)
+        with monkeypatch.context() as m:
+            m.setattr(ndcg_core.dataset, "_BLOCK_ROWS", 300)
+            blocked = evaluate(qrels, run, k).set_index("query").sort_index()
+        pd.testing.assert_frame_equal(fast, blocked)
+    want = reference(qrels, run, 3)
+    got = evaluate(qrels, run, 3).set_index("query")["ndcg"]
+    assert got.to_dict() == pytest.approx({q: v for q, (v, _) in want.items()}, rel=1e-12, abs=1e-12)
+
+
+def test_document_ids_with_nul_bytes_are_not_confused():
+    qrels = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "a\0"], "relevance": [0, 3]})
+    run = pd.DataFrame({"query": ["q", "q"], "doc": ["a\0", "a"], "score": [2.0, 1.0]})
+    assert evaluate(qrels, run)["ndcg"].iloc[0] == 1.0
