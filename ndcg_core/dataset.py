@@ -866,35 +866,44 @@ def _desc_key(scores: np.ndarray) -> tuple[np.ndarray, int]:
     return ~(bits ^ flip), 64
 
 
+#: Bits of the ranking sort key (a test lowers it to reach the wider fallbacks).
+_RANK_KEY_BITS = 64
+
+
 class _Ranked:
     """Every query's rows ranked by score (ties in row order), in one array of slots.
 
     Query ``i`` holds slots ``starts[i] .. starts[i] + counts[i] - 1``, best
-    score first. :meth:`take` decodes only the slots asked for.
+    score first. The low bits of each sorted key say where it came from: the
+    row itself when it fits (blocks are small), else the row's position
+    within its query. :meth:`take` decodes only the slots asked for.
     """
 
     def __init__(self, at: _Rows, scores: np.ndarray, n_queries: int):
         u64 = np.uint64
+        n = at.codes.size
         desc, width = _desc_key(scores)
-        self.qb, self.pb = _bits(n_queries), _bits(int(at.counts.max()))
-        self.sorted = None
-        if self.qb + width + self.pb <= 64:
-            s = at.codes.astype(np.uint64) << u64(64 - self.qb)
-            desc <<= u64(self.pb)
+        qb = _bits(n_queries)
+        self.at, self.sorted, self.by_row = at, None, qb + width + _bits(n) <= _RANK_KEY_BITS
+        self.low = _bits(n) if self.by_row else _bits(int(at.counts.max()))
+        if qb + width + self.low <= _RANK_KEY_BITS:
+            s = at.codes.astype(np.uint64) << u64(64 - qb)
+            desc <<= u64(self.low)
             s |= desc
-            s |= at.pos.astype(np.uint64)
+            s |= np.arange(n, dtype=np.uint64) if self.by_row else at.pos.astype(np.uint64)
             s.sort()
             self.sorted = s
         else:  # too wide for one integer: sort the three keys together
-            order = np.lexsort((at.pos, desc, at.codes))
-            self.q, self.pos, self.desc = at.codes[order], at.pos[order], desc[order]
+            self.rows = np.lexsort((np.arange(n), desc, at.codes))
+            self.desc = desc[self.rows]
 
-    def take(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Position within its query (row order) and a tie key (equal within a query = tied)."""
+    def take(self, slots: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rows in these slots (of queries ``q``) and a tie key (equal within a query = tied)."""
         if self.sorted is None:
-            return self.pos[slots], self.desc[slots]
+            return self.rows[slots], self.desc[slots]
         s = self.sorted[slots]
-        return (s & np.uint64((1 << self.pb) - 1)).astype(np.int64), s >> np.uint64(self.pb)
+        low = (s & np.uint64((1 << self.low) - 1)).astype(np.int64)
+        return (low if self.by_row else self.at.row(q, low)), s >> np.uint64(self.low)
 
 
 def _first_slots(starts: np.ndarray, limit: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -921,14 +930,13 @@ def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, opts, k, nq):
         grow = np.flatnonzero(at.counts > limit)
         while grow.size:
             slot = at.starts[grow] + limit[grow]
-            _, before = ranked.take(slot - 1)
-            _, after = ranked.take(slot)
+            _, before = ranked.take(slot - 1, grow)
+            _, after = ranked.take(slot, grow)
             grow = grow[before == after]
             limit[grow] += 1
             grow = grow[at.counts[grow] > limit[grow]]
     slots, q, rank = _first_slots(at.starts, limit)
-    pos, tie = ranked.take(slots)
-    rows = at.row(q, pos)
+    rows, tie = ranked.take(slots, q)
     g = row_gain[rows]
     tied = np.zeros(slots.size, dtype=bool)
     tied[1:] = (tie[1:] == tie[:-1]) & (q[1:] == q[:-1])

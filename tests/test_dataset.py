@@ -387,3 +387,21 @@ def test_document_ids_with_nul_bytes_are_not_confused():
     qrels = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "a\0"], "relevance": [0, 3]})
     run = pd.DataFrame({"query": ["q", "q"], "doc": ["a\0", "a"], "score": [2.0, 1.0]})
     assert evaluate(qrels, run)["ndcg"].iloc[0] == 1.0
+
+
+@pytest.mark.parametrize(("rank_bits", "hash_bits"), [(50, 16), (45, 64), (30, 64)])
+def test_narrow_sort_keys_take_the_wider_paths(monkeypatch, rank_bits, hash_bits):
+    """Rank by (query, score, position) or by lexsort, join with the query hashed in: same numbers."""
+    rng = np.random.default_rng(11)
+    sizes = rng.integers(1, 50, 70)
+    run = pd.DataFrame(
+        [(f"q{i}", f"d{j}", float(rng.integers(0, 9))) for i, n in enumerate(sizes) for j in range(n)],
+        columns=["query", "doc", "score"],
+    ).sample(frac=1.0, random_state=1)
+    qrels = run.sample(frac=0.7, random_state=2).rename(columns={"score": "relevance"})
+    qrels["relevance"] = qrels["relevance"] % 4
+    want = {ties: evaluate(qrels, run, 5, ties=ties) for ties in ("docid_desc", "stable", "average")}
+    monkeypatch.setattr(ndcg_core.dataset, "_RANK_KEY_BITS", rank_bits)
+    monkeypatch.setattr(ndcg_core.dataset, "_MIN_HASH_BITS", hash_bits)
+    for ties, table in want.items():
+        pd.testing.assert_frame_equal(evaluate(qrels, run, 5, ties=ties), table)
