@@ -137,10 +137,13 @@ def _show(value: Any) -> str:
 
 def _numeric(values: pd.Series, what: str, table: str) -> np.ndarray:
     """A float array of finite numbers, or a ValueError naming the first bad row."""
-    out = pd.to_numeric(values, errors="coerce")
-    arr = np.asarray(out, dtype=float)
-    bad = np.flatnonzero(~np.isfinite(arr))
-    if bad.size:
+    if isinstance(values.dtype, np.dtype) and values.dtype.kind in "fiub":  # numbers already
+        arr = values.to_numpy(dtype=float)
+    else:
+        arr = np.asarray(pd.to_numeric(values, errors="coerce"), dtype=float)
+    finite = np.isfinite(arr)
+    if not finite.all():
+        bad = np.flatnonzero(~finite)
         i = int(bad[0])
         raise ValueError(
             f"{table}: {what} on {_row_name(values.index, i)} is {_show(values.iloc[i])}, "
