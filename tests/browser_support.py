@@ -49,7 +49,7 @@ def streamlit_server(timeout: float = 60.0, script: str | pathlib.Path | None = 
         "-m",
         "streamlit",
         "run",
-        str(ROOT / "app.py"),
+        str(script or ROOT / "app.py"),
         "--server.address",
         "127.0.0.1",
         "--server.port",
