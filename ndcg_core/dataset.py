@@ -676,15 +676,29 @@ def evaluate(
     run_codes, qrels_codes, labels = _query_codes(run["query"], qrels["query"])
     nq = labels.size
     dcg_value, idcg_value, n_ret = np.zeros(nq), np.zeros(nq), np.zeros(nq, dtype=np.int64)
-    for qa, qb, ra, rb, ja, jb in _blocks(run_codes, qrels_codes, nq):
+    # Blocks need both tables grouped by query in the same order: when they are not, the
+    # arrays (not the DataFrames) are put in that order and the blocks read the tables through it.
+    run_order = qrels_order = keys = None
+    by_code = (run_codes, qrels_codes, scores, grades)
+    if run_codes.size + qrels_codes.size > _BLOCK_ROWS:
+        run_order, qrels_order = _group_order(run_codes, nq), _group_order(qrels_codes, nq)
+        if run_order is not None or qrels_order is not None:
+            keys = _doc_keys(run["doc"], qrels["doc"])
+            run_order = np.arange(run_codes.size) if run_order is None else run_order
+            qrels_order = np.arange(qrels_codes.size) if qrels_order is None else qrels_order
+            by_code = (run_codes[run_order], qrels_codes[qrels_order], scores[run_order], grades[qrels_order])
+    for qa, qb, ra, rb, ja, jb in _blocks(by_code[0], by_code[1], nq):
+        run_rows = slice(ra, rb) if run_order is None else run_order[ra:rb]
+        qrels_rows = slice(ja, jb) if qrels_order is None else qrels_order[ja:jb]
         d, i, n = _evaluate_block(
-            run.iloc[ra:rb],
-            qrels.iloc[ja:jb],
-            run_codes[ra:rb] - qa,
-            qrels_codes[ja:jb] - qa,
+            _Part(run, run_rows),
+            _Part(qrels, qrels_rows),
+            None if keys is None else (keys[0][run_rows], keys[1][qrels_rows], keys[2]),
+            by_code[0][ra:rb] - qa,
+            by_code[1][ja:jb] - qa,
             qb - qa,
-            scores[ra:rb],
-            grades[ja:jb],
+            by_code[2][ra:rb],
+            by_code[3][ja:jb],
             opts,
             k,
             rules,
@@ -733,6 +747,16 @@ def evaluate(
     return out
 
 
+def _group_order(codes: np.ndarray, nq: int) -> np.ndarray | None:
+    """A stable order grouping the rows by query code (radix sorts of 16 bits), or None if they are."""
+    if codes.size < 2 or np.all(codes[1:] >= codes[:-1]):
+        return None
+    if nq <= 65536:
+        return np.argsort(codes.astype(np.uint16), kind="stable")
+    order = np.argsort((codes & 0xFFFF).astype(np.uint16), kind="stable")
+    return order[np.argsort((codes[order] >> 16).astype(np.uint16), kind="stable")]
+
+
 def _blocks(run_codes: np.ndarray, qrels_codes: np.ndarray, nq: int):
     """Query ranges to evaluate one after another, about ``_BLOCK_ROWS`` rows each.
 
@@ -760,30 +784,55 @@ def _blocks(run_codes: np.ndarray, qrels_codes: np.ndarray, nq: int):
         yield qa, qb, ra, int(run_end[qb - 1]), ja, int(qrels_end[qb - 1])
 
 
-def _evaluate_block(run, qrels, run_codes, qrels_codes, nq, scores, grades, opts, k, rules):
-    """DCG, IDCG and documents retrieved for the queries ``0 .. nq - 1`` of one block."""
-    run_keys, qrels_keys, keys_ordered = _doc_keys(run["doc"], qrels["doc"])
+class _Part:
+    """Some rows of a table (a slice or positions), taken only when a message or text needs them."""
+
+    def __init__(self, frame: pd.DataFrame, rows: slice | np.ndarray):
+        self.frame, self.rows = frame, rows
+
+    def column(self, name: str) -> pd.Series:
+        return self.frame[name].iloc[self.rows]
+
+    def subset(self, keep: np.ndarray) -> _Part:
+        rows = self.rows
+        if isinstance(rows, slice):
+            rows = np.arange(rows.start, rows.stop)
+        return _Part(self.frame, rows[keep])
+
+    def describe(self, i: int) -> tuple[Any, Any, str]:
+        """Document, query and row name of the block's row ``i``."""
+        at = self.rows.start + i if isinstance(self.rows, slice) else int(self.rows[i])
+        return self.frame["doc"].iloc[at], self.frame["query"].iloc[at], _row_name(self.frame.index, at)
+
+
+def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades, opts, k, rules):
+    """DCG, IDCG and documents retrieved for the queries ``0 .. nq - 1`` of one block.
+
+    ``run`` and ``qrels`` are :class:`_Part` s; ``keys`` the block's document
+    keys if already computed (see :func:`_doc_keys`).
+    """
+    if keys is None:
+        keys = _doc_keys(run.column("doc"), qrels.column("doc"))
+    run_keys, qrels_keys, keys_ordered = keys
 
     match, run_dups, qrels_dups = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq)
     if qrels_dups:
-        i, j = qrels_dups[0]
+        (doc, query, first), (_, _, second) = (qrels.describe(i) for i in qrels_dups[0])
         raise ValueError(
-            f"qrels: document {qrels['doc'].iloc[i]!r} is judged twice for query "
-            f"{qrels['query'].iloc[i]!r} ({_row_name(qrels.index, i)} and {_row_name(qrels.index, j)}); "
+            f"qrels: document {doc!r} is judged twice for query {query!r} ({first} and {second}); "
             "each (query, doc) pair must appear once"
             + (f" ({len(qrels_dups)} duplicate pairs in all)" if len(qrels_dups) > 1 else "")
         )
     if run_dups:
         if opts["duplicates"] == "error":
-            i, j = run_dups[0]
+            (doc, query, first), (_, _, second) = (run.describe(i) for i in run_dups[0])
             raise ValueError(
-                f"run: document {run['doc'].iloc[i]!r} is retrieved twice for query "
-                f"{run['query'].iloc[i]!r} ({_row_name(run.index, i)} and {_row_name(run.index, j)}); "
+                f"run: document {doc!r} is retrieved twice for query {query!r} ({first} and {second}); "
                 "remove one, or pass duplicates='max' to keep the higher score"
                 + (f" ({len(run_dups)} duplicate pairs in all)" if len(run_dups) > 1 else "")
             )
         keep = _keep_max(run_dups, run_codes, run_keys, scores)
-        run = run.iloc[keep]
+        run = run.subset(keep)
         run_codes, run_keys, scores = run_codes[keep], run_keys[keep], scores[keep]
         match, _, _ = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq)
 
@@ -793,7 +842,7 @@ def _evaluate_block(run, qrels, run_codes, qrels_codes, nq, scores, grades, opts
         run_grades = np.append(grades, 0.0)[match]  # match -1 (unjudged): grade 0
         if (run_grades < 0).any():
             keep = np.flatnonzero(run_grades >= 0)  # the library treats negative labels as padding
-            run = run.iloc[keep]
+            run = run.subset(keep)
             run_codes, run_keys, scores, match = run_codes[keep], run_keys[keep], scores[keep], match[keep]
     if match.size and match.min() < 0:
         try:
@@ -808,7 +857,7 @@ def _evaluate_block(run, qrels, run_codes, qrels_codes, nq, scores, grades, opts
         scores = scores.astype(np.float32)
     tie_key: Any = None
     if opts["ties"] == "docid_desc":
-        tie_key = run_keys if keys_ordered else run["doc"]
+        tie_key = run_keys if keys_ordered else run.column("doc")
     run_at = _Rows(run_codes, nq)
     dcg_value = _dcg_by_query(run_at, scores, run_gain, tie_key, opts, k, nq)
     n_ret = run_at.counts
