@@ -5,7 +5,8 @@ scores with ties, a judged pool that includes unretrieved documents and some
 queries with nothing relevant), then times NDCG@k for every query, end to end
 from the two DataFrames (qrels: query, doc, relevance; run: query, doc, score):
 
-- ndcg_core.evaluate (this project)
+- ndcg_core.evaluate (this project), on its default threads (blocks of queries on up
+  to 2 threads) and again on one thread, as every peer runs
 - scikit-learn ndcg_score(ignore_ties=True) on padded matrices (after the merge
   with the qrels and the padding, which it needs)
 - pytrec_eval-terrier, from dicts built from the DataFrames
@@ -218,7 +219,14 @@ def main(argv=None) -> int:
         for fn in (ours, *peers.values()):  # warm imports (ranx is compiled on the real ids below)
             fn(qrels.iloc[:3000], run.iloc[:3000], args.k)
         t_ours, per_query = timed(ours, qrels, run, args.k, repeats=1 if args.quick else 3)
-        results = {"ndcg_core.evaluate": (t_ours, "reference")}
+        results = {"ndcg_core.evaluate": (t_ours, f"reference ({ndcg_core.dataset._THREADS} threads)")}
+        threads, ndcg_core.dataset._THREADS = ndcg_core.dataset._THREADS, 1
+        try:  # the same call on one thread, as every peer runs
+            t_one, one = timed(ours, qrels, run, args.k, repeats=1 if args.quick else 3)
+        finally:
+            ndcg_core.dataset._THREADS = threads
+        same = one.equals(per_query)
+        results["ndcg_core.evaluate, 1 thread"] = (t_one, "identical table" if same else "DIFFERENT TABLE")
         big = n >= 5_000_000
         for name, fn in peers.items():
             if name.startswith("ranx"):
@@ -235,13 +243,16 @@ def main(argv=None) -> int:
             ).stdout
         )
         fastest_peer = min(
-            (t for name, (t, _) in results.items() if name != "ndcg_core.evaluate"), default=None
+            (t for name, (t, _) in results.items() if not name.startswith("ndcg_core")), default=None
         )
         print("| library | median s | vs ndcg_core | values |\n|---|---|---|---|")
         for name, (t, agree) in sorted(results.items(), key=lambda x: x[1][0]):
             print(f"| {name} | {t:.3f} | {t / t_ours:.1f}x | {agree} |")
         if fastest_peer:
-            print(f"ndcg_core is {fastest_peer / t_ours:.1f}x faster than the fastest peer")
+            print(
+                f"ndcg_core is {fastest_peer / t_ours:.1f}x faster than the fastest peer "
+                f"({fastest_peer / t_one:.1f}x on one thread)"
+            )
         print(
             f"peak memory: inputs {mem['inputs'] / 1e6:.0f} MB; "
             f"tracemalloc peak {mem['tracemalloc_peak'] / 1e6:.0f} MB "

@@ -687,10 +687,12 @@ def evaluate(
             run_order = np.arange(run_codes.size) if run_order is None else run_order
             qrels_order = np.arange(qrels_codes.size) if qrels_order is None else qrels_order
             by_code = (run_codes[run_order], qrels_codes[qrels_order], scores[run_order], grades[qrels_order])
-    for qa, qb, ra, rb, ja, jb in _blocks(by_code[0], by_code[1], nq):
+
+    def one_block(bounds):
+        qa, qb, ra, rb, ja, jb = bounds
         run_rows = slice(ra, rb) if run_order is None else run_order[ra:rb]
         qrels_rows = slice(ja, jb) if qrels_order is None else qrels_order[ja:jb]
-        d, i, n = _evaluate_block(
+        return _evaluate_block(
             _Part(run, run_rows),
             _Part(qrels, qrels_rows),
             None if keys is None else (keys[0][run_rows], keys[1][qrels_rows], keys[2]),
@@ -703,6 +705,9 @@ def evaluate(
             k,
             rules,
         )
+
+    blocks = list(_blocks(by_code[0], by_code[1], nq))
+    for (qa, qb, *_), (d, i, n) in zip(blocks, _map_blocks(one_block, blocks), strict=True):
         dcg_value[qa:qb], idcg_value[qa:qb], n_ret[qa:qb] = d, i, n
     if rules is not None and rules.min_items and (short := (n_ret > 0) & (n_ret < rules.min_items)).any():
         raise ValueError(
@@ -745,6 +750,27 @@ def evaluate(
     out.attrs["options"] = {**{key: v for key, v in opts.items() if key != "gain"}, "k": k, "preset": preset}
     out.attrs["options"]["gain"] = opts["gain"] if isinstance(opts["gain"], str) else dict(opts["gain"])
     return out
+
+
+#: Threads evaluating blocks at once (numpy's sorts and array passes release the GIL).
+_THREADS = min(2, os.cpu_count() or 1)
+
+
+def _map_blocks(fn, blocks: list):
+    """``map(fn, blocks)`` in order, on up to :data:`_THREADS` threads; the first block's error wins."""
+    if _THREADS < 2 or len(blocks) < 2:
+        yield from map(fn, blocks)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(_THREADS) as pool:
+        futures = [pool.submit(fn, b) for b in blocks]
+        try:
+            for f in futures:
+                yield f.result()
+        finally:
+            for f in futures:
+                f.cancel()
 
 
 def _group_order(codes: np.ndarray, nq: int) -> np.ndarray | None:
