@@ -77,3 +77,30 @@ def test_open_a_query_in_the_playground():
     assert {m.label: m.value for m in at.metric}["NDCG@10"] == ndcg_core.formula.number(expected)
     retrieved = RUN[RUN["query"] == "q007"]
     assert len(at.session_state["pg_items"]) == len(retrieved)
+
+
+def test_histogram_counts_every_scored_query():
+    import json
+
+    at = datasets({"rel": "1,0", "k": "10"})
+    import base64
+
+    import numpy as np
+
+    figure = json.loads(at.get("plotly_chart")[0].proto.spec)
+    counts = figure["data"][0]["y"]  # plotly ships numeric arrays base64-encoded
+    if isinstance(counts, dict):
+        counts = np.frombuffer(base64.b64decode(counts["bdata"]), dtype=counts["dtype"])
+    total = int(np.sum(counts))
+    expected = ndcg_core.evaluate(QRELS, RUN, 10)["ndcg"].notna().sum()
+    assert total == expected
+
+
+def test_histogram_keeps_negative_scores():
+    import pandas as pd
+
+    from ndcg_core.figures import ndcg_histogram
+
+    fig = ndcg_histogram(pd.DataFrame({"ndcg": [-0.3, 0.5, 1.0]}))
+    assert sum(fig.data[0].y) == 3
+    assert min(fig.data[0].x) < 0

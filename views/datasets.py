@@ -18,6 +18,7 @@ from views.common import current_state, load_state, md_escape
 ASSETS = pathlib.Path(__file__).resolve().parents[1] / "assets"
 SAMPLE = ("Bundled sample (250 queries)", ASSETS / "sample_qrels.tsv", ASSETS / "sample_run.tsv")
 _tokens = itertools.count(1)
+MAX_CHOICES = 500
 
 
 def _load(name: str, qrels_src, run_src) -> None:
@@ -169,9 +170,14 @@ def render() -> None:
             },
         )
         rows = event.selection.rows if event is not None else []
-        choices = list(table["query"].astype(str))
-        if rows and rows[0] < len(choices):
-            ss.ds_query = choices[rows[0]]
+        queries = table["query"].astype(str)
+        if rows and rows[0] < len(queries):
+            ss.ds_query = queries.iloc[rows[0]]
+        # A drop-down of every query of a large data set would be slow and useless: offer the
+        # first few hundred (plus the one picked in the table); the search box narrows the rest.
+        choices = list(queries.iloc[:MAX_CHOICES])
+        if ss.get("ds_query") in set(queries) and ss.ds_query not in choices:
+            choices.append(ss.ds_query)
         if choices:
             if ss.get("ds_query") not in choices:
                 ss.ds_query = choices[0]
