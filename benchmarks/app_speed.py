@@ -101,7 +101,7 @@ def drag_ms(page, url: str, n: int, app: bool, repeats: int) -> float:
 
 
 def upload_ms(page, url: str, rows: int, folder: pathlib.Path) -> tuple[float, int]:
-    """Upload a TREC qrels + run pair of ``rows`` run rows; time the click to the new results."""
+    """Upload a TREC qrels + run pair of ``rows`` run rows; time the second upload to the results."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from dataset_speed import make_data
 
@@ -118,12 +118,11 @@ def upload_ms(page, url: str, rows: int, folder: pathlib.Path) -> tuple[float, i
     expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=60_000)
     page.get_by_text("Data: the bundled sample, or your own qrels and run").click()
     page.locator(".st-key-ds_qrels_file input[type=file]").set_input_files(str(qrels_path))
-    page.locator(".st-key-ds_run_file input[type=file]").set_input_files(str(run_path))
-    load = page.locator(".st-key-ds_load button")
-    expect(load).to_be_enabled(timeout=120_000)
     queries = page.get_by_test_id("stMetric").filter(has_text="Queries").first.get_by_test_id("stMetricValue")
+    # The pair is scored as soon as the second file is in: time from handing the run file over
+    # (its upload to the server included) to the new results.
     start = time.perf_counter()
-    load.click()
+    page.locator(".st-key-ds_run_file input[type=file]").set_input_files(str(run_path))
     expect(queries).to_have_text(f"{n_queries:,}", timeout=120_000)
     return (time.perf_counter() - start) * 1000, n_queries
 

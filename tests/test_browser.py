@@ -178,12 +178,32 @@ def test_dataset_upload_good_then_bad_keeps_the_last_good(page: Page, app_url, t
     page.screenshot(path=str(artifacts / "datasets-1280x720.png"))
     page.get_by_text("Data: the bundled sample, or your own qrels and run").click()
     page.locator(".st-key-ds_qrels_file input[type=file]").set_input_files(str(qrels))
+    expect(queries).to_have_text("250")  # one file alone changes nothing
     page.locator(".st-key-ds_run_file input[type=file]").set_input_files(str(run))
-    page.locator(".st-key-ds_load button").click()
-    expect(queries).to_have_text("2")
+    expect(queries).to_have_text("2")  # scored as soon as both are in
     page.locator(".st-key-ds_qrels_file input[type=file]").set_input_files(str(bad))
-    page.locator(".st-key-ds_load button").click()
     alert = page.get_by_test_id("stAlert").filter(has_text="Qrels file")
     expect(alert).to_be_visible()
     expect(alert).to_contain_text("relevance")  # says what is expected
     expect(queries).to_have_text("2")  # the previous data set stays
+
+
+def test_dataset_back_to_sample_after_an_upload(page: Page, app_url, tmp_path):
+    qrels = tmp_path / "q.tsv"
+    qrels.write_text("q1\t0\ta\t1\n")
+    run = tmp_path / "r.tsv"
+    run.write_text("q1\tQ0\ta\t1\t0.5\tx\n")
+    open_app(page, app_url, "datasets")
+    queries = page.get_by_test_id("stMetric").filter(has_text="Queries").first.get_by_test_id("stMetricValue")
+    page.get_by_text("Data: the bundled sample, or your own qrels and run").click()
+    page.locator(".st-key-ds_qrels_file input[type=file]").set_input_files(str(qrels))
+    page.locator(".st-key-ds_run_file input[type=file]").set_input_files(str(run))
+    expect(queries).to_have_text("1")
+    page.locator(".st-key-ds_sample button").click()
+    expect(queries).to_have_text("250")
+    # a later rerun (a search) must not bring the uploads back
+    search = page.locator(".st-key-ds_search input")
+    search.fill("q00")
+    search.press("Enter")
+    expect(page.get_by_test_id("stDataFrame").last).to_be_visible()
+    expect(queries).to_have_text("250")

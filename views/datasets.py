@@ -21,21 +21,28 @@ _tokens = itertools.count(1)
 MAX_CHOICES = 500
 
 
-def _load(name: str, qrels_src, run_src) -> None:
-    """Read both files; on any problem keep the data set that was loaded before."""
+def _read(kind: str, source):
+    """Parse one file; None (and a message) when it cannot be read."""
+    reader = read_qrels if kind == "qrels" else read_run
+    try:
+        return reader(source)
+    except ValueError as err:
+        st.session_state.ds_message = (
+            f"{'Qrels' if kind == 'qrels' else 'Run'} file: {md_escape(str(err))} "
+            "The previous data set stays loaded."
+        )
+        return None
+
+
+def _use(name: str, qrels: pd.DataFrame, run: pd.DataFrame) -> None:
     ss = st.session_state
-    try:
-        qrels = read_qrels(qrels_src)
-    except ValueError as err:
-        ss.ds_message = f"Qrels file: {md_escape(str(err))} The previous data set stays loaded."
-        return
-    try:
-        run = read_run(run_src)
-    except ValueError as err:
-        ss.ds_message = f"Run file: {md_escape(str(err))} The previous data set stays loaded."
-        return
     ss.ds_data = {"name": name, "qrels": qrels, "run": run, "token": f"{name}#{next(_tokens)}"}
     ss.ds_message = ""
+
+
+def _load_sample() -> None:
+    name, qrels_path, run_path = SAMPLE
+    _use(name, _read("qrels", qrels_path), _read("run", run_path))
 
 
 @st.cache_data(max_entries=16, show_spinner="Scoring every query ...")
@@ -57,6 +64,33 @@ def _evaluate(token: str, _qrels: pd.DataFrame, _run: pd.DataFrame, variant_name
     )
 
 
+def _reconcile_uploads() -> None:
+    """Parse each uploaded file once (by its file id) and score the pair when both are in.
+
+    Done on every run rather than in upload callbacks, so a quick second upload cannot
+    interrupt the first file's parsing, and a bad file keeps its message while it is there.
+    """
+    ss = st.session_state
+    parsed = {}
+    for kind in ("qrels", "run"):
+        upload = ss.get(f"ds_{kind}_file")
+        if upload is None:
+            ss.pop(f"ds_parsed_{kind}", None)
+            continue
+        cached = ss.get(f"ds_parsed_{kind}")
+        if cached is None or cached[0] != upload.file_id:
+            ss.ds_message = ""
+            table = _read(kind, upload)
+            cached = None if table is None else (upload.file_id, upload.name, table)
+            ss[f"ds_parsed_{kind}"] = cached
+        parsed[kind] = cached
+    if parsed.get("qrels") and parsed.get("run"):
+        pair = (parsed["qrels"][0], parsed["run"][0])
+        if ss.get("ds_pair") != pair:
+            ss.ds_pair = pair
+            _use(f"{parsed['qrels'][1]} + {parsed['run'][1]}", parsed["qrels"][2], parsed["run"][2])
+
+
 def _sources() -> None:
     ss = st.session_state
     with st.expander("Data: the bundled sample, or your own qrels and run", expanded=False):
@@ -65,13 +99,11 @@ def _sources() -> None:
             "header (query/qid, doc/docno, relevance/label, score)."
         )
         c1, c2 = st.columns(2)
-        qrels_file = c1.file_uploader("Qrels (judgements)", key="ds_qrels_file")
-        run_file = c2.file_uploader("Run (ranked results)", key="ds_run_file")
-        b1, b2 = st.columns(2)
-        if b1.button("Load these files", key="ds_load", disabled=not (qrels_file and run_file)):
-            _load(f"{qrels_file.name} + {run_file.name}", qrels_file, run_file)
-        if b2.button("Back to the bundled sample", key="ds_sample"):
-            _load(*SAMPLE)
+        c1.file_uploader("Qrels (judgements)", key="ds_qrels_file")
+        c2.file_uploader("Run (ranked results)", key="ds_run_file")
+        _reconcile_uploads()
+        st.caption("The pair is scored as soon as both files are in.")
+        st.button("Back to the bundled sample", key="ds_sample", on_click=_load_sample)
     if ss.get("ds_message"):
         st.error(ss.ds_message)
 
@@ -89,7 +121,7 @@ def render() -> None:
     if ss.pop("go_to_playground", False):
         st.switch_page("views/playground.py")
     if "ds_data" not in ss:
-        _load(*SAMPLE)
+        _load_sample()
     st.markdown("### Data sets: many queries at once")
     _sources()
     data = ss.get("ds_data")
