@@ -110,7 +110,12 @@ def _rankings_form() -> tuple[Comparison | None, list[str]]:
         b1, b2, b3 = st.columns(3)
         b1.button("Add a ranking", key="cmp_add", on_click=_add_ranking, disabled=ss.cmp_count >= 4)
         b2.button("Remove the last", key="cmp_remove", on_click=_remove_ranking, disabled=ss.cmp_count <= 2)
-        b3.button("From the playground", key="cmp_from_playground", on_click=_from_playground)
+        b3.button(
+            "Playground list",
+            key="cmp_from_playground",
+            on_click=_from_playground,
+            help="Compare the playground's list with its ideal order",
+        )
     names = [n for n, _ in rankings]
     if len(set(names)) != len(names):
         problems.append("Two rankings have the same name; give each its own.")
@@ -141,8 +146,11 @@ def _compare_section(c: Comparison) -> None:
                 shown.style.format({c: number for c in ["Grade", "Discounted gain", "Cumulative DCG"]}),
                 hide_index=True,
                 column_config={
-                    "Position": st.column_config.NumberColumn("Pos.", width="small"),
-                    "Item": st.column_config.TextColumn(width="medium"),
+                    "Position": st.column_config.NumberColumn("Pos.", width=44),
+                    "Item": st.column_config.TextColumn(width=140),
+                    "Grade": st.column_config.NumberColumn(width=60),
+                    "Discounted gain": st.column_config.NumberColumn("Disc. gain", width=80),
+                    "Cumulative DCG": st.column_config.NumberColumn("DCG so far", width=80),
                 },
             )
     ideal = next(iter(result.explanations.values()))
