@@ -7,11 +7,15 @@ import pathlib
 import pytest
 from browser_support import CHROMIUM_ARGS, chromium_path, streamlit_server
 from hypothesis import settings
+from playwright.sync_api import expect
 
 # Timing is not what the properties test: on a busy 2-core CI machine a per-example deadline
 # only produces flaky failures.
 settings.register_profile("project", deadline=None, print_blob=True)
 settings.load_profile("project")
+
+# Auto-retrying assertions: give a loaded CI machine time, never a fixed sleep.
+expect.set_options(timeout=15_000)
 
 ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts"
 
