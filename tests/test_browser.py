@@ -207,3 +207,16 @@ def test_dataset_back_to_sample_after_an_upload(page: Page, app_url, tmp_path):
     search.press("Enter")
     expect(page.get_by_test_id("stDataFrame").last).to_be_visible()
     expect(queries).to_have_text("250")
+
+
+def test_scores_with_tie_groups_fit_the_step_table(page: Page, app_url, artifacts):
+    open_app(page, app_url, "?rel=3,2,1,0,2&scores=0.9,0.5,0.5,0.2,0.5&ties=average")
+    rel, scores = [3, 2, 1, 0, 2], [0.9, 0.5, 0.5, 0.2, 0.5]
+    expected = ndcg_core.ndcg(rel, scores=scores, ties="average")
+    expect(headline(page)).to_have_text(f"{expected:.3f}")
+    expect(page.get_by_test_id("stAlert").filter(has_text="follows the items' scores")).to_be_visible()
+    scroller = page.locator(".st-key-steps .dvn-scroller")
+    expect(scroller).to_be_visible()
+    overflow = scroller.evaluate("el => el.scrollWidth - el.clientWidth")
+    assert overflow <= 1, f"with scores the step table scrolls sideways by {overflow}px"
+    page.screenshot(path=str(artifacts / "playground-scores-1280x720.png"))

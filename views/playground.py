@@ -146,7 +146,8 @@ def _style_steps(steps: pd.DataFrame):
     if len(steps) > STYLE_LIMIT:
         marks = [f"{p}" if b else f"{p} ✓" for p, b in zip(steps["Position"], beyond, strict=True)]
         return shown.assign(Position=marks)
-    return shown.style.format({c: (lambda x: number(x)) for c in NUMBER_COLUMNS}).apply(
+    formatted = NUMBER_COLUMNS + (["Score"] if scored else [])
+    return shown.style.format({c: (lambda x: number(x)) for c in formatted}).apply(
         lambda row: ["color: #a0a7b1" if beyond[row.name] else "" for _ in row], axis=1
     )
 
@@ -157,7 +158,12 @@ def _step_table(title: str, steps: pd.DataFrame, key: str) -> None:
         marker = "rows beyond k in grey" if len(steps) <= STYLE_LIMIT else "✓ marks the top k rows"
         st.markdown(f"**{title}** ({marker})")
         height = min(38 + 35 * max(len(steps), 1), 420)
-        config = {"Position": st.column_config.Column("Pos.", width="small", help="✓: counted in DCG@k")}
+        config = {
+            "Position": st.column_config.Column("Pos.", width="small", help="✓: counted in DCG@k"),
+            "Tie group": st.column_config.Column(
+                "Tie", width=40, help="Items with equal scores share a group"
+            ),
+        }
         if len(steps) > STYLE_LIMIT:  # no Styler to format the numbers: let the grid do it
             config.update({c: st.column_config.NumberColumn(format="%.3f") for c in NUMBER_COLUMNS})
         st.dataframe(_style_steps(steps), hide_index=True, height=height, column_config=config)
@@ -229,7 +235,9 @@ def render() -> None:
         "every number on this page follows."
     )
     messages = st.container()
-    left, right = st.columns([0.34, 0.66], gap="medium")
+    scored = bool(ss.pg_items) and all(i.score is not None for i in ss.pg_items)
+    # With scores the left column only holds a note, and the step tables gain two columns.
+    left, right = st.columns([0.24, 0.76] if scored else [0.34, 0.66], gap="medium")
     with left:
         order_tab, edit_tab, pool_tab = st.tabs(["Order", "Edit items", "Not retrieved"])
         with edit_tab:
