@@ -43,6 +43,7 @@ __all__ = [
     "DEFAULT_STATE",
     "Item",
     "PlaygroundState",
+    "all_scored",
     "from_query_params",
     "parse_entries",
     "reorder",
@@ -82,7 +83,7 @@ class PlaygroundState:
     @property
     def scores(self) -> list[float] | None:
         """The items' scores when every item has one (the ranking then follows them), else None."""
-        if self.items and all(i.score is not None for i in self.items):
+        if all_scored(self.items):
             return [float(i.score) for i in self.items]  # type: ignore[arg-type]
         return None
 
@@ -104,13 +105,14 @@ class PlaygroundState:
             **self._formula(),
         )
 
-    def curve(self) -> pd.DataFrame:
-        """NDCG@k for every k (see :func:`ndcg_core.ndcg_curve`), for the ranking as explained."""
-        if self.scores is None:
-            return ndcg_curve([i.grade for i in self.items], ideal=self.ideal, **self._formula())
-        # Scores reorder the list, and tie averaging changes gains: feed the explained gains.
-        ex = self.explain()
-        formula = {**self._formula(), "gain": "linear"}
+    def curve(self, ex: Explanation | None = None) -> pd.DataFrame:
+        """NDCG@k for every k (see :func:`ndcg_core.ndcg_curve`), for the ranking as explained.
+
+        It reads the gains off an explanation (``ex``, or a fresh one), so scores that reorder
+        the list and tie averaging that changes gains are already applied.
+        """
+        ex = self.explain() if ex is None else ex
+        formula = {**self._formula(), "gain": "linear"}  # the steps hold gains, not grades
         return ndcg_curve(list(ex.steps["Gain"]), ideal=list(ex.ideal_steps["Gain"]), **formula)
 
     def with_items(self, pairs: Iterable[tuple[str, float]]) -> PlaygroundState:
@@ -119,6 +121,12 @@ class PlaygroundState:
 
     def next_id(self) -> int:
         return max((i.id for i in self.items + self.pool), default=-1) + 1
+
+
+def all_scored(items: Iterable[Item]) -> bool:
+    """True when there are items and every one has a score (the ranking then follows them)."""
+    items = tuple(items)
+    return bool(items) and all(i.score is not None for i in items)
 
 
 def make_items(pairs: Iterable[tuple[str, float]], start: int = 0) -> tuple[Item, ...]:

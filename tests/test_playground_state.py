@@ -113,3 +113,21 @@ def test_parse_entries(text, expected):
 def test_parse_entries_names_the_bad_entry(text, entry):
     with pytest.raises(ValueError, match=entry):
         parse_entries(text)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"rel": "3,2,3,0,1,2", "discount": "jarvelin", "pool": "3"},
+        {"rel": "3,2,1,0,2", "scores": "0.9,0.5,0.5,0.2,0.5", "ties": "average", "gain": "exponential"},
+    ],
+)
+def test_curve_agrees_with_explaining_at_each_k(params):
+    state, warnings = from_query_params(params)
+    assert warnings == []
+    curve = state.curve()
+    assert len(curve) == len(state.items) + len(state.pool)
+    for k, value in zip(curve["k"], curve["ndcg"], strict=True):
+        at_k = type(state)(items=state.items, pool=state.pool, variant=state.variant.with_(k=int(k)))
+        assert value == pytest.approx(at_k.explain().ndcg)
+    assert state.curve(state.explain()).equals(curve)

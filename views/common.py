@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core import SCHEMA, Variant
-from ndcg_core.playground import Item, PlaygroundState, from_query_params, to_query_params
+from ndcg_core.playground import Item, PlaygroundState, all_scored, from_query_params, to_query_params
 from ndcg_core.variants import format_base, parse_gain_table
 
 NAMED_BASES = {"2": 2.0, "e": math.e, "10": 10.0}
@@ -67,7 +67,7 @@ def load_variant(v: Variant, n: int) -> None:
 def next_id() -> int:
     """An item id not used by the playground's items or pool."""
     ss = st.session_state
-    return max((i.id for i in ss.pg_items + ss.pg_pool), default=-1) + 1
+    return PlaygroundState(items=ss.pg_items, pool=ss.pg_pool).next_id()
 
 
 def _items_frame(items: tuple[Item, ...], with_scores: bool) -> pd.DataFrame:
@@ -167,7 +167,6 @@ def init_session() -> None:
     load_state(state)
     ss.pg_url_warnings = warnings
     ss.pg_messages = []
-    ss.pg_last_variant = state.variant
     ss.pg_variant = state.variant
     ss.pg_ready = True
 
@@ -176,7 +175,7 @@ def variant_from_controls() -> tuple[Variant, list[str]]:
     """The variant the controls describe; a bad entry keeps the last good variant's value."""
     ss = st.session_state
     errors: list[str] = []
-    last: Variant = ss.pg_last_variant
+    last: Variant = ss.pg_variant
     k = None if ss.k_all else int(ss.k)
     gain = ss.gain
     if gain == "custom":
@@ -205,7 +204,7 @@ def variant_from_controls() -> tuple[Variant, list[str]]:
         variant = Variant(
             k=k, gain=gain, discount=ss.discount, log_base=last.log_base, zero_idcg=ss.zero_idcg, ties=ss.ties
         )
-    ss.pg_last_variant = variant
+    ss.pg_variant = variant
     return variant, errors
 
 
@@ -293,10 +292,10 @@ def formula_controls() -> None:
             "reverse_argsort": "numpy argsort, reversed",
         }.get(c, c),
     )
-    if ss.get("pg_items") and all(i.score is not None for i in ss.pg_items):
+    if all_scored(ss.get("pg_items", ())):
         st.caption(ties.choices[ss.ties])
     else:
         st.caption("Only matters when the items carry scores (Edit items, Score column).")
-    ss.pg_variant, errors = variant_from_controls()
+    _, errors = variant_from_controls()
     for message in errors:
         st.error(message)

@@ -17,6 +17,7 @@ from ndcg_core.playground import (
     DEFAULT_STATE,
     Item,
     PlaygroundState,
+    all_scored,
     fill_labels,
     make_items,
     parse_entries,
@@ -235,7 +236,7 @@ def render() -> None:
         "every number on this page follows."
     )
     messages = st.container()
-    scored = bool(ss.pg_items) and all(i.score is not None for i in ss.pg_items)
+    scored = all_scored(ss.pg_items)
     # With scores the left column only holds a note, and the step tables gain two columns.
     left, right = st.columns([0.24, 0.76] if scored else [0.34, 0.66], gap="medium")
     with left:
@@ -257,7 +258,7 @@ def render() -> None:
             if not pool_problems and pool != ss.pg_pool:
                 ss.pg_pool = pool
         with order_tab:
-            if all(i.score is not None for i in ss.pg_items) and ss.pg_items:
+            if all_scored(ss.pg_items):  # the table above may just have changed the items
                 st.info(
                     "The ranking follows the items' scores, higher first; equal scores follow the "
                     "'Tied scores' rule in the sidebar. Clear the scores to order the list by hand."
@@ -325,7 +326,7 @@ def render() -> None:
     charts = {
         "Gain per position": lambda: gains_figure(ex),
         "Cumulative DCG": lambda: cumulative_figure(ex),
-        "NDCG at every k": lambda: ndcg_at_k_figure(state.curve(), k),
+        "NDCG at every k": lambda: ndcg_at_k_figure(state.curve(ex), k),
     }
     if ss.get("chart") not in charts:
         ss.chart = next(iter(charts))
