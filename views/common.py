@@ -3,8 +3,9 @@
 The playground's state lives in ``st.session_state``: the ranking and the
 judged pool under ``pg_items`` / ``pg_pool`` (tuples of ``Item``), the
 variant in the keyed controls (``k_all``, ``k``, ``gain``, ``gain_table``,
-``discount``, ``base``, ``base_custom``, ``zero_idcg``). Everything else is
-computed from it by ``ndcg_core``.
+``discount``, ``base``, ``base_custom``, ``zero_idcg``, ``ties``), which the sidebar
+settles into one ``Variant`` per run under ``pg_variant`` (the last valid one when a
+control holds a bad entry). Everything else is computed from it by ``ndcg_core``.
 """
 
 from __future__ import annotations
