@@ -209,8 +209,8 @@ def test_move_up_and_down():
     assert grades(at) == [3, 2, 3, 1, 0, 2]
 
 
-def test_defect_5_move_up_keeps_targeting_the_moved_item():
-    """Issue 8, defect 5: Move up worked once; the box kept "5. D5 (1)" and later clicks moved D1."""
+def test_move_box_follows_the_moved_item():
+    """The browser test test_defect_5_* reproduces the stale box; this checks the state behind it."""
     at = run()
     d5 = at.session_state["pg_items"][4].id
     move_box(at).set_value(d5).run()
@@ -224,7 +224,7 @@ def test_defect_5_move_up_keeps_targeting_the_moved_item():
         assert box.format_func(box.value) == f"{expected.index(1) + 1}. D5 (1)"
 
 
-def test_defect_5_loading_an_example_shows_an_item_of_the_new_list():
+def test_move_box_shows_an_item_of_a_newly_loaded_list():
     at = run()
     move_box(at).set_value(at.session_state["pg_items"][4].id).run()
     at.button(key="example_shop-graded-a").click().run()
