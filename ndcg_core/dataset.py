@@ -27,9 +27,11 @@ Examples
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -150,6 +152,17 @@ def _numeric(values: pd.Series, what: str, table: str) -> np.ndarray:
             "expected a finite number" + (f" ({bad.size} such rows)" if bad.size > 1 else "")
         )
     return arr
+
+
+def _check_ids(frame: pd.DataFrame, table: str) -> None:
+    """Ids are text or numbers; a missing one (None, NaN) is an error naming its row."""
+    for col, what in (("query", "query id"), ("doc", "document id")):
+        missing = frame[col].isna().to_numpy()
+        if missing.any():
+            raise ValueError(
+                f"{table}: {_row_name(frame.index, int(np.flatnonzero(missing)[0]))} has no {what} "
+                f"({int(missing.sum())} such rows); every row needs a query id and a document id"
+            )
 
 
 # --------------------------------------------------------------------------- ids to integers
@@ -669,6 +682,8 @@ def evaluate(
 
     qrels = _normalize_columns(qrels, _QRELS_COLUMNS, "qrels")
     run = _normalize_columns(run, _RUN_COLUMNS, "run")
+    for table, frame in (("qrels", qrels), ("run", run)):
+        _check_ids(frame, table)
     grades = _numeric(qrels["relevance"], "relevance", "qrels")
     if rules is not None:
         grades = _preset_grades(rules, grades, qrels.index)
@@ -1245,6 +1260,10 @@ def _read_text(source: Any) -> tuple[str, str]:
     return raw, str(name)
 
 
+_COMMENT = re.compile(r"^#.*$", re.MULTILINE)
+_AFTER_TAG = re.compile(r"^(\s*(?:\S+\s+){5}\S+)[^\n]*$", re.MULTILINE)
+
+
 def _is_number(text: str) -> bool:
     try:
         return math.isfinite(float(text))
@@ -1257,7 +1276,8 @@ def _read_table(source: Any, kind: str) -> pd.DataFrame:
     value_col = expected[2]
     text, name = _read_text(source)
     lines = text.splitlines()
-    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    comment = "#" if kind == "qrels" else None  # trec_eval skips qrels lines starting with '#'
+    first = next((i for i, ln in enumerate(lines) if ln.strip() and not ln.startswith(comment or "\n")), None)
     if first is None:
         trec = "query 0 doc grade" if kind == "qrels" else "query Q0 doc rank score tag"
         raise ValueError(
@@ -1267,32 +1287,57 @@ def _read_table(source: Any, kind: str) -> pd.DataFrame:
     fields = lines[first].split()
     trec_width = 4 if kind == "qrels" else 6
     value_at = 3 if kind == "qrels" else 4
-    looks_trec = len(fields) == trec_width and _is_number(fields[value_at])
+    # A run line may carry text after its tag (trec_eval ignores it); a qrels line has 4 fields.
+    width_ok = len(fields) == trec_width or (kind == "run" and len(fields) > trec_width)
+    looks_trec = width_ok and _is_number(fields[value_at])
+    if kind == "qrels" and len(fields) > 4 and _is_number(fields[-1]) and _is_number(fields[1]):
+        raise ValueError(
+            f"{name}: line {first + 1} has {len(fields)} fields; a TREC qrels line has 4 "
+            "(query iteration doc grade): ids cannot contain spaces"
+        )
+    # Ids are text exactly as written: no NA guessing ("NA", "null", "None" are ids), and a
+    # missing field reads as "" (then named as an error) instead of NaN.
     if looks_trec:
         names = ["query", "iter", "doc", "relevance"] if kind == "qrels" else [
             "query", "q0", "doc", "rank", "score", "tag"
         ]  # fmt: skip
-        line_base = 1
+        read = functools.partial(
+            pd.read_csv,
+            sep=r"\s+",
+            header=None,
+            names=names,
+            dtype={n: str for n in names if n not in ("rank", value_col)},
+            keep_default_na=False,
+            skip_blank_lines=False,
+            engine="c",
+        )
+        if comment and _COMMENT.search(text):
+            text = _COMMENT.sub("", text)  # blanked, so line numbers stay true
         try:
-            df = pd.read_csv(
-                io.StringIO(text),
-                sep=r"\s+",
-                header=None,
-                names=names,
-                dtype={"query": str, "doc": str},
-                skip_blank_lines=False,
-                engine="c",
-            )
+            if len(fields) > trec_width:
+                raise pd.errors.ParserError("text after the run tag")
+            df = read(io.StringIO(text))
         except pd.errors.ParserError as err:
-            raise ValueError(
-                f"{name}: not a TREC {kind} file with {trec_width} fields on every line ({err})"
-            ) from None
-        df.index = pd.RangeIndex(line_base, line_base + len(df), name="line")
-        df = df[df.notna().any(axis=1)]
-        short = df[names[-1]].isna()
+            if kind == "qrels":
+                raise ValueError(
+                    f"{name}: not a TREC qrels file with 4 fields on every line ({err}); "
+                    "ids cannot contain spaces"
+                ) from None
+            df = read(io.StringIO(_AFTER_TAG.sub(r"\1", text)))  # drop text after the run tag
+        df.index = pd.RangeIndex(1, 1 + len(df), name="line")
+        df = df[df["query"] != ""]  # blank (or comment) lines
+        short = df[names[-1]] == ""
         if short.any():
             line = df.index[np.flatnonzero(short.to_numpy())[0]]
             raise ValueError(f"{name}: line {line} has fewer than {trec_width} fields (TREC {kind} format)")
+        if kind == "run" and not pd.api.types.is_numeric_dtype(df["rank"].dtype):
+            bad = ~df["rank"].map(_is_number).to_numpy(dtype=bool)
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise ValueError(
+                    f"{name}: line {df.index[i]}: the rank {df['rank'].iloc[i]!r} is not a number "
+                    "(TREC run lines are 'query Q0 doc rank score tag'; ids cannot contain spaces)"
+                )
         df = df[["query", "doc", value_col]]
     else:
         header = lines[first]
@@ -1305,6 +1350,7 @@ def _read_table(source: Any, kind: str) -> pd.DataFrame:
                 io.StringIO(text),
                 sep=sep,
                 dtype=str,
+                keep_default_na=False,
                 skip_blank_lines=False,
                 skiprows=first,
                 engine="c" if len(sep) == 1 or sep == r"\s+" else "python",
@@ -1313,7 +1359,7 @@ def _read_table(source: Any, kind: str) -> pd.DataFrame:
         except pd.errors.ParserError as err:
             raise ValueError(f"{name}: could not read a table with delimiter {sep!r} ({err})") from None
         df.index = pd.RangeIndex(first + 2, first + 2 + len(df), name="line")
-        df = df[df.notna().any(axis=1)]
+        df = df[(df.astype(str) != "").any(axis=1)]
         if df.shape[1] == 1:
             raise ValueError(
                 f"{name}: found a single column {str(df.columns[0])!r}: the delimiter was not recognised. "
@@ -1322,6 +1368,11 @@ def _read_table(source: Any, kind: str) -> pd.DataFrame:
         df = _normalize_columns(df, expected, f"{name}")
         for col in ("query", "doc"):
             df[col] = df[col].str.strip()
+        for col, what in (("query", "query id"), ("doc", "document id")):
+            empty = (df[col] == "").to_numpy()
+            if empty.any():
+                line = df.index[int(np.flatnonzero(empty)[0])]
+                raise ValueError(f"{name}: line {line} has an empty {what}; every row needs both ids")
     values = _numeric(df[value_col], value_col, name)
     out = pd.DataFrame(
         {"query": df["query"].astype(str), "doc": df["doc"].astype(str), value_col: values}, index=df.index
