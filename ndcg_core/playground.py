@@ -37,7 +37,7 @@ import pandas as pd
 
 from .examples import WorkedExample
 from .metrics import Explanation, explain, ndcg_curve
-from .variants import SCHEMA, Variant, format_base, parse_base, parse_gain_table
+from .variants import SCHEMA, Variant, format_base, parse_base, parse_gain_table, shortest
 
 __all__ = [
     "DEFAULT_STATE",
@@ -272,8 +272,7 @@ def fill_labels(pairs: list[tuple[str | None, float]], prefix: str = "D") -> lis
 # ---------------------------------------------------------------- share links
 
 
-def _fmt(x: float) -> str:
-    return f"{x:g}" if abs(x) < 1e15 else repr(x)
+_fmt = shortest  # exact: a rounded score or grade can create ties and change NDCG
 
 
 def _csv(values: Iterable[str]) -> str:

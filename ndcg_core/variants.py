@@ -34,6 +34,7 @@ __all__ = [
     "Option",
     "Variant",
     "schema_markdown",
+    "shortest",
 ]
 
 
@@ -151,11 +152,24 @@ SCHEMA: tuple[Option, ...] = (
 _OPTIONS = {o.name: o for o in SCHEMA}
 
 
+def shortest(x: float) -> str:
+    """The shortest text that reads back as exactly ``x``: ``3``, ``0.1234561``, ``1e+300``.
+
+    Every number the app writes into a share link or an editor goes through it, so nothing
+    is rounded on the way (rounding can create ties and change NDCG).
+
+    >>> shortest(3.0), shortest(0.1 + 0.2), float(shortest(0.1 + 0.2)) == 0.1 + 0.2
+    ('3', '0.30000000000000004', True)
+    """
+    x = float(x)
+    return str(int(x)) if x.is_integer() and abs(x) < 1e16 else repr(x)
+
+
 def format_base(base: float) -> str:
-    """Print a log base the way people write it: ``2``, ``e``, ``10``, ``1.5``."""
+    """Print a log base the way people write it (``2``, ``e``, ``10``, ``1.5``), exactly."""
     if base == math.e:
         return "e"
-    return f"{base:g}"
+    return shortest(base)
 
 
 def parse_base(text: str | float) -> float:
@@ -287,7 +301,7 @@ class Variant:
 
 
 def _num(x: float) -> str:
-    return f"{x:g}"
+    return shortest(x)
 
 
 def parse_gain_table(text: str) -> dict[float, float]:

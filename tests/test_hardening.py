@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import io
+import math
 
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from ndcg_core import evaluate, read_qrels, read_run
+from ndcg_core import Variant, evaluate, read_qrels, read_run
+from ndcg_core.drilldown import query_state
+from ndcg_core.playground import Item, PlaygroundState, from_query_params, to_query_params
 
 # ---------------------------------------------------------------- item 2: ids are text
 
@@ -54,3 +59,60 @@ def test_minor_trec_doc_id_with_a_space_is_named():
         read_qrels(io.StringIO("q1 0 my doc 2\nq1 0 d2 1\n"))
     with pytest.raises(ValueError, match=r"line 2.*rank 'doc'.*spaces"):
         read_run(io.StringIO("q1 Q0 d1 1 2.0 tag\nq1 Q0 my doc 2 1.0 tag\n"))
+
+
+# ---------------------------------------------------------------- item 1: exact numbers in URLs/editors
+
+finite = st.floats(allow_nan=False, allow_infinity=False)
+
+
+def test_item1_scores_in_a_share_link_round_trip_exactly():
+    params = {"rel": "3,1,2", "labels": "a,b,c", "scores": "0.1234561,0.1234564,0.1234562"}
+    state, warnings = from_query_params(params)
+    assert not warnings
+    # Exact: b (1) first, then c (2), then a (3): DCG = 1 + 2/log2(3) + 3/2; IDCG = 3 + 2/log2(3) + 1/2.
+    exact = (1 + 2 / math.log2(3) + 3 / 2) / (3 + 2 / math.log2(3) + 1 / 2)
+    assert round(exact, 3) == 0.790
+    again, _ = from_query_params(to_query_params(state))
+    assert again.explain().ndcg == pytest.approx(exact, abs=1e-12)
+
+
+def test_item1_close_scores_from_a_data_set_stay_apart_in_the_link():
+    qrels = pd.DataFrame({"query": ["q"] * 2, "doc": ["a", "b"], "relevance": [0, 1]})
+    run = pd.DataFrame({"query": ["q"] * 2, "doc": ["a", "b"], "score": [1000.0002, 1000.0001]})
+    # a (grade 0) outscores b: 1/log2(3) = 0.631; rounded to 1000,1000 the id rule put b first (1.0).
+    table = evaluate(qrels, run, k=2, ties="docid_desc")
+    state = query_state(qrels, run, "q", variant=Variant(k=2), ties="docid_desc")
+    again, _ = from_query_params(to_query_params(state))
+    assert again.explain().ndcg == pytest.approx(table["ndcg"].iloc[0]) == pytest.approx(1 / math.log2(3))
+
+
+@given(
+    grades=st.lists(finite, min_size=1, max_size=8),
+    scores=st.lists(finite, min_size=8, max_size=8),
+    pool=st.lists(finite, max_size=3),
+    base=st.floats(min_value=1.0, max_value=1e6, exclude_min=True),
+)
+def test_item1_every_number_in_a_share_link_round_trips(grades, scores, pool, base):
+    items = tuple(Item(n, f"D{n + 1}", g, s) for n, (g, s) in enumerate(zip(grades, scores, strict=False)))
+    pool_items = tuple(Item(100 + n, f"J{n + 1}", g) for n, g in enumerate(pool))
+    table = {g: s for g, s in zip(grades + pool, scores + scores, strict=False)}
+    variant = Variant(gain=table, log_base=base)
+    state = PlaygroundState(items=items, pool=pool_items, variant=variant)
+    again, warnings = from_query_params(to_query_params(state))
+    assert not warnings
+    assert [(i.grade, i.score) for i in again.items] == [(i.grade, i.score) for i in items]
+    assert [i.grade for i in again.pool] == [i.grade for i in pool_items]
+    assert again.variant.log_base == base
+    assert again.variant.gain_table == variant.gain_table
+    assert Variant.parse(variant.name) == variant  # the data-set cache key reads the variant back
+
+
+@given(grades=st.lists(finite, min_size=1, max_size=6), scores=st.lists(finite, min_size=6, max_size=6))
+def test_item1_the_item_editor_shows_numbers_that_read_back_exactly(grades, scores):
+    from views.common import _items_frame
+
+    items = tuple(Item(n, f"D{n}", g, s) for n, (g, s) in enumerate(zip(grades, scores, strict=False)))
+    frame = _items_frame(items, with_scores=True)
+    assert [float(x) for x in frame["Grade"]] == [i.grade for i in items]
+    assert [float(x) for x in frame["Score"]] == [i.score for i in items]

@@ -18,7 +18,7 @@ import streamlit as st
 
 from ndcg_core import SCHEMA, Variant
 from ndcg_core.playground import Item, PlaygroundState, all_scored, from_query_params, to_query_params
-from ndcg_core.variants import format_base, parse_gain_table
+from ndcg_core.variants import format_base, parse_gain_table, shortest
 
 NAMED_BASES = {"2": 2.0, "e": math.e, "10": 10.0}
 OPTIONS = {o.name: o for o in SCHEMA}
@@ -54,7 +54,7 @@ def load_variant(v: Variant, n: int) -> None:
     ss.k = v.k if v.k is not None else max(n, 1)
     if v.gain_table is not None:
         ss.gain = "custom"
-        ss.gain_table = ", ".join(f"{g:g}:{x:g}" for g, x in v.gain)
+        ss.gain_table = ", ".join(f"{shortest(g)}:{shortest(x)}" for g, x in v.gain)
     else:
         ss.gain = v.gain
     named = next((name for name, b in NAMED_BASES.items() if b == v.log_base), None)
@@ -74,10 +74,11 @@ def next_id() -> int:
 def _items_frame(items: tuple[Item, ...], with_scores: bool) -> pd.DataFrame:
     columns = {
         "Item": pd.Series([i.label for i in items], dtype=object),
-        "Grade": pd.Series([f"{i.grade:g}" for i in items], dtype=object),
+        "Grade": pd.Series([shortest(i.grade) for i in items], dtype=object),
     }
     if with_scores:
-        columns["Score"] = pd.Series(["" if i.score is None else f"{i.score:g}" for i in items], dtype=object)
+        scores = ["" if i.score is None else shortest(i.score) for i in items]
+        columns["Score"] = pd.Series(scores, dtype=object)
     return pd.DataFrame(columns)
 
 
