@@ -330,6 +330,18 @@ def _grades(text: str) -> list[float]:
     return values
 
 
+#: The largest cutoff a share link may ask for (far beyond any list; the browser's number box
+#: cannot hold integers above 2**53).
+MAX_K = 1_000_000
+
+
+def _url_k(text: str) -> int | None:
+    k = Variant(k=int(text)).k
+    if k is not None and k > MAX_K:
+        raise ValueError(f"{k} is above the largest cutoff, {MAX_K:,}")
+    return k
+
+
 def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[str]]:
     """Build a state from share-link parameters.
 
@@ -388,7 +400,7 @@ def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[
         dict(base_state.variant.kwargs()) if "rel" not in get else {k: v for k, v in defaults.items()}
     )
     checks = {
-        "k": ("k", lambda s: Variant(k=int(s)).k, "the whole list"),
+        "k": ("k", _url_k, "the whole list"),
         "discount": ("discount", lambda s: Variant(discount=s).discount, "'log'"),
         "base": ("log_base", parse_base, "2"),
         "zero": ("zero_idcg", lambda s: Variant(zero_idcg=s).zero_idcg, "'zero'"),

@@ -19,6 +19,8 @@ True
 from __future__ import annotations
 
 import math
+import numbers
+import operator
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -193,8 +195,16 @@ def check_k(k: Any) -> int | None:
     """Return ``k`` as an int (or None), raising ``ValueError`` for k < 1."""
     if k is None:
         return None
-    if isinstance(k, bool) or not isinstance(k, (int, float)) or k != int(k):
-        raise ValueError(f"k must be a whole number of at least 1 (or None), got {k!r}")
+    is_bool = isinstance(k, bool) or type(k).__name__ == "bool_"
+    try:
+        k = operator.index(k)  # any integer type (numpy's too)
+    except TypeError:
+        whole = isinstance(k, numbers.Real) and math.isfinite(k) and float(k).is_integer()
+        if not whole or is_bool:
+            raise ValueError(f"k must be a whole number of at least 1 (or None), got {k!r}") from None
+        k = int(k)
+    if is_bool:
+        raise ValueError(f"k must be a whole number of at least 1 (or None), got {bool(k)!r}")
     if k < 1:
         raise ValueError(f"k must be at least 1 (or None for the whole list), got {k!r}")
     return int(k)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import io
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import ndcg_core
 from ndcg_core import Variant, evaluate, read_qrels, read_run
 from ndcg_core.drilldown import query_state
 from ndcg_core.playground import Item, PlaygroundState, from_query_params, to_query_params
@@ -116,3 +118,30 @@ def test_item1_the_item_editor_shows_numbers_that_read_back_exactly(grades, scor
     frame = _items_frame(items, with_scores=True)
     assert [float(x) for x in frame["Grade"]] == [i.grade for i in items]
     assert [float(x) for x in frame["Score"]] == [i.score for i in items]
+
+
+# ---------------------------------------------------------------- item 6 and minor: k
+
+
+@pytest.mark.parametrize("k", [np.int64(2), np.uint8(2), 2.0, np.float32(2.0)])
+def test_minor_k_accepts_any_integer(k):
+    # grades 3,2,1 at k=2: DCG = 3 + 2/log2(3); the list is already ideal.
+    assert ndcg_core.dcg([3, 2, 1], k=k) == pytest.approx(3 + 2 / math.log2(3))
+
+
+@pytest.mark.parametrize("k", [math.inf, -math.inf, math.nan, 2.5, True, "3", 0])
+def test_minor_k_non_integers_are_a_value_error(k):
+    with pytest.raises(ValueError, match="k must be"):
+        ndcg_core.ndcg([3, 2, 1], k=k)
+    with pytest.raises(ValueError, match="k must be"):
+        evaluate(
+            pd.DataFrame({"query": ["q"], "doc": ["a"], "relevance": [1]}),
+            pd.DataFrame({"query": ["q"], "doc": ["a"], "score": [1.0]}),
+            k=k,
+        )
+
+
+def test_item6_huge_k_in_a_share_link_is_a_warning_not_a_crash():
+    state, warnings = from_query_params({"rel": "3,2,1", "k": "9007199254740992"})
+    assert state.variant.k is None
+    assert len(warnings) == 1 and "'k'" in warnings[0]
