@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .metrics import TOO_LARGE
 from .metrics import gains as _gains
 from .variants import check_choice, check_k, check_log_base
 
@@ -724,6 +725,9 @@ def evaluate(
     blocks = list(_blocks(by_code[0], by_code[1], nq))
     for (qa, qb, *_), (d, i, n) in zip(blocks, _map_blocks(one_block, blocks), strict=True):
         dcg_value[qa:qb], idcg_value[qa:qb], n_ret[qa:qb] = d, i, n
+    overflow = ~(np.isfinite(dcg_value) & np.isfinite(idcg_value))
+    if overflow.any():
+        raise ValueError(f"query {labels[overflow][0]!r}: {TOO_LARGE}")
     if rules is not None and rules.min_items and (short := (n_ret > 0) & (n_ret < rules.min_items)).any():
         raise ValueError(
             f"{rules.library.split()[0]} refuses query {labels[short][0]!r}: {rules.min_items_error} "
@@ -1217,9 +1221,13 @@ def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None) -> Aggregat
         raise ValueError(f"{nz} of {n} queries have IDCG = 0 and zero_idcg='error'")
     scores = _apply_policy(dcg_value, idcg_value, policy)
     counted = np.isfinite(scores)
-    mean = float(scores[counted].mean()) if counted.any() else math.nan
-    total_idcg = float(idcg_value[~zero].sum())
-    ratio = float(dcg_value.sum()) / total_idcg if total_idcg > 0 else math.nan
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean = float(scores[counted].mean()) if counted.any() else math.nan
+        total_idcg = float(idcg_value[~zero].sum())
+        total_dcg = float(dcg_value.sum())
+    if not all(map(math.isfinite, (total_dcg, total_idcg))) or (counted.any() and not math.isfinite(mean)):
+        raise ValueError(f"cannot average this data set: {TOO_LARGE}")
+    ratio = total_dcg / total_idcg if total_idcg > 0 else math.nan
     if nz == 0:
         effect = f"No query has IDCG = 0; zero_idcg={policy!r} changed nothing."
     else:

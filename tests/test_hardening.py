@@ -145,3 +145,46 @@ def test_item6_huge_k_in_a_share_link_is_a_warning_not_a_crash():
     state, warnings = from_query_params({"rel": "3,2,1", "k": "9007199254740992"})
     assert state.variant.k is None
     assert len(warnings) == 1 and "'k'" in warnings[0]
+
+
+# ---------------------------------------------------------------- item 3: non-finite intermediate values
+
+
+def _one_query(grades):
+    n = len(grades)
+    docs = [f"d{i}" for i in range(n)]
+    qrels = pd.DataFrame({"query": ["q1"] * n, "doc": docs, "relevance": grades})
+    run = pd.DataFrame({"query": ["q1"] * n, "doc": docs, "score": np.arange(n, 0, -1, dtype=float)})
+    return qrels, run
+
+
+@pytest.mark.filterwarnings("error")
+def test_item3_nan_in_a_custom_gain_table_is_named():
+    table = {0: 0.0, 1: math.nan, 2: 3.0}
+    with pytest.raises(ValueError, match=r"gain table.*grade 1.*nan"):
+        ndcg_core.ndcg([2, 1, 0], gain=table)
+    with pytest.raises(ValueError, match=r"gain table.*grade 1.*nan"):
+        ndcg_core.explain([2, 1, 0], gain=table)
+    with pytest.raises(ValueError, match=r"gain table.*grade 1.*nan"):
+        evaluate(*_one_query([2, 1, 0]), gain=table)
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize(
+    ("grades", "gain"), [([1023] * 4, "exponential"), ([1e308] * 5, "linear"), ([-1e308] * 5, "linear")]
+)
+@pytest.mark.parametrize("zero_idcg", ["zero", "error"])
+def test_item3_overflowing_sums_are_a_value_error(grades, gain, zero_idcg):
+    with pytest.raises(ValueError, match="too large"):
+        ndcg_core.ndcg(grades, gain=gain, zero_idcg=zero_idcg)
+    with pytest.raises(ValueError, match="too large"):
+        ndcg_core.explain(grades, gain=gain, zero_idcg=zero_idcg)
+    with pytest.raises(ValueError, match=r"query 'q1'.*too large"):
+        evaluate(*_one_query(grades), gain=gain, zero_idcg=zero_idcg)
+
+
+@pytest.mark.filterwarnings("error")
+def test_item3_aggregate_sums_that_overflow_are_a_value_error():
+    table = pd.DataFrame({"dcg": [1e308, 1e308], "idcg": [1.5e308, 1.5e308]})
+    with pytest.raises(ValueError, match="too large"):
+        ndcg_core.aggregate(table)
