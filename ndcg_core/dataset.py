@@ -1154,10 +1154,15 @@ class Aggregate:
     mean_ndcg : float
         Mean of per-query NDCG: every query one vote (NaN scores left out).
     ratio_of_sums : float
-        ΣDCG / ΣIDCG: queries with a large IDCG weigh more. IDCG = 0 queries
-        add nothing to the denominator whatever the policy. NaN if ΣIDCG = 0.
+        ΣDCG / ΣIDCG over the queries whose IDCG is positive: queries with a
+        large IDCG weigh more. A query with IDCG ≤ 0 (nothing relevant, or
+        only negative grades) is left out of both sums whatever ``zero_idcg``
+        says (``"error"`` raises): its DCG has nothing to be measured against.
+        NaN when no query has IDCG > 0.
+    sum_dcg, sum_idcg : float
+        The two sums of ``ratio_of_sums``.
     n_idcg_zero : int
-        Queries whose IDCG is not positive.
+        Queries whose IDCG is not positive (0, or negative with negative grades).
     zero_idcg : str
         The policy applied to them.
     n_in_mean : int
@@ -1173,6 +1178,8 @@ class Aggregate:
     zero_idcg: str
     n_in_mean: int
     policy_effect: str
+    sum_dcg: float = math.nan
+    sum_idcg: float = math.nan
 
     def as_dict(self) -> dict[str, Any]:
         """The fields as a plain dict (for a table or JSON)."""
@@ -1205,8 +1212,10 @@ def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None) -> Aggregat
     (0.5, 0.5555555555555556, 1)
     >>> aggregate(table, zero_idcg="skip").mean_ndcg
     0.75
-    >>> print(a.policy_effect)
-    1 of 3 queries have IDCG = 0; zero_idcg='zero' scored them 0 and kept them in the mean.
+    >>> a.policy_effect.split("; ")  # doctest: +NORMALIZE_WHITESPACE
+    ['1 of 3 queries have IDCG = 0 (or below)',
+     "zero_idcg='zero' scored them 0 and kept them in the mean",
+     'ΣDCG/ΣIDCG leaves them out.']
     """
     if not isinstance(per_query, pd.DataFrame) or not {"dcg", "idcg"} <= set(per_query.columns):
         found = list(per_query.columns) if isinstance(per_query, pd.DataFrame) else type(per_query).__name__
@@ -1224,7 +1233,7 @@ def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None) -> Aggregat
     with np.errstate(over="ignore", invalid="ignore"):
         mean = float(scores[counted].mean()) if counted.any() else math.nan
         total_idcg = float(idcg_value[~zero].sum())
-        total_dcg = float(dcg_value.sum())
+        total_dcg = float(dcg_value[~zero].sum())
     if not all(map(math.isfinite, (total_dcg, total_idcg))) or (counted.any() and not math.isfinite(mean)):
         raise ValueError(f"cannot average this data set: {TOO_LARGE}")
     ratio = total_dcg / total_idcg if total_idcg > 0 else math.nan
@@ -1237,8 +1246,11 @@ def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None) -> Aggregat
             "skip": "left them out of the mean",
             "error": "",
         }[policy]
-        effect = f"{nz} of {n} queries have IDCG = 0; zero_idcg={policy!r} {what}."
-    return Aggregate(n, mean, ratio, nz, policy, int(counted.sum()), effect)
+        effect = (
+            f"{nz} of {n} queries have IDCG = 0 (or below); zero_idcg={policy!r} {what}; "
+            "ΣDCG/ΣIDCG leaves them out."
+        )
+    return Aggregate(n, mean, ratio, nz, policy, int(counted.sum()), effect, total_dcg, total_idcg)
 
 
 # --------------------------------------------------------------------------- reading files

@@ -188,3 +188,29 @@ def test_item3_aggregate_sums_that_overflow_are_a_value_error():
     table = pd.DataFrame({"dcg": [1e308, 1e308], "idcg": [1.5e308, 1.5e308]})
     with pytest.raises(ValueError, match="too large"):
         ndcg_core.aggregate(table)
+
+
+# ---------------------------------------------------------------- item 4: IDCG <= 0 in aggregates
+
+
+@pytest.mark.parametrize(("policy", "mean"), [("zero", 0.5 / 3), ("one", 2.5 / 3), ("skip", 0.5)])
+def test_item4_queries_with_idcg_at_most_zero_leave_the_ratio_of_sums(policy, mean):
+    # Negative grades: the first two queries have IDCG <= 0 but a positive DCG.
+    table = pd.DataFrame({"dcg": [3.0, 2.0, 1.0], "idcg": [0.0, -0.5, 2.0]})
+    agg = ndcg_core.aggregate(table, zero_idcg=policy)
+    assert agg.mean_ndcg == pytest.approx(mean)
+    assert agg.ratio_of_sums == pytest.approx(1.0 / 2.0)  # only the query with IDCG > 0
+    assert (agg.sum_dcg, agg.sum_idcg) == (1.0, 2.0)
+    assert agg.n_idcg_zero == 2
+    assert "ΣDCG/ΣIDCG" in agg.policy_effect
+
+
+def test_item4_histogram_counts_every_scored_query_and_says_what_it_leaves_out():
+    from ndcg_core.figures import ndcg_histogram
+
+    per_query = pd.DataFrame({"ndcg": [0.5, 18.65, -3.0, 1.0, math.nan]})
+    fig = ndcg_histogram(per_query)
+    assert sum(fig.data[0].y) == 4
+    edges = np.asarray(fig.data[0].customdata)
+    assert edges.min() <= -3.0 and edges.max() >= 18.65
+    assert "1 query without a score" in fig.layout.title.text

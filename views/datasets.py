@@ -169,7 +169,7 @@ def render() -> None:
     st.latex(
         f"\\frac{{1}}{{{agg.n_in_mean}}}\\sum_q \\mathrm{{NDCG}}_q = {number(agg.mean_ndcg)}"
         f"\\qquad \\frac{{\\sum_q \\mathrm{{DCG}}_q}}{{\\sum_q \\mathrm{{IDCG}}_q}} = "
-        f"\\frac{{{number(per_query['dcg'].sum())}}}{{{number(per_query['idcg'].sum())}}} = "
+        f"\\frac{{{number(agg.sum_dcg)}}}{{{number(agg.sum_idcg)}}} = "
         f"{number(agg.ratio_of_sums)}"
     )
     st.caption(
