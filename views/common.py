@@ -23,12 +23,19 @@ from ndcg_core.variants import format_base, parse_gain_table, shortest
 NAMED_BASES = {"2": 2.0, "e": math.e, "10": 10.0}
 OPTIONS = {o.name: o for o in SCHEMA}
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~])")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:&])")  # characters that can start markup
 
 
 def md_escape(text: str) -> str:
-    """Make user text safe inside Markdown: it shows literally, never as formatting."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
+    """User text for any Streamlit message, label or metric: shown literally, never as markup.
+
+    The one helper for it. Streamlit renders labels and messages as Markdown with extras:
+    links, images, HTML, ``$...$`` LaTeX, ``:emoji:`` shortcodes, ``:material/icon:`` and
+    ``:color[...]`` directives. A backslash before each character that can start markup stops the
+    Markdown, HTML and LaTeX; the emoji and directive plugins work on the parsed text (where the
+    backslashes are gone), so an invisible word joiner (U+2060) after each colon stops them too.
+    """
+    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace(":", ":\u2060")
 
 
 def bump(name: str) -> None:
@@ -194,7 +201,8 @@ def variant_from_controls() -> tuple[Variant, list[str]]:
             if isinstance(gain, dict) and not grades <= set(gain):
                 gain = "linear"  # the previous table does not cover the grades either
             errors.append(
-                f"Gain table: {err}. Using {'linear' if gain == 'linear' else 'the previous'} gain."
+                f"Gain table: {md_escape(str(err))}. "
+                f"Using {'linear' if gain == 'linear' else 'the previous'} gain."
             )
     base = NAMED_BASES.get(ss.base, ss.base_custom)
     try:
@@ -202,7 +210,7 @@ def variant_from_controls() -> tuple[Variant, list[str]]:
             k=k, gain=gain, discount=ss.discount, log_base=base, zero_idcg=ss.zero_idcg, ties=ss.ties
         )
     except ValueError as err:
-        errors.append(f"Log base: {err}. Still using base {format_base(last.log_base)}.")
+        errors.append(f"Log base: {md_escape(str(err))}. Still using base {format_base(last.log_base)}.")
         variant = Variant(
             k=k, gain=gain, discount=ss.discount, log_base=last.log_base, zero_idcg=ss.zero_idcg, ties=ss.ties
         )

@@ -228,7 +228,7 @@ def render() -> None:
         _gallery()
 
     for message in ss.get("pg_url_warnings", []):
-        st.warning(message)
+        st.warning(md_escape(message))
 
     st.markdown("### NDCG, step by step")
     st.caption(
