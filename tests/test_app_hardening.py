@@ -105,3 +105,102 @@ def test_item5_explore_ranking_error_is_text():
     at = app({"rel": "3,2,1"}).switch_page("views/explore.py").run()
     at.text_input(key="cmp_rank_0").set_value(EVIL).run()
     assert_no_markup(at)
+
+
+# ---------------------------------------------------------------- data sets: uploads and memory
+
+QRELS_A = b"q1 0 d1 2\nq1 0 d2 1\nq2 0 d3 1\n"
+RUN_A = b"q1 Q0 d1 1 0.9 t\nq1 Q0 d2 2 0.8 t\nq2 Q0 d3 1 0.5 t\n"  # ideal: mean NDCG 1
+RUN_B = b"q1 Q0 d2 1 0.9 t\nq1 Q0 d1 2 0.8 t\nq2 Q0 d9 1 0.5 t\n"  # worse
+
+
+def expected_mean(qrels: bytes, run: bytes) -> str:
+    import io
+
+    import ndcg_core
+
+    table = ndcg_core.evaluate(
+        ndcg_core.read_qrels(io.BytesIO(qrels)), ndcg_core.read_run(io.BytesIO(run)), 10
+    )
+    return ndcg_core.formula.number(ndcg_core.aggregate(table).mean_ndcg)
+
+
+def datasets_page() -> AppTest:
+    at = app({"rel": "1,0", "k": "10"}).switch_page("views/datasets.py").run()
+    ok(at)
+    return at
+
+
+def upload(at: AppTest, kind: str, name: str, content: bytes) -> AppTest:
+    version = at.session_state.get("ds_upload_version", 0)
+    at.file_uploader(key=f"ds_{kind}_file_{version}").set_value((name, content, "text/plain"))
+    return at.run()
+
+
+def mean_shown(at: AppTest) -> str:
+    return next(m.value for m in at.metric if m.label.startswith("Mean NDCG"))
+
+
+def test_defect2_reuploading_a_file_of_the_same_name_shows_the_new_results():
+    at = datasets_page()
+    upload(at, "qrels", "qrels.txt", QRELS_A)
+    upload(at, "run", "run.txt", RUN_A)
+    ok(at)
+    assert mean_shown(at) == expected_mean(QRELS_A, RUN_A) == "1.000" or mean_shown(at) == "1"
+    at = upload(at, "run", "run.txt", RUN_B)  # same name, other content
+    ok(at)
+    assert mean_shown(at) == expected_mean(QRELS_A, RUN_B)
+    assert expected_mean(QRELS_A, RUN_B) != expected_mean(QRELS_A, RUN_A)
+
+
+def test_item7_a_scoring_error_keeps_the_previous_data_set():
+    at = datasets_page()
+    sample_mean = mean_shown(at)
+    upload(at, "qrels", "twice.txt", b"q1 0 d1 2\nq1 0 d1 1\n")  # d1 judged twice: found when scoring
+    upload(at, "run", "run.txt", RUN_A)
+    ok(at)
+    assert mean_shown(at) == sample_mean  # the sample is still the data set on screen
+    assert any("Bundled sample" in c.value for c in at.caption)
+    errors = [e.value for e in at.error]
+    assert any("d1" in e and "previous data set stays" in e for e in errors), errors
+
+
+def test_item9_no_table_or_file_is_kept_in_session_state():
+    import pandas as pd
+    from streamlit.runtime.uploaded_file_manager import UploadedFile
+
+    at = datasets_page()
+    upload(at, "qrels", "qrels.txt", QRELS_A)
+    upload(at, "run", "run.txt", RUN_A)
+    at.run()  # the page releases the uploads once the pair is loaded
+    ok(at)
+    assert mean_shown(at) == expected_mean(QRELS_A, RUN_A)
+
+    def big(value) -> bool:
+        if isinstance(value, (pd.DataFrame, pd.Series, UploadedFile)):
+            return True
+        if isinstance(value, (list, tuple)):
+            return any(big(v) for v in value)
+        if isinstance(value, dict):
+            return any(big(v) for v in value.values())
+        return isinstance(value, bytes) and len(value) > 10_000
+
+    state = at.session_state._state.filtered_state  # user keys and keyed widgets' values
+    # (The playground's editors hold their own small tables; the data-set keys must hold none.)
+    held = [key for key, value in state.items() if key.startswith("ds_") and big(value)]
+    assert not held, f"large data in session state: {held}"
+
+
+def test_item9_the_bundled_sample_is_parsed_once_per_process(monkeypatch):
+    import streamlit as st
+
+    import ndcg_core
+
+    calls = []
+    real = ndcg_core.read_run
+    monkeypatch.setattr(ndcg_core, "read_run", lambda source: calls.append(source) or real(source))
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    for _ in range(3):
+        datasets_page()
+    assert len(calls) == 1, calls
