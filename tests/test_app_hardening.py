@@ -204,3 +204,47 @@ def test_item9_the_bundled_sample_is_parsed_once_per_process(monkeypatch):
     for _ in range(3):
         datasets_page()
     assert len(calls) == 1, calls
+
+
+# ---------------------------------------------------------------- item 8: every URL the app writes
+
+
+def written_url_length(at: AppTest) -> int:
+    from urllib.parse import urlencode
+
+    return len("https://ndcg.example.org/?" + urlencode(at.query_params, doseq=True))
+
+
+def test_item8_the_app_never_writes_a_url_over_8000_characters():
+    import random
+
+    rng = random.Random(0)
+    at = app({"rel": "3,2,1"})
+    text = ", ".join(f"doc-{rng.getrandbits(64):016x}:{rng.randint(0, 3)}" for _ in range(2_000))
+    at.text_input(key="quick_entry").set_value(text).run()
+    ok(at)
+    assert len(at.session_state["pg_items"]) == 2_000
+    assert written_url_length(at) < 8_000
+    # ... and the app says so, offering the state as a file to download and load back.
+    assert any("too large for a link" in i.value for i in at.info), [i.value for i in at.info]
+    assert at.get("download_button"), "no download button for the state"
+
+
+def test_item8_a_long_but_compressible_state_gets_a_compact_link():
+    at = app({"rel": ",".join(str(i % 4) for i in range(20_000))})
+    ok(at)
+    assert written_url_length(at) < 8_000
+    assert set(at.query_params) == {"state"}
+
+
+def test_item8_a_downloaded_state_file_loads_back():
+    from ndcg_core.playground import from_query_params, state_to_file
+
+    saved, _ = from_query_params({"rel": "0,1,2", "labels": "x,y,z", "discount": "jarvelin", "k": "2"})
+    at = app({"rel": "3,2,1"})
+    at.file_uploader(key="pg_state_file").set_value(("s.json", state_to_file(saved), "application/json"))
+    at.run()
+    ok(at)
+    assert [(i.label, i.grade) for i in at.session_state["pg_items"]] == [("x", 0.0), ("y", 1.0), ("z", 2.0)]
+    assert at.session_state["pg_variant"] == saved.variant
+    assert at.query_params["rel"] == "0,1,2"

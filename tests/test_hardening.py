@@ -214,3 +214,56 @@ def test_item4_histogram_counts_every_scored_query_and_says_what_it_leaves_out()
     edges = np.asarray(fig.data[0].customdata)
     assert edges.min() <= -3.0 and edges.max() >= 18.65
     assert "1 query without a score" in fig.layout.title.text
+
+
+# ---------------------------------------------------------------- item 8: URLs under 8,000 characters
+
+
+def _url_length(params: dict[str, str]) -> int:
+    from urllib.parse import urlencode
+
+    return len("https://ndcg.example.org/?" + urlencode(params))
+
+
+def test_item8_a_long_state_goes_into_a_compact_link_that_reads_back():
+    from ndcg_core.playground import share_params
+
+    grades = [float(i % 4) for i in range(64_000)]  # 64k grades: a 160 KB plain link
+    state = PlaygroundState(items=tuple(Item(n, f"D{n + 1}", g) for n, g in enumerate(grades)))
+    assert _url_length(to_query_params(state)) > 100_000
+    params = share_params(state)
+    assert params is not None and set(params) == {"state"}
+    assert _url_length(params) < 8_000
+    again, warnings = from_query_params(params)
+    assert not warnings
+    assert [i.grade for i in again.items] == grades
+
+
+def test_item8_a_state_too_large_for_any_link_round_trips_through_a_file():
+    from ndcg_core.playground import share_params, state_from_file, state_to_file
+
+    rng = np.random.default_rng(0)
+    labels = [f"clueweb12-{rng.integers(10**9):010d}-{rng.integers(10**6):06d}" for _ in range(3_000)]
+    items = tuple(
+        Item(n, lab, float(rng.integers(0, 4)), float(rng.random())) for n, lab in enumerate(labels)
+    )
+    state = PlaygroundState(items=items, variant=Variant(k=10, ties="docid_desc"))
+    assert share_params(state) is None  # no link can hold it
+    again, warnings = from_query_params(state_from_file(state_to_file(state)))
+    assert not warnings
+    assert again.items == tuple(Item(n, i.label, i.grade, i.score) for n, i in enumerate(items))
+    assert again.variant == state.variant
+
+
+def test_item8_a_short_state_keeps_its_readable_link():
+    from ndcg_core.playground import share_params
+
+    state, _ = from_query_params({"rel": "3,2,3,0,1,2", "discount": "jarvelin"})
+    assert share_params(state) == {"rel": "3,2,3,0,1,2", "discount": "jarvelin"}
+
+
+@pytest.mark.parametrize("bad", ["!!!", "eJwrSS0uAQAEXQHB", "a" * 10])
+def test_item8_a_broken_compact_link_is_a_named_warning(bad):
+    state, warnings = from_query_params({"state": bad})
+    assert len(warnings) == 1 and "'state'" in warnings[0]
+    assert state == from_query_params({})[0]

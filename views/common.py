@@ -17,7 +17,15 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core import SCHEMA, Variant
-from ndcg_core.playground import Item, PlaygroundState, all_scored, from_query_params, to_query_params
+from ndcg_core.playground import (
+    Item,
+    PlaygroundState,
+    all_scored,
+    from_query_params,
+    share_params,
+    state_from_file,
+    state_to_file,
+)
 from ndcg_core.variants import format_base, parse_gain_table, shortest
 
 NAMED_BASES = {"2": 2.0, "e": math.e, "10": 10.0}
@@ -224,11 +232,52 @@ def current_state() -> PlaygroundState:
     return PlaygroundState(items=ss.pg_items, pool=ss.pg_pool, variant=ss.pg_variant)
 
 
-def sync_url(state: PlaygroundState) -> None:
-    """Write the state into the address bar, so copying it shares this exact view."""
-    params = to_query_params(state)
+def sync_url(state: PlaygroundState) -> bool:
+    """Write the state into the address bar, so copying it shares this exact view.
+
+    Every URL stays under ``MAX_URL`` characters: a long state goes into one compact
+    ``state`` parameter; when even that is too long, the address bar is cleared (a stale link
+    would share another state) and this returns False: the page then offers the state as a file.
+    """
+    params = share_params(state)
+    if params is None:
+        if st.query_params.to_dict():
+            st.query_params.clear()
+        return False
     if st.query_params.to_dict() != params:
         st.query_params.from_dict(params)
+    return True
+
+
+def _load_state_file() -> None:
+    ss = st.session_state
+    upload = ss.get("pg_state_file")
+    if upload is None:
+        return
+    try:
+        params = state_from_file(upload.getvalue())
+    except ValueError as err:
+        ss.pg_messages = [f"State file: {md_escape(str(err))}. Your list is unchanged."]
+        return
+    state, warnings = from_query_params(params)
+    load_state(state)
+    ss.pg_url_warnings = warnings
+    ss.pg_messages = []
+
+
+def state_file_controls(key: str = "pg_state_download", with_loader: bool = True) -> None:
+    """Download the playground's state as a file, and (``with_loader``) load such a file back."""
+    st.download_button(
+        "Download this state",
+        data=lambda: state_to_file(current_state()),  # built only when clicked
+        file_name="ndcg-playground-state.json",
+        mime="application/json",
+        key=key,
+        on_click="ignore",
+        width="stretch",
+    )
+    if with_loader:
+        st.file_uploader("Load a saved state", type=["json"], key="pg_state_file", on_change=_load_state_file)
 
 
 def formula_controls() -> None:

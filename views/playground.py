@@ -15,6 +15,7 @@ from ndcg_core.figures import cumulative_figure, gains_figure, ndcg_at_k_figure
 from ndcg_core.formula import dcg_latex, definition_latex, ndcg_latex, number
 from ndcg_core.playground import (
     DEFAULT_STATE,
+    MAX_URL,
     Item,
     PlaygroundState,
     all_scored,
@@ -31,6 +32,7 @@ from views.common import (
     load_state,
     md_escape,
     next_id,
+    state_file_controls,
     sync_url,
 )
 
@@ -225,6 +227,8 @@ def render() -> None:
 
     with st.sidebar:
         st.button("Start over (Wikipedia D1..D6)", on_click=_reset_all, width="stretch")
+        with st.expander("Save or load this state"):
+            state_file_controls()
         _gallery()
 
     for message in ss.get("pg_url_warnings", []):
@@ -292,7 +296,14 @@ def render() -> None:
     with messages:  # above the columns, where a projector audience sees them
         for message in ss.get("pg_messages", []) + problems + pool_problems:
             st.error(message)
-    sync_url(state)
+    if not sync_url(state):
+        with messages:
+            st.info(
+                f"This state is too large for a link (over {MAX_URL:,} characters, even compressed), "
+                "so the address bar no longer holds it. Download it as a file and load it back "
+                "under **Save or load this state** in the sidebar."
+            )
+            state_file_controls(key="pg_state_download_here", with_loader=False)
 
     with right:
         if not state.items:
