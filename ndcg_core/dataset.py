@@ -27,9 +27,11 @@ Examples
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -37,6 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .metrics import TOO_LARGE
 from .metrics import gains as _gains
 from .presets import Preset, as_spec
 from .spec import DUPLICATE_RULES, IDEAL_SOURCES, QUERY_RULES, Spec
@@ -126,6 +129,17 @@ def _numeric(values: pd.Series, what: str, table: str) -> np.ndarray:
             "expected a finite number" + (f" ({bad.size} such rows)" if bad.size > 1 else "")
         )
     return arr
+
+
+def _check_ids(frame: pd.DataFrame, table: str) -> None:
+    """Ids are text or numbers; a missing one (None, NaN) is an error naming its row."""
+    for col, what in (("query", "query id"), ("doc", "document id")):
+        missing = frame[col].isna().to_numpy()
+        if missing.any():
+            raise ValueError(
+                f"{table}: {_row_name(frame.index, int(np.flatnonzero(missing)[0]))} has no {what} "
+                f"({int(missing.sum())} such rows); every row needs a query id and a document id"
+            )
 
 
 # --------------------------------------------------------------------------- ids to integers
@@ -570,6 +584,8 @@ def evaluate(
 
     qrels = _normalize_columns(qrels, _QRELS_COLUMNS, "qrels")
     run = _normalize_columns(run, _RUN_COLUMNS, "run")
+    for table, frame in (("qrels", qrels), ("run", run)):
+        _check_ids(frame, table)
     grades = _numeric(qrels["relevance"], "relevance", "qrels")
     spec.check_grades(grades, lambda i: f"on {_row_name(qrels.index, i)}", "these qrels")
     grades = spec.rewrite_grades(grades)
@@ -608,6 +624,9 @@ def evaluate(
     blocks = list(_blocks(by_code[0], by_code[1], nq))
     for (qa, qb, *_), (d, i, n) in zip(blocks, _map_blocks(one_block, blocks), strict=True):
         dcg_value[qa:qb], idcg_value[qa:qb], n_ret[qa:qb] = d, i, n
+    overflow = ~(np.isfinite(dcg_value) & np.isfinite(idcg_value))
+    if overflow.any():
+        raise ValueError(f"query {labels[overflow][0]!r}: {TOO_LARGE}")
     if spec.min_items and (short := (n_ret > 0) & (n_ret < spec.min_items)).any():
         raise spec.refusal(
             f"{spec.min_items_error} (it retrieved {n_ret[short][0]})", f"query {labels[short][0]!r}"
@@ -1016,10 +1035,15 @@ class Aggregate:
     mean_ndcg : float
         Mean of per-query NDCG: every query one vote (NaN scores left out).
     ratio_of_sums : float
-        ΣDCG / ΣIDCG: queries with a large IDCG weigh more. IDCG = 0 queries
-        add nothing to the denominator whatever the policy. NaN if ΣIDCG = 0.
+        ΣDCG / ΣIDCG over the queries whose IDCG is positive: queries with a
+        large IDCG weigh more. A query with IDCG ≤ 0 (nothing relevant, or
+        only negative grades) is left out of both sums whatever ``zero_idcg``
+        says (``"error"`` raises): its DCG has nothing to be measured against.
+        NaN when no query has IDCG > 0.
+    sum_dcg, sum_idcg : float
+        The two sums of ``ratio_of_sums``.
     n_idcg_zero : int
-        Queries whose IDCG is not positive.
+        Queries whose IDCG is not positive (0, or negative with negative grades).
     zero_idcg : str
         The policy applied to them.
     n_in_mean : int
@@ -1035,6 +1059,8 @@ class Aggregate:
     zero_idcg: str
     n_in_mean: int
     policy_effect: str
+    sum_dcg: float = math.nan
+    sum_idcg: float = math.nan
 
     def as_dict(self) -> dict[str, Any]:
         """The fields as a plain dict (for a table or JSON)."""
@@ -1067,8 +1093,10 @@ def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None) -> Aggregat
     (0.5, 0.5555555555555556, 1)
     >>> aggregate(table, zero_idcg="skip").mean_ndcg
     0.75
-    >>> print(a.policy_effect)
-    1 of 3 queries have IDCG = 0; zero_idcg='zero' scored them 0 and kept them in the mean.
+    >>> a.policy_effect.split("; ")  # doctest: +NORMALIZE_WHITESPACE
+    ['1 of 3 queries have IDCG = 0 (or below)',
+     "zero_idcg='zero' scored them 0 and kept them in the mean",
+     'ΣDCG/ΣIDCG leaves them out.']
     """
     if not isinstance(per_query, pd.DataFrame) or not {"dcg", "idcg"} <= set(per_query.columns):
         found = list(per_query.columns) if isinstance(per_query, pd.DataFrame) else type(per_query).__name__
@@ -1085,9 +1113,13 @@ def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None) -> Aggregat
         raise ValueError(f"{nz} of {n} queries have IDCG = 0 and zero_idcg='error'")
     scores = spec.normalize(dcg_value, idcg_value)
     counted = np.isfinite(scores)
-    mean = float(scores[counted].mean()) if counted.any() else math.nan
-    total_idcg = float(idcg_value[~zero].sum())
-    ratio = float(dcg_value.sum()) / total_idcg if total_idcg > 0 else math.nan
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean = float(scores[counted].mean()) if counted.any() else math.nan
+        total_idcg = float(idcg_value[~zero].sum())
+        total_dcg = float(dcg_value[~zero].sum())
+    if not all(map(math.isfinite, (total_dcg, total_idcg))) or (counted.any() and not math.isfinite(mean)):
+        raise ValueError(f"cannot average this data set: {TOO_LARGE}")
+    ratio = total_dcg / total_idcg if total_idcg > 0 else math.nan
     if nz == 0:
         effect = f"No query has IDCG = 0; zero_idcg={policy!r} changed nothing."
     else:
@@ -1097,8 +1129,11 @@ def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None) -> Aggregat
             "skip": "left them out of the mean",
             "error": "",
         }[policy]
-        effect = f"{nz} of {n} queries have IDCG = 0; zero_idcg={policy!r} {what}."
-    return Aggregate(n, mean, ratio, nz, policy, int(counted.sum()), effect)
+        effect = (
+            f"{nz} of {n} queries have IDCG = 0 (or below); zero_idcg={policy!r} {what}; "
+            "ΣDCG/ΣIDCG leaves them out."
+        )
+    return Aggregate(n, mean, ratio, nz, policy, int(counted.sum()), effect, total_dcg, total_idcg)
 
 
 # --------------------------------------------------------------------------- reading files
@@ -1128,6 +1163,10 @@ def _read_text(source: Any) -> tuple[str, str]:
     return raw, str(name)
 
 
+_COMMENT = re.compile(r"^#.*$", re.MULTILINE)
+_AFTER_TAG = re.compile(r"^(\s*(?:\S+\s+){5}\S+)[^\n]*$", re.MULTILINE)
+
+
 def _is_number(text: str) -> bool:
     try:
         return math.isfinite(float(text))
@@ -1140,7 +1179,8 @@ def _read_table(source: Any, kind: str) -> pd.DataFrame:
     value_col = expected[2]
     text, name = _read_text(source)
     lines = text.splitlines()
-    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    comment = "#" if kind == "qrels" else None  # trec_eval skips qrels lines starting with '#'
+    first = next((i for i, ln in enumerate(lines) if ln.strip() and not ln.startswith(comment or "\n")), None)
     if first is None:
         trec = "query 0 doc grade" if kind == "qrels" else "query Q0 doc rank score tag"
         raise ValueError(
@@ -1150,32 +1190,57 @@ def _read_table(source: Any, kind: str) -> pd.DataFrame:
     fields = lines[first].split()
     trec_width = 4 if kind == "qrels" else 6
     value_at = 3 if kind == "qrels" else 4
-    looks_trec = len(fields) == trec_width and _is_number(fields[value_at])
+    # A run line may carry text after its tag (trec_eval ignores it); a qrels line has 4 fields.
+    width_ok = len(fields) == trec_width or (kind == "run" and len(fields) > trec_width)
+    looks_trec = width_ok and _is_number(fields[value_at])
+    if kind == "qrels" and len(fields) > 4 and _is_number(fields[-1]) and _is_number(fields[1]):
+        raise ValueError(
+            f"{name}: line {first + 1} has {len(fields)} fields; a TREC qrels line has 4 "
+            "(query iteration doc grade): ids cannot contain spaces"
+        )
+    # Ids are text exactly as written: no NA guessing ("NA", "null", "None" are ids), and a
+    # missing field reads as "" (then named as an error) instead of NaN.
     if looks_trec:
         names = ["query", "iter", "doc", "relevance"] if kind == "qrels" else [
             "query", "q0", "doc", "rank", "score", "tag"
         ]  # fmt: skip
-        line_base = 1
+        read = functools.partial(
+            pd.read_csv,
+            sep=r"\s+",
+            header=None,
+            names=names,
+            dtype={n: str for n in names if n not in ("rank", value_col)},
+            keep_default_na=False,
+            skip_blank_lines=False,
+            engine="c",
+        )
+        if comment and _COMMENT.search(text):
+            text = _COMMENT.sub("", text)  # blanked, so line numbers stay true
         try:
-            df = pd.read_csv(
-                io.StringIO(text),
-                sep=r"\s+",
-                header=None,
-                names=names,
-                dtype={"query": str, "doc": str},
-                skip_blank_lines=False,
-                engine="c",
-            )
+            if len(fields) > trec_width:
+                raise pd.errors.ParserError("text after the run tag")
+            df = read(io.StringIO(text))
         except pd.errors.ParserError as err:
-            raise ValueError(
-                f"{name}: not a TREC {kind} file with {trec_width} fields on every line ({err})"
-            ) from None
-        df.index = pd.RangeIndex(line_base, line_base + len(df), name="line")
-        df = df[df.notna().any(axis=1)]
-        short = df[names[-1]].isna()
+            if kind == "qrels":
+                raise ValueError(
+                    f"{name}: not a TREC qrels file with 4 fields on every line ({err}); "
+                    "ids cannot contain spaces"
+                ) from None
+            df = read(io.StringIO(_AFTER_TAG.sub(r"\1", text)))  # drop text after the run tag
+        df.index = pd.RangeIndex(1, 1 + len(df), name="line")
+        df = df[df["query"] != ""]  # blank (or comment) lines
+        short = df[names[-1]] == ""
         if short.any():
             line = df.index[np.flatnonzero(short.to_numpy())[0]]
             raise ValueError(f"{name}: line {line} has fewer than {trec_width} fields (TREC {kind} format)")
+        if kind == "run" and not pd.api.types.is_numeric_dtype(df["rank"].dtype):
+            bad = ~df["rank"].map(_is_number).to_numpy(dtype=bool)
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise ValueError(
+                    f"{name}: line {df.index[i]}: the rank {df['rank'].iloc[i]!r} is not a number "
+                    "(TREC run lines are 'query Q0 doc rank score tag'; ids cannot contain spaces)"
+                )
         df = df[["query", "doc", value_col]]
     else:
         header = lines[first]
@@ -1188,6 +1253,7 @@ def _read_table(source: Any, kind: str) -> pd.DataFrame:
                 io.StringIO(text),
                 sep=sep,
                 dtype=str,
+                keep_default_na=False,
                 skip_blank_lines=False,
                 skiprows=first,
                 engine="c" if len(sep) == 1 or sep == r"\s+" else "python",
@@ -1196,7 +1262,7 @@ def _read_table(source: Any, kind: str) -> pd.DataFrame:
         except pd.errors.ParserError as err:
             raise ValueError(f"{name}: could not read a table with delimiter {sep!r} ({err})") from None
         df.index = pd.RangeIndex(first + 2, first + 2 + len(df), name="line")
-        df = df[df.notna().any(axis=1)]
+        df = df[(df.astype(str) != "").any(axis=1)]
         if df.shape[1] == 1:
             raise ValueError(
                 f"{name}: found a single column {str(df.columns[0])!r}: the delimiter was not recognised. "
@@ -1205,6 +1271,11 @@ def _read_table(source: Any, kind: str) -> pd.DataFrame:
         df = _normalize_columns(df, expected, f"{name}")
         for col in ("query", "doc"):
             df[col] = df[col].str.strip()
+        for col, what in (("query", "query id"), ("doc", "document id")):
+            empty = (df[col] == "").to_numpy()
+            if empty.any():
+                line = df.index[int(np.flatnonzero(empty)[0])]
+                raise ValueError(f"{name}: line {line} has an empty {what}; every row needs both ids")
     values = _numeric(df[value_col], value_col, name)
     out = pd.DataFrame(
         {"query": df["query"].astype(str), "doc": df["doc"].astype(str), value_col: values}, index=df.index

@@ -171,20 +171,27 @@ def base_sensitivity_figure(
 
 
 def ndcg_histogram(per_query: pd.DataFrame, k_text: str = "") -> go.Figure:
-    """How per-query NDCG is spread over a data set (NaN scores left out)."""
+    """How per-query NDCG is spread over a data set: every scored query is counted.
+
+    The bars cover [0, 1] in steps of 0.05, widened to take in any NDCG below 0 or above 1
+    (negative grades); queries without a score (NaN) are named in the title.
+    """
     import numpy as np
 
-    values = per_query["ndcg"].dropna().to_numpy(dtype=float)
-    # Count in numpy and draw 20 bars: a histogram trace would ship every query's value.
-    low = min(0.0, np.floor(values.min() * 20) / 20) if values.size else 0.0  # negative grades
-    edges = np.linspace(low, 1.0, round((1.0 - low) / 0.05) + 1)
-    counts, _ = np.histogram(values, bins=edges)  # the last bin includes 1.0
+    all_values = per_query["ndcg"].to_numpy(dtype=float)
+    values = all_values[~np.isnan(all_values)]
+    # Count in numpy and draw bars: a histogram trace would ship every query's value.
+    low = min(0.0, float(np.floor(values.min() * 20) / 20)) if values.size else 0.0
+    high = max(1.0, float(np.ceil(values.max() * 20) / 20)) if values.size else 1.0
+    n_bins = min(round((high - low) / 0.05), 80)  # 0.05 wide, unless the range is very wide
+    edges = np.linspace(low, high, n_bins + 1)
+    counts, _ = np.histogram(values, bins=edges)  # the last bin includes its right edge
     centers = (edges[:-1] + edges[1:]) / 2
     fig = go.Figure()
     fig.add_bar(
         x=centers,
         y=counts,
-        width=0.05,
+        width=float(edges[1] - edges[0]),
         marker_color=RANKING,
         customdata=np.stack([edges[:-1], edges[1:]], axis=1),
         hovertemplate="NDCG %{customdata[0]:.2f}-%{customdata[1]:.2f}: %{y} queries<extra></extra>",
@@ -192,4 +199,7 @@ def ndcg_histogram(per_query: pd.DataFrame, k_text: str = "") -> go.Figure:
     mean = float(values.mean()) if len(values) else 0.0
     fig.add_vline(x=mean, line_dash="dot", line_color=IDEAL, annotation_text=f"mean {mean:.3f}")
     fig.update_layout(bargap=0.05, showlegend=False)
-    return _layout(fig, f"Per-query NDCG{k_text}", f"NDCG{k_text}", "queries")
+    title = f"Per-query NDCG{k_text}"
+    if (missing := all_values.size - values.size) > 0:
+        title += f" ({missing:,} quer{'y' if missing == 1 else 'ies'} without a score not shown)"
+    return _layout(fig, title, f"NDCG{k_text}", "queries")

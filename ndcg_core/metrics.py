@@ -124,6 +124,9 @@ def gains(grades: Any, gain: GainSpec = "linear") -> np.ndarray:
     g = to_grades(grades)
     if isinstance(gain, Mapping):
         table = {float(key): float(value) for key, value in gain.items()}
+        bad = [(key, value) for key, value in table.items() if not math.isfinite(value)]
+        if bad:
+            raise ValueError(f"gain table: grade {bad[0][0]:g} has gain {bad[0][1]!r}; gains must be finite")
         out = np.empty_like(g)
         for i, grade in enumerate(g):
             if grade not in table:
@@ -175,7 +178,18 @@ def divisors(n: int, discount: str = "log", log_base: float = 2.0) -> np.ndarray
 def _dcg_of_gains(ranked_gains: np.ndarray, k: int, discount: str, log_base: float) -> float:
     """DCG@k of gains already in ranked order: the one DCG routine."""
     top = ranked_gains[:k]
-    return float(np.sum(top / divisors(top.size, discount, log_base)))
+    with np.errstate(over="ignore", invalid="ignore"):
+        value = float(np.sum(top / divisors(top.size, discount, log_base)))
+    if not math.isfinite(value):
+        raise ValueError(TOO_LARGE)
+    return value
+
+
+#: Why a DCG is not a finite number: the only way there, as gains and divisors are finite.
+TOO_LARGE = (
+    "the gains are too large: their discounted sum exceeds the largest float (about 1.8e308), "
+    "so DCG and NDCG would be inf or NaN; use smaller grades or gains"
+)
 
 
 def _ideal_gains(ideal_gains: np.ndarray) -> np.ndarray:

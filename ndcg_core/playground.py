@@ -29,11 +29,16 @@ is reported by name and replaced by its default; the others still apply.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import math
 import random
 import re
+import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from urllib.parse import urlencode
 
 import pandas as pd
 
@@ -51,7 +56,10 @@ __all__ = [
     "from_query_params",
     "parse_entries",
     "reorder",
+    "share_params",
     "state_from_example",
+    "state_from_file",
+    "state_to_file",
     "to_query_params",
 ]
 
@@ -311,6 +319,74 @@ def to_query_params(state: PlaygroundState) -> dict[str, str]:
     return params
 
 
+#: The longest URL the app writes (proxies and servers commonly refuse longer ones).
+MAX_URL = 8_000
+#: Room left for the scheme, host and path in front of the query string.
+_URL_HEAD = 300
+_STATE_FILE_FORMAT = "ndcg-playground-state"
+
+
+def _query_length(params: Mapping[str, str]) -> int:
+    return len(urlencode(params))
+
+
+def encode_compact(params: Mapping[str, str]) -> str:
+    """Share-link parameters as one URL-safe text: JSON, zlib-compressed, base64url."""
+    raw = json.dumps(dict(params), separators=(",", ":"), ensure_ascii=False).encode()
+    return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
+
+
+def decode_compact(text: str) -> dict[str, str]:
+    """The parameters inside a compact ``state`` value; ``ValueError`` if it is not one."""
+    try:
+        raw = zlib.decompressobj().decompress(
+            base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)), 50_000_000
+        )
+        params = json.loads(raw)
+    except (ValueError, zlib.error, binascii.Error):
+        raise ValueError("it is not a link this app wrote (cannot be decoded)") from None
+    if (
+        not isinstance(params, dict)
+        or not all(isinstance(v, str) for v in params.values())
+        or "state" in params
+    ):
+        raise ValueError("it does not hold share-link parameters")
+    return params
+
+
+def share_params(state: PlaygroundState, max_url: int = MAX_URL) -> dict[str, str] | None:
+    """The parameters of a share link that stays under ``max_url`` characters, or None.
+
+    The readable parameters when they fit; otherwise one compact ``state`` parameter (the
+    same parameters, compressed); None when even that is too long (then the state can only
+    travel as a file: :func:`state_to_file`).
+    """
+    params = to_query_params(state)
+    if _query_length(params) <= max_url - _URL_HEAD:
+        return params
+    compact = {"state": encode_compact(params)}
+    return compact if _query_length(compact) <= max_url - _URL_HEAD else None
+
+
+def state_to_file(state: PlaygroundState) -> bytes:
+    """The whole state as a small JSON file (its share-link parameters), to load back later."""
+    return json.dumps(
+        {"format": _STATE_FILE_FORMAT, "params": to_query_params(state)}, ensure_ascii=False
+    ).encode()
+
+
+def state_from_file(data: bytes) -> dict[str, str]:
+    """The share-link parameters of a file written by :func:`state_to_file` (``ValueError`` if not)."""
+    try:
+        doc = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        raise ValueError("the file is not a playground state (not JSON)") from None
+    params = doc.get("params") if isinstance(doc, dict) and doc.get("format") == _STATE_FILE_FORMAT else None
+    if not isinstance(params, dict) or not all(isinstance(v, str) for v in params.values()):
+        raise ValueError("the file is not a playground state saved by this app")
+    return params
+
+
 def _escape(label: str) -> str:
     # A comma inside a label would split it; write it as the look-alike "‚".
     return label.replace(",", "\u201a")
@@ -346,6 +422,12 @@ def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[
     """
     warnings: list[str] = []
     get = {key: (value[-1] if isinstance(value, list) else value) for key, value in params.items()}
+    if "state" in get:  # a compact link: the same parameters, compressed
+        try:
+            get = decode_compact(get["state"])
+        except ValueError as err:
+            warnings.append(f"Share link parameter 'state': {err}; using the default example instead.")
+            get = {}
 
     def warn(key: str, problem: str, fallback: str) -> None:
         warnings.append(f"Share link parameter '{key}': {problem}; using {fallback} instead.")

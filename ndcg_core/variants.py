@@ -22,6 +22,8 @@ True
 from __future__ import annotations
 
 import math
+import numbers
+import operator
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -36,6 +38,7 @@ __all__ = [
     "ZERO_IDCG_POLICIES",
     "Option",
     "Variant",
+    "format_number",
     "schema_markdown",
 ]
 
@@ -99,6 +102,8 @@ class Option:
                 value = int(text)
             except ValueError:
                 raise ValueError(f"{text!r} is not a whole number of at least 1") from None
+            if value > MAX_URL_K:
+                raise ValueError(f"{value} is above the largest cutoff, {MAX_URL_K:,}")
             return check_k(value)
         if self.kind == "base":
             try:
@@ -208,11 +213,17 @@ SCHEMA: tuple[Option, ...] = (
 
 _OPTIONS = {o.name: o for o in SCHEMA}
 
+#: The largest cutoff a share link may ask for (far beyond any list; the browser's number box
+#: cannot hold integers above 2**53).
+MAX_URL_K = 1_000_000
+
 
 def format_number(x: float) -> str:
     """A number written exactly and briefly: ``3``, ``0.5``, ``1.00001`` (the shortest repr).
 
-    Reading the text back with ``float`` gives the very same number.
+    Reading the text back with ``float`` gives the very same number. Every number the app
+    writes into a share link or an editor goes through it, so nothing is rounded on the way
+    (rounding can create ties and change NDCG).
 
     >>> format_number(3.0), format_number(0.1234561), format_number(1e20)
     ('3', '0.1234561', '1e+20')
@@ -251,8 +262,16 @@ def check_k(k: Any) -> int | None:
     """Return ``k`` as an int (or None), raising ``ValueError`` for k < 1."""
     if k is None:
         return None
-    if isinstance(k, bool) or not isinstance(k, (int, float)) or k != int(k):
-        raise ValueError(f"k must be a whole number of at least 1 (or None), got {k!r}")
+    is_bool = isinstance(k, bool) or type(k).__name__ == "bool_"
+    try:
+        k = operator.index(k)  # any integer type (numpy's too)
+    except TypeError:
+        whole = isinstance(k, numbers.Real) and math.isfinite(k) and float(k).is_integer()
+        if not whole or is_bool:
+            raise ValueError(f"k must be a whole number of at least 1 (or None), got {k!r}") from None
+        k = int(k)
+    if is_bool:
+        raise ValueError(f"k must be a whole number of at least 1 (or None), got {bool(k)!r}")
     if k < 1:
         raise ValueError(f"k must be at least 1 (or None for the whole list), got {k!r}")
     return int(k)

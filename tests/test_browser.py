@@ -198,7 +198,10 @@ def test_dataset_upload_good_then_bad_keeps_the_last_good(page: Page, app_url, t
     expect(queries).to_have_text("250")  # one file alone changes nothing
     page.locator(".st-key-ds_run_file input[type=file]").set_input_files(str(run))
     expect(queries).to_have_text("2")  # scored as soon as both are in
-    page.locator(".st-key-ds_qrels_file input[type=file]").set_input_files(str(bad))
+    # A loaded pair gets fresh uploaders: wait until the old one has left the page.
+    fresh = page.locator(".st-key-ds_qrels_file input[type=file]")
+    expect(fresh).to_have_count(1)
+    fresh.set_input_files(str(bad))
     alert = page.get_by_test_id("stAlert").filter(has_text="Qrels file")
     expect(alert).to_be_visible()
     expect(alert).to_contain_text("relevance")  # says what is expected

@@ -27,19 +27,34 @@ import streamlit as st
 
 from ndcg_core import PRESETS, SCHEMA, Spec, Variant, resolve
 from ndcg_core.dataset import DATASET_BASE, TIE_RULES
-from ndcg_core.playground import Item, PlaygroundState, all_scored, from_query_params, to_query_params
+from ndcg_core.playground import (
+    Item,
+    PlaygroundState,
+    all_scored,
+    from_query_params,
+    share_params,
+    state_from_file,
+    state_to_file,
+)
 from ndcg_core.variants import LOG_BASES as SCHEMA_BASES
 from ndcg_core.variants import format_base, format_number, parse_gain_table
 
 NAMED_BASES = {format_base(b): b for b in SCHEMA_BASES}  # the schema's named bases, as shown
 OPTIONS = {o.name: o for o in SCHEMA}
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~])")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:&])")  # characters that can start markup
 
 
 def md_escape(text: str) -> str:
-    """Make user text safe inside Markdown: it shows literally, never as formatting."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
+    """User text for any Streamlit message, label or metric: shown literally, never as markup.
+
+    The one helper for it. Streamlit renders labels and messages as Markdown with extras:
+    links, images, HTML, ``$...$`` LaTeX, ``:emoji:`` shortcodes, ``:material/icon:`` and
+    ``:color[...]`` directives. A backslash before each character that can start markup stops the
+    Markdown, HTML and LaTeX; the emoji and directive plugins work on the parsed text (where the
+    backslashes are gone), so an invisible word joiner (U+2060) after each colon stops them too.
+    """
+    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace(":", ":\u2060")
 
 
 def count_run() -> None:
@@ -106,10 +121,11 @@ def next_id() -> int:
 def _items_frame(items: tuple[Item, ...], with_scores: bool) -> pd.DataFrame:
     columns = {
         "Item": pd.Series([i.label for i in items], dtype=object),
-        "Grade": pd.Series([f"{i.grade:g}" for i in items], dtype=object),
+        "Grade": pd.Series([format_number(i.grade) for i in items], dtype=object),
     }
     if with_scores:
-        columns["Score"] = pd.Series(["" if i.score is None else f"{i.score:g}" for i in items], dtype=object)
+        scores = ["" if i.score is None else format_number(i.score) for i in items]
+        columns["Score"] = pd.Series(scores, dtype=object)
     return pd.DataFrame(columns)
 
 
@@ -349,11 +365,52 @@ def current_state() -> PlaygroundState:
     return PlaygroundState(items=ss.pg_items, pool=ss.pg_pool, spec=ss.pg_spec)
 
 
-def sync_url(state: PlaygroundState) -> None:
-    """Write the state into the address bar, so copying it shares this exact view."""
-    params = to_query_params(state)
+def sync_url(state: PlaygroundState) -> bool:
+    """Write the state into the address bar, so copying it shares this exact view.
+
+    Every URL stays under ``MAX_URL`` characters: a long state goes into one compact
+    ``state`` parameter; when even that is too long, the address bar is cleared (a stale link
+    would share another state) and this returns False: the page then offers the state as a file.
+    """
+    params = share_params(state)
+    if params is None:
+        if st.query_params.to_dict():
+            st.query_params.clear()
+        return False
     if st.query_params.to_dict() != params:
         st.query_params.from_dict(params)
+    return True
+
+
+def _load_state_file() -> None:
+    ss = st.session_state
+    upload = ss.get("pg_state_file")
+    if upload is None:
+        return
+    try:
+        params = state_from_file(upload.getvalue())
+    except ValueError as err:
+        ss.pg_messages = [f"State file: {md_escape(str(err))}. Your list is unchanged."]
+        return
+    state, warnings = from_query_params(params)
+    load_state(state)
+    ss.pg_url_warnings = warnings
+    ss.pg_messages = []
+
+
+def state_file_controls(key: str = "pg_state_download", with_loader: bool = True) -> None:
+    """Download the playground's state as a file, and (``with_loader``) load such a file back."""
+    st.download_button(
+        "Download this state",
+        data=lambda: state_to_file(current_state()),  # built only when clicked
+        file_name="ndcg-playground-state.json",
+        mime="application/json",
+        key=key,
+        on_click="ignore",
+        width="stretch",
+    )
+    if with_loader:
+        st.file_uploader("Load a saved state", type=["json"], key="pg_state_file", on_change=_load_state_file)
 
 
 def formula_name(spec: Spec) -> None:

@@ -1,9 +1,12 @@
-"""Data sets: NDCG over many queries, both averages, and a drill-down into any one query."""
+"""Data sets: NDCG over many queries, both averages, and a drill-down into any one query.
+
+The session keeps only small things: the loaded data set's name and the store keys of its two
+tables (see ``views.datastore``). The tables themselves live once per process, keyed by their
+content, so a re-uploaded file of the same name is a new data set, and a closed tab leaves no
+data set behind in its session.
+"""
 
 from __future__ import annotations
-
-import itertools
-import pathlib
 
 import pandas as pd
 import streamlit as st
@@ -13,35 +16,38 @@ from ndcg_core.drilldown import query_state
 from ndcg_core.figures import ndcg_histogram
 from ndcg_core.formula import latex_number, number
 from views.common import formula_name, load_state, md_escape
+from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, content_key, get_table, table_store
 
-ASSETS = pathlib.Path(__file__).resolve().parents[1] / "assets"
-SAMPLE = ("Bundled sample (250 queries)", ASSETS / "sample_qrels.tsv", ASSETS / "sample_run.tsv")
-_tokens = itertools.count(1)
 MAX_CHOICES = 500
+KINDS = {"qrels": "Qrels", "run": "Run"}
 
 
-def _read(kind: str, source):
-    """Parse one file; None (and a message) when it cannot be read."""
-    reader = read_qrels if kind == "qrels" else read_run
-    try:
-        return reader(source)
-    except ValueError as err:
-        st.session_state.ds_message = (
-            f"{'Qrels' if kind == 'qrels' else 'Run'} file: {md_escape(str(err))} "
-            "The previous data set stays loaded."
-        )
-        return None
+def _read(kind: str, upload) -> str | None:
+    """Parse an upload into the shared store (once per content); its key, or None and a message."""
+    key = content_key(kind, upload.getvalue())
+    if table_store().get(key) is None:
+        try:
+            table = (read_qrels if kind == "qrels" else read_run)(upload)
+        except ValueError as err:
+            st.session_state.ds_message = (
+                f"{KINDS[kind]} file: {md_escape(str(err))} The previous data set stays loaded."
+            )
+            return None
+        table_store().put(key, table)
+    return key
 
 
-def _use(name: str, qrels: pd.DataFrame, run: pd.DataFrame) -> None:
-    ss = st.session_state
-    ss.ds_data = {"name": name, "qrels": qrels, "run": run, "token": f"{name}#{next(_tokens)}"}
-    ss.ds_message = ""
+def _sample_data() -> dict:
+    return {"name": SAMPLE_NAME, "qrels": SAMPLE_KEYS[0], "run": SAMPLE_KEYS[1]}
 
 
 def _load_sample() -> None:
-    name, qrels_path, run_path = SAMPLE
-    _use(name, _read("qrels", qrels_path), _read("run", run_path))
+    st.session_state.ds_data = _sample_data()
+    st.session_state.ds_message = ""
+
+
+def _token(data: dict) -> str:
+    return f"{data['qrels']}|{data['run']}"
 
 
 @st.cache_data(max_entries=16, show_spinner="Scoring every query ...")
@@ -50,31 +56,65 @@ def _evaluate(token: str, _qrels: pd.DataFrame, _run: pd.DataFrame, spec: Spec):
     return evaluate(_qrels, _run, spec=spec)
 
 
+def _score(data: dict, spec: Spec) -> pd.DataFrame:
+    """The per-query table of a data set under the page's formula (ValueError if it cannot)."""
+    qrels, run = get_table(data["qrels"]), get_table(data["run"])
+    return _evaluate(_token(data), qrels, run, spec)
+
+
 def _reconcile_uploads() -> None:
     """Parse each uploaded file once (by its file id) and score the pair when both are in.
 
     Done on every run rather than in upload callbacks, so a quick second upload cannot
     interrupt the first file's parsing, and a bad file keeps its message while it is there.
+    A new file pairs with the other one uploaded, or else with the loaded data set's other
+    table (a second run against the same qrels). A pair that cannot be scored (say, a document
+    judged twice) leaves the previous data set loaded. Once a pair is loaded, the uploaders are
+    reset so the session does not hold the files' bytes.
     """
     ss = st.session_state
+    version = ss.setdefault("ds_upload_version", 0)
     parsed = {}
-    for kind in ("qrels", "run"):
-        upload = ss.get(f"ds_{kind}_file")
+    for kind in KINDS:
+        upload = ss.get(f"ds_{kind}_file_{version}")
         if upload is None:
             ss.pop(f"ds_parsed_{kind}", None)
             continue
         cached = ss.get(f"ds_parsed_{kind}")
         if cached is None or cached[0] != upload.file_id:
             ss.ds_message = ""
-            table = _read(kind, upload)
-            cached = None if table is None else (upload.file_id, upload.name, table)
+            key = _read(kind, upload)
+            cached = None if key is None else (upload.file_id, upload.name, key)
             ss[f"ds_parsed_{kind}"] = cached
-        parsed[kind] = cached
-    if parsed.get("qrels") and parsed.get("run"):
-        pair = (parsed["qrels"][0], parsed["run"][0])
-        if ss.get("ds_pair") != pair:
-            ss.ds_pair = pair
-            _use(f"{parsed['qrels'][1]} + {parsed['run'][1]}", parsed["qrels"][2], parsed["run"][2])
+        if cached is not None:
+            parsed[kind] = cached
+    loaded = ss.get("ds_data") or _sample_data()
+    if not parsed or (len(parsed) == 1 and loaded["qrels"] in SAMPLE_KEYS):
+        return  # wait for the other file (a lone file is not scored against the sample)
+    names = {kind: loaded.get(f"{kind}_name", "") for kind in KINDS}
+    keys = {kind: loaded[kind] for kind in KINDS}
+    for kind, (_, name, key) in parsed.items():
+        names[kind], keys[kind] = name, key
+    if ss.get("ds_pair") == keys:
+        return
+    ss.ds_pair = keys
+    candidate = {
+        "name": f"{names['qrels']} + {names['run']}",
+        **keys,
+        **{f"{k}_name": names[k] for k in KINDS},
+    }
+    try:
+        _score(candidate, ss.ds_spec)
+    except ValueError as err:
+        ss.ds_message = (
+            f"{md_escape(candidate['name'])}: {md_escape(str(err))} The previous data set stays loaded."
+        )
+        return
+    ss.ds_data = candidate
+    ss.ds_message = ""
+    for kind in KINDS:
+        ss.pop(f"ds_parsed_{kind}", None)
+    ss.ds_upload_version = version + 1  # fresh uploaders: the files' bytes are released
 
 
 def _sources() -> None:
@@ -84,11 +124,17 @@ def _sources() -> None:
             "TREC files (`qid 0 docno rel` and `qid Q0 docno rank score tag`) or CSV/TSV with a "
             "header (query/qid, doc/docno, relevance/label, score)."
         )
+        _reconcile_uploads()  # before drawing: a loaded pair gets fresh, empty uploaders at once
+        version = ss.setdefault("ds_upload_version", 0)
         c1, c2 = st.columns(2)
-        c1.file_uploader("Qrels (judgements)", key="ds_qrels_file")
-        c2.file_uploader("Run (ranked results)", key="ds_run_file")
-        _reconcile_uploads()
-        st.caption("The pair is scored as soon as both files are in.")
+        # The uploaders' keys change once a pair is loaded (that releases the files); the keyed
+        # containers around them keep one stable name for the page's styles and tests.
+        c1.container(key="ds_qrels_file").file_uploader("Qrels (judgements)", key=f"ds_qrels_file_{version}")
+        c2.container(key="ds_run_file").file_uploader("Run (ranked results)", key=f"ds_run_file_{version}")
+        st.caption(
+            "The pair is scored as soon as both files are in; a single new file is scored with the "
+            "loaded data set's other file."
+        )
         st.button("Back to the bundled sample", key="ds_sample", on_click=_load_sample)
     if ss.get("ds_message"):
         st.error(ss.ds_message)
@@ -98,7 +144,10 @@ def _open_query(query: str, spec: Spec) -> None:
     """Open a query in the playground under the very spec the table was scored with."""
     ss = st.session_state
     data = ss.ds_data
-    load_state(query_state(data["qrels"], data["run"], query, spec=spec))
+    qrels, run = get_table(data["qrels"]), get_table(data["run"])
+    if qrels is None or run is None:
+        return
+    load_state(query_state(qrels, run, query, spec=spec))
     ss.go_to_playground = True
 
 
@@ -111,14 +160,20 @@ def render() -> None:
     st.markdown("### Data sets: many queries at once")
     formula_name(ss.ds_spec)
     _sources()
-    data = ss.get("ds_data")
-    if data is None:
-        st.info("No data set is loaded.")
-        return
+    data = ss.ds_data
+    qrels, run = get_table(data["qrels"]), get_table(data["run"])
+    if qrels is None or run is None:
+        st.warning(
+            f"{md_escape(data['name'])} is no longer in the server's memory (it keeps only the most "
+            "recently used data sets): upload the files again. Showing the bundled sample."
+        )
+        _load_sample()
+        data = ss.ds_data
+        qrels, run = get_table(data["qrels"]), get_table(data["run"])
 
     spec: Spec = ss.ds_spec
     try:
-        per_query = _evaluate(data["token"], data["qrels"], data["run"], spec)
+        per_query = _score(data, spec)
         agg = aggregate(per_query)
     except ValueError as err:
         st.error(f"Cannot score this data set: {md_escape(str(err))}")
@@ -126,7 +181,7 @@ def render() -> None:
 
     k_text = f"@{spec.k}" if spec.k else ""
     st.caption(
-        f"{md_escape(data['name'])}: {len(data['qrels']):,} judgements, {len(data['run']):,} retrieved "
+        f"{md_escape(data['name'])}: {len(qrels):,} judgements, {len(run):,} retrieved "
         f"documents, {agg.n_queries:,} queries."
     )
     m = st.columns(4)
@@ -137,7 +192,7 @@ def render() -> None:
     st.latex(
         f"\\frac{{1}}{{{agg.n_in_mean}}}\\sum_q \\mathrm{{NDCG}}_q = {latex_number(agg.mean_ndcg)}"
         f"\\qquad \\frac{{\\sum_q \\mathrm{{DCG}}_q}}{{\\sum_q \\mathrm{{IDCG}}_q}} = "
-        f"\\frac{{{latex_number(per_query['dcg'].sum())}}}{{{latex_number(per_query['idcg'].sum())}}} = "
+        f"\\frac{{{latex_number(agg.sum_dcg)}}}{{{latex_number(agg.sum_idcg)}}} = "
         f"{latex_number(agg.ratio_of_sums)}"
     )
     st.caption(

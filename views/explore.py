@@ -114,7 +114,7 @@ def _rankings_form() -> tuple[Comparison | None, list[str]]:
         for i in range(ss.cmp_count):
             c1, c2 = st.columns([0.22, 0.78], vertical_alignment="bottom")
             name = c1.text_input("Name", key=f"{RANK_KEYS[i]}_name", max_chars=20) or NAMES[i]
-            text = c2.text_input(f"Order of {name}", key=RANK_KEYS[i])
+            text = c2.text_input(f"Order of {md_escape(name)}", key=RANK_KEYS[i])
             try:
                 rankings.append((name, parse_ranking(text, labels)))
             except ValueError as err:
@@ -146,13 +146,13 @@ def _compare_section(c: Comparison) -> None:
     k = next(iter(result.explanations.values())).k
     values = ", ".join(f"{name} {number(v)}" for name, v in result.values.items())
     if " = " in result.winner:
-        st.info(f"A tie at NDCG@{k}: {values}.")
+        st.info(f"A tie at NDCG@{k}: {md_escape(values)}.")
     elif result.winner:
         st.success(f"**{md_escape(result.winner)}** ranks better at NDCG@{k}: {md_escape(values)}.")
     cols = st.columns(len(result.explanations))
     for col, (name, ex) in zip(cols, result.explanations.items(), strict=True):
         with col:
-            st.metric(f"NDCG@{k} of {name}", number(ex.ndcg), border=True)
+            st.metric(f"NDCG@{k} of {md_escape(name)}", number(ex.ndcg), border=True)
             shown = ex.steps[["Position", "Item", "Grade", "Discounted gain", "Cumulative DCG"]]
             st.dataframe(
                 shown.style.format({c: number for c in ["Grade", "Discounted gain", "Cumulative DCG"]}),

@@ -14,6 +14,7 @@ from ndcg_core.figures import cumulative_figure, gains_figure, ndcg_at_k_figure
 from ndcg_core.formula import dcg_latex, definition_latex, ndcg_latex, number
 from ndcg_core.playground import (
     DEFAULT_STATE,
+    MAX_URL,
     Item,
     PlaygroundState,
     all_scored,
@@ -32,6 +33,7 @@ from views.common import (
     load_state,
     md_escape,
     next_id,
+    state_file_controls,
     sync_url,
 )
 
@@ -230,10 +232,12 @@ def render() -> None:
 
     with st.sidebar:
         st.button("Start over (Wikipedia D1..D6)", on_click=_reset_all, width="stretch")
+        with st.expander("Save or load this state"):
+            state_file_controls()
         _gallery()
 
     for message in ss.get("pg_url_warnings", []):
-        st.warning(message)
+        st.warning(md_escape(message))
 
     st.markdown("### NDCG, step by step")
     st.caption(
@@ -310,7 +314,14 @@ def render() -> None:
     with messages:  # above the columns, where a projector audience sees them
         for message in ss.get("pg_messages", []) + problems + pool_problems:
             st.error(message)
-    sync_url(state)
+    if not sync_url(state):
+        with messages:
+            st.info(
+                f"This state is too large for a link (over {MAX_URL:,} characters, even compressed), "
+                "so the address bar no longer holds it. Download it as a file and load it back "
+                "under **Save or load this state** in the sidebar."
+            )
+            state_file_controls(key="pg_state_download_here", with_loader=False)
 
     with right:
         if not state.items:

@@ -1,0 +1,250 @@
+"""Issue 14 (hardening) through AppTest: the app never crashes, never loses work, shows user text as text."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+
+
+def app(params: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in (params or {}).items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def ok(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def test_item6_huge_k_in_the_link_keeps_the_page_usable():
+    at = app({"rel": "3,2,1", "k": "9007199254740992"})
+    ok(at)
+    assert any("'k'" in w.value for w in at.warning)
+    assert at.metric[0].value == "1.000" or at.metric[0].value == "1"  # 3,2,1 is ideal
+
+
+# ---------------------------------------------------------------- item 5: user text is text
+
+# Markdown link and image, HTML, LaTeX, an emoji shortcode, a colour directive, bold, code.
+EVIL = "[x](https://evil.example/p) ![i](https://evil.example/a.png) <b>B</b> $x^2$ :smile: :red[hot] **b**"
+UNESCAPED = {
+    "link or image": re.compile(r"(?<!\\)\]\("),
+    "html": re.compile(r"(?<!\\)<b"),
+    "latex": re.compile(r"(?<!\\)\$x"),
+    "emoji shortcode": re.compile(r":smile:"),
+    "colour directive": re.compile(r":red\["),
+    "bold": re.compile(r"(?<!\\)\*\*b"),
+}
+MESSAGE_TYPES = ("warning", "error", "info", "success", "caption", "markdown", "toast")
+LABELLED_TYPES = ("metric", "text_input", "selectbox", "number_input", "radio", "button", "toggle")
+
+
+def texts(at: AppTest) -> list[tuple[str, str]]:
+    """Every message body and every metric/widget label the page shows."""
+    out = []
+    for kind in MESSAGE_TYPES:
+        out += [(kind, str(e.value)) for e in at.get(kind)]
+    for kind in LABELLED_TYPES:
+        out += [(f"{kind} label", str(e.label)) for e in at.get(kind)]
+    return out
+
+
+def assert_no_markup(at: AppTest, min_hits: int = 1) -> None:
+    ok(at)
+    hits = [(kind, text) for kind, text in texts(at) if "evil" in text]
+    assert len(hits) >= min_hits, f"the user text was not shown at all: {texts(at)}"
+    for kind, text in hits:
+        for what, pattern in UNESCAPED.items():
+            assert not pattern.search(text), f"{what} would render in a {kind}: {text!r}"
+
+
+@pytest.mark.parametrize("param", ["rel", "gain", "base", "zero", "ties", "k", "discount", "scores", "pool"])
+def test_item5_share_link_warnings_show_the_value_as_text(param):
+    at = app({"rel": "3,2,1", param: EVIL})
+    assert any(param in w.value for w in at.warning), [w.value for w in at.warning]
+    # Some warnings name only the parameter and what it accepts; any that quotes the value quotes text.
+    quoting = param not in {"zero", "ties", "discount"}
+    assert_no_markup(at, min_hits=1 if quoting else 0)
+
+
+def test_item5_share_link_gain_table_warning_is_text():
+    assert_no_markup(app({"rel": "3,2,1", "gain": "custom", "gains": EVIL}))
+
+
+def test_item5_sidebar_gain_table_error_is_text():
+    at = app({"rel": "3,2,1"})
+    at.session_state["gain"] = "custom"
+    at.session_state["gain_table"] = EVIL
+    assert_no_markup(at.run())
+
+
+def test_item5_quick_entry_error_is_text():
+    at = app({"rel": "3,2,1"})
+    at.text_input(key="quick_entry").set_value(f"3, {EVIL}").run()
+    assert_no_markup(at)
+
+
+def test_item5_explore_ranking_names_are_text():
+    at = app({"rel": "3,2,1"}).switch_page("views/explore.py").run()
+    ok(at)
+    at.text_input(key="cmp_rank_0_name").set_value(EVIL[:20]).run()
+    assert_no_markup(at, min_hits=2)  # metric label, widget label, winner message
+    name = "$x$ :smile: evil"
+    at.text_input(key="cmp_rank_0_name").set_value(name).run()
+    assert_no_markup(at, min_hits=2)
+
+
+def test_item5_explore_ranking_error_is_text():
+    at = app({"rel": "3,2,1"}).switch_page("views/explore.py").run()
+    at.text_input(key="cmp_rank_0").set_value(EVIL).run()
+    assert_no_markup(at)
+
+
+# ---------------------------------------------------------------- data sets: uploads and memory
+
+QRELS_A = b"q1 0 d1 2\nq1 0 d2 1\nq2 0 d3 1\n"
+RUN_A = b"q1 Q0 d1 1 0.9 t\nq1 Q0 d2 2 0.8 t\nq2 Q0 d3 1 0.5 t\n"  # ideal: mean NDCG 1
+RUN_B = b"q1 Q0 d2 1 0.9 t\nq1 Q0 d1 2 0.8 t\nq2 Q0 d9 1 0.5 t\n"  # worse
+
+
+def expected_mean(qrels: bytes, run: bytes) -> str:
+    import io
+
+    import ndcg_core
+
+    table = ndcg_core.evaluate(
+        ndcg_core.read_qrels(io.BytesIO(qrels)), ndcg_core.read_run(io.BytesIO(run)), 10
+    )
+    return ndcg_core.formula.number(ndcg_core.aggregate(table).mean_ndcg)
+
+
+def datasets_page() -> AppTest:
+    at = app({"rel": "1,0", "k": "10"}).switch_page("views/datasets.py").run()
+    ok(at)
+    return at
+
+
+def upload(at: AppTest, kind: str, name: str, content: bytes) -> AppTest:
+    version = at.session_state.get("ds_upload_version", 0)
+    at.file_uploader(key=f"ds_{kind}_file_{version}").set_value((name, content, "text/plain"))
+    return at.run()
+
+
+def mean_shown(at: AppTest) -> str:
+    return next(m.value for m in at.metric if m.label.startswith("Mean NDCG"))
+
+
+def test_defect2_reuploading_a_file_of_the_same_name_shows_the_new_results():
+    at = datasets_page()
+    upload(at, "qrels", "qrels.txt", QRELS_A)
+    upload(at, "run", "run.txt", RUN_A)
+    ok(at)
+    assert mean_shown(at) == expected_mean(QRELS_A, RUN_A) == "1.000" or mean_shown(at) == "1"
+    at = upload(at, "run", "run.txt", RUN_B)  # same name, other content
+    ok(at)
+    assert mean_shown(at) == expected_mean(QRELS_A, RUN_B)
+    assert expected_mean(QRELS_A, RUN_B) != expected_mean(QRELS_A, RUN_A)
+
+
+def test_item7_a_scoring_error_keeps_the_previous_data_set():
+    at = datasets_page()
+    sample_mean = mean_shown(at)
+    upload(at, "qrels", "twice.txt", b"q1 0 d1 2\nq1 0 d1 1\n")  # d1 judged twice: found when scoring
+    upload(at, "run", "run.txt", RUN_A)
+    ok(at)
+    assert mean_shown(at) == sample_mean  # the sample is still the data set on screen
+    assert any("Bundled sample" in c.value for c in at.caption)
+    errors = [e.value for e in at.error]
+    assert any("d1" in e and "previous data set stays" in e for e in errors), errors
+
+
+def test_item9_no_table_or_file_is_kept_in_session_state():
+    import pandas as pd
+    from streamlit.runtime.uploaded_file_manager import UploadedFile
+
+    at = datasets_page()
+    upload(at, "qrels", "qrels.txt", QRELS_A)
+    upload(at, "run", "run.txt", RUN_A)
+    at.run()  # the page releases the uploads once the pair is loaded
+    ok(at)
+    assert mean_shown(at) == expected_mean(QRELS_A, RUN_A)
+
+    def big(value) -> bool:
+        if isinstance(value, (pd.DataFrame, pd.Series, UploadedFile)):
+            return True
+        if isinstance(value, (list, tuple)):
+            return any(big(v) for v in value)
+        if isinstance(value, dict):
+            return any(big(v) for v in value.values())
+        return isinstance(value, bytes) and len(value) > 10_000
+
+    state = at.session_state._state.filtered_state  # user keys and keyed widgets' values
+    # (The playground's editors hold their own small tables; the data-set keys must hold none.)
+    held = [key for key, value in state.items() if key.startswith("ds_") and big(value)]
+    assert not held, f"large data in session state: {held}"
+
+
+def test_item9_the_bundled_sample_is_parsed_once_per_process(monkeypatch):
+    import streamlit as st
+
+    import ndcg_core
+
+    calls = []
+    real = ndcg_core.read_run
+    monkeypatch.setattr(ndcg_core, "read_run", lambda source: calls.append(source) or real(source))
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    for _ in range(3):
+        datasets_page()
+    assert len(calls) == 1, calls
+
+
+# ---------------------------------------------------------------- item 8: every URL the app writes
+
+
+def written_url_length(at: AppTest) -> int:
+    from urllib.parse import urlencode
+
+    return len("https://ndcg.example.org/?" + urlencode(at.query_params, doseq=True))
+
+
+def test_item8_the_app_never_writes_a_url_over_8000_characters():
+    import random
+
+    rng = random.Random(0)
+    at = app({"rel": "3,2,1"})
+    text = ", ".join(f"doc-{rng.getrandbits(64):016x}:{rng.randint(0, 3)}" for _ in range(2_000))
+    at.text_input(key="quick_entry").set_value(text).run()
+    ok(at)
+    assert len(at.session_state["pg_items"]) == 2_000
+    assert written_url_length(at) < 8_000
+    # ... and the app says so, offering the state as a file to download and load back.
+    assert any("too large for a link" in i.value for i in at.info), [i.value for i in at.info]
+    assert at.get("download_button"), "no download button for the state"
+
+
+def test_item8_a_long_but_compressible_state_gets_a_compact_link():
+    at = app({"rel": ",".join(str(i % 4) for i in range(20_000))})
+    ok(at)
+    assert written_url_length(at) < 8_000
+    assert set(at.query_params) == {"state"}
+
+
+def test_item8_a_downloaded_state_file_loads_back():
+    from ndcg_core.playground import from_query_params, state_to_file
+
+    saved, _ = from_query_params({"rel": "0,1,2", "labels": "x,y,z", "discount": "jarvelin", "k": "2"})
+    at = app({"rel": "3,2,1"})
+    at.file_uploader(key="pg_state_file").set_value(("s.json", state_to_file(saved), "application/json"))
+    at.run()
+    ok(at)
+    assert [(i.label, i.grade) for i in at.session_state["pg_items"]] == [("x", 0.0), ("y", 1.0), ("z", 2.0)]
+    assert at.session_state["pg_spec"].variant == saved.variant
+    assert at.query_params["rel"] == "0,1,2"
