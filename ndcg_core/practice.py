@@ -91,8 +91,9 @@ MISTAKES: dict[str, str] = {
     "natural_log": "used the natural log (ln) where the formula asks for log base 2",
     "linear_gain": "used the grade as the gain where 2^grade − 1 was asked",
     "exponential_gain": "used 2^grade − 1 as the gain where the grade itself was asked",
-    "ideal_retrieved_only": "built the ideal ordering from the retrieved items only, leaving out judged items "
-    "the ranking missed",
+    "ideal_retrieved_only": (
+        "built the ideal ordering from the retrieved items only, leaving out judged items the ranking missed"
+    ),
     "ideal_unsorted": "used the list in its given order as the ideal, without sorting it best first",
     "k_not_on_ideal": "summed IDCG over the whole list while DCG stops at k",
     "swapped": "swapped DCG and IDCG",
@@ -112,6 +113,7 @@ _CELL_COLUMN = {
     "discounted_gain": "Discounted gain",
     "cumulative_dcg": "Cumulative DCG",
 }
+_DG = "Discounted gain"
 _CLEAR_GAP = 0.005  # two NDCG values closer than this are not a clear "winner"
 
 
@@ -518,10 +520,9 @@ def _exercise_drag(rng: random.Random, base: dict, level: int) -> Exercise:
         start = [grades[i] for i in order]
         if not _order_reaches(f.ndcg(start), goal, target, best, worst):
             break
+    goal_text = f"the {goal} NDCG possible"
     if goal == "target":
         goal_text = f"an NDCG within ±0.01 of {target:.2f}"
-    else:
-        goal_text = f"the {goal} NDCG possible"
     prompt = f"Drag the items into an order that gives {goal_text}. Each item shows its grade."
     return Exercise(
         **base,
@@ -918,7 +919,7 @@ def _hints_number(e: Exercise) -> tuple[Hint, Hint, Hint]:
         filled = {
             "gain": f"Grade {number(row['Grade'])} gives gain {g} ({e.formula.describe().split(';')[0]}).",
             "divisor": f"Divisor at position {i}: {divisor_rule}.",
-            "discounted_gain": f"Gain {g}, divisor {divisor_rule}: {g} / {d} = {number(row['Discounted gain'])}.",
+            "discounted_gain": f"Gain {g}, divisor {divisor_rule}: {g} / {d} = {number(row[_DG])}.",
             "cumulative_dcg": "Add the discounted gains: "
             + " + ".join(number(x) for x in ex.steps["Discounted gain"].iloc[:i])
             + f" = {number(row['Cumulative DCG'])}.",
