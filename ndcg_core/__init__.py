@@ -13,6 +13,7 @@ from .dataset import Aggregate, aggregate, evaluate, read_qrels, read_run
 from .examples import DATASET_EXAMPLES, EXAMPLES, DatasetExample, Figure, WorkedExample, get_example
 from .explore import variant_matrix
 from .metrics import STEP_COLUMNS, Explanation, dcg, divisors, explain, gains, ndcg, ndcg_curve, to_grades
+from .practice import MISTAKES, diagnose
 from .presets import PRESETS, Preset, library_table
 from .variants import SCHEMA, Option, Variant, schema_markdown
 
@@ -39,5 +40,6 @@ __all__ = [
 ]
 __all__ += ["Aggregate", "aggregate", "evaluate", "read_qrels", "read_run"]
 __all__ += ["PRESETS", "Preset", "library_table", "variant_matrix"]
+__all__ += ["MISTAKES", "diagnose"]
 
 __version__ = "0.1.0"

@@ -43,6 +43,7 @@ __all__ = [
     "LEVELS",
     "MISTAKES",
     "QUANTITIES",
+    "Candidate",
     "Exercise",
     "Feedback",
     "Formula",
@@ -380,6 +381,7 @@ class Exercise:
     other_labels: tuple[str, ...] | None = None
     alt_formula: Formula | None = None  # the second formula (kind "winner")
     values: tuple[tuple[str, float], ...] = ()  # what each choice computes to, for hints
+    candidates: tuple[Candidate, ...] = ()  # kind "formula": the formulas behind the choices
 
     @property
     def answer_type(self) -> str:
@@ -612,13 +614,16 @@ def _exercise_winner(rng: random.Random, base: dict, level: int) -> Exercise:
 
 
 @dataclass(frozen=True)
-class _Candidate:
+class Candidate:
+    """One answer of a "which formula" exercise: its text, formula, ideal source and NDCG."""
+
     text: str
     formula: Formula
     from_pool: bool = True
+    value: float = math.nan
 
 
-def _formula_candidates(level: int, n: int, rng: random.Random, has_pool: bool) -> list[_Candidate]:
+def _formula_candidates(level: int, n: int, rng: random.Random, has_pool: bool) -> list[Candidate]:
     k = rng.randint(2, n - 1)
     discounts = [("log", "log2(i + 1)"), ("jarvelin", "Järvelin–Kekäläinen max(1, log2(i))")]
     cuts = [(None, "whole list"), (k, f"k = {k}")]
@@ -637,7 +642,7 @@ def _formula_candidates(level: int, n: int, rng: random.Random, has_pool: bool) 
                             "ideal from all judged items" if from_pool else "ideal from the list only"
                         )
                     out.append(
-                        _Candidate("; ".join(parts), Formula(k=cut, gain=gain, discount=discount), from_pool)
+                        Candidate("; ".join(parts), Formula(k=cut, gain=gain, discount=discount), from_pool)
                     )
     return out
 
@@ -675,6 +680,7 @@ def _exercise_formula(rng: random.Random, base: dict, level: int) -> Exercise:
         answer_choice=answer,
         target=printed,
         values=tuple((c.text, v) for c, v in shown),
+        candidates=tuple(replace(c, value=v) for c, v in shown),
     )
 
 
