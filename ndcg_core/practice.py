@@ -52,9 +52,12 @@ __all__ = [
     "check",
     "diagnose",
     "diagnose_question",
+    "feedback_latex",
+    "focus_rows",
     "hints",
     "make_exercise",
     "next_kind",
+    "wrong_formula",
 ]
 
 #: Exercise kinds, in the order the issue lists them.
@@ -98,6 +101,7 @@ MISTAKES: dict[str, str] = {
     "ideal_unsorted": "used the list in its given order as the ideal, without sorting it best first",
     "k_not_on_ideal": "summed IDCG over the whole list while DCG stops at k",
     "swapped": "swapped DCG and IDCG",
+    "dcg_for_ndcg": "gave DCG where NDCG was asked: it still has to be divided by IDCG",
     "cumulative_for_row": "gave the cumulative DCG (the running total) where one row's discounted gain was "
     "asked",
     "row_for_cumulative": "gave one row's discounted gain where the cumulative DCG (the running total) was "
@@ -219,23 +223,45 @@ def _rounded_total(steps: pd.DataFrame, decimals: int, upto: int | None = None) 
     return float(sum(round(float(t), decimals) for t in rows["Discounted gain"]))
 
 
+def wrong_formula(q: Question, mistake: str) -> Formula | None:
+    """The formula a student used when making ``mistake`` on ``q``, for the formula-choice mistakes.
+
+    None when the mistake is not a different formula choice, or does not apply
+    (no gain mistake on a divisor; no discount mistake on a gain).
+
+    >>> wrong_formula(Question((1.0, 0.0), Formula()), "log2_i").discount
+    'jarvelin'
+    """
+    f = q.formula
+    if mistake in _DISCOUNT_MISTAKES and q.quantity == "gain":
+        return None
+    if mistake in _GAIN_MISTAKES and q.quantity == "divisor":
+        return None
+    if mistake == "log2_i" and f.discount == "log":
+        return replace(f, discount="jarvelin")
+    if mistake == "log2_i_plus_1" and f.discount == "jarvelin":
+        return replace(f, discount="log")
+    if mistake == "natural_log" and f.log_base != math.e:
+        return replace(f, log_base=math.e)
+    if mistake == "linear_gain" and f.gain == "exponential":
+        return replace(f, gain="linear")
+    if mistake == "exponential_gain" and f.gain == "linear":
+        return replace(f, gain="exponential")
+    return None
+
+
+_DISCOUNT_MISTAKES = ("log2_i", "log2_i_plus_1", "natural_log")
+_GAIN_MISTAKES = ("linear_gain", "exponential_gain")
+
+
 def _wrong_values(q: Question) -> dict[str, list[float]]:
     """The answer under every common mistake that applies to the question, by mistake id."""
-    f = q.formula
     out: dict[str, list[float]] = {}
     pos = q.position
-    if q.quantity != "gain":
-        if f.discount == "log":
-            out["log2_i"] = [q.value(replace(f, discount="jarvelin"))]
-        else:
-            out["log2_i_plus_1"] = [q.value(replace(f, discount="log"))]
-        if f.log_base != math.e:
-            out["natural_log"] = [q.value(replace(f, log_base=math.e))]
-    if q.quantity != "divisor":
-        if f.gain == "exponential":
-            out["linear_gain"] = [q.value(replace(f, gain="linear"))]
-        elif f.gain == "linear":
-            out["exponential_gain"] = [q.value(replace(f, gain="exponential"))]
+    for mistake in _DISCOUNT_MISTAKES + _GAIN_MISTAKES:
+        wrong = wrong_formula(q, mistake)
+        if wrong is not None:
+            out[mistake] = [q.value(wrong)]
     ex = q.explanation()
     if q.quantity == "discounted_gain":
         out["cumulative_for_row"] = [float(ex.steps["Cumulative DCG"].iloc[pos - 1])]
@@ -272,6 +298,7 @@ def _wrong_totals(q: Question, ex: Explanation, out: dict[str, list[float]]) -> 
         out.update({name: values for name, values in wrong_idcg.items() if values})
     else:
         out["swapped"] = _ratio(idcg_ok, dcg_ok)
+        out["dcg_for_ndcg"] = [dcg_ok]
         out["rounded_terms"] = [v for top, bottom in rounded.values() for v in _ratio(top, bottom)]
         for name, values in wrong_idcg.items():
             wrong = [v for idcg_value in values for v in _ratio(dcg_ok, idcg_value)]
@@ -847,6 +874,57 @@ def _focus(q: Question, mistake: str) -> tuple[str, int]:
     if pick.empty:
         pick = rows if not rows.empty else table
     return ("ideal_steps" if ideal_side else "steps", int(pick["Position"].iloc[0]))
+
+
+#: Step-table columns shown next to a feedback.
+ROW_COLUMNS = ("Position", "Item", "Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG")
+
+
+def focus_rows(exercise: Exercise, feedback: Feedback) -> pd.DataFrame:
+    """The step-table row a feedback points at, worked out; with the mistaken formula's row below it.
+
+    The first column says which formula computed the row. Empty for a right
+    answer or a non-numeric exercise.
+    """
+    q = exercise.question
+    if q is None or feedback.focus is None:
+        return pd.DataFrame(columns=["Computed with", *ROW_COLUMNS])
+    table, position = feedback.focus
+    rows = [("the formula asked", q.explanation())]
+    mistake = feedback.mistakes[0] if feedback.mistakes else ""
+    wrong = wrong_formula(q, mistake)
+    if wrong is not None:
+        rows.append((f"your answer's formula ({wrong.describe()})", q.explanation(wrong)))
+    elif mistake == "ideal_retrieved_only" and table == "ideal_steps":
+        rows.append(("the retrieved items only", q.explanation(ideal=None)))
+    frames = []
+    for label, ex in rows:
+        steps = getattr(ex, table)
+        row = steps[steps["Position"] == position]
+        frames.append(row[list(ROW_COLUMNS)].assign(**{"Computed with": label}))
+    out = pd.concat(frames, ignore_index=True)
+    return out[["Computed with", *ROW_COLUMNS]]
+
+
+def feedback_latex(exercise: Exercise, feedback: Feedback) -> tuple[str, ...]:
+    """The formula with the numbers for a numeric feedback: the row's term, then the total asked."""
+    q = exercise.question
+    if q is None or feedback.focus is None:
+        return ()
+    ex = q.explanation()
+    table, position = feedback.focus
+    row = getattr(ex, table).set_index("Position").loc[position]
+    name = "ideal row" if table == "ideal_steps" else "row"
+    term = (
+        f"\\text{{{name} {position}: }}\\dfrac{{{number(row['Gain'])}}}{{{number(row['Divisor'])}}}"
+        f" = {number(row['Discounted gain'])}"
+    )
+    totals = {
+        "dcg": (dcg_latex(ex),),
+        "idcg": (dcg_latex(ex, ideal=True),),
+        "ndcg": (dcg_latex(ex), dcg_latex(ex, ideal=True), ndcg_latex(ex)),
+    }
+    return (term, *totals.get(q.quantity, ()))
 
 
 def _check_order(exercise: Exercise, order: Sequence[str]) -> Feedback:

@@ -24,6 +24,8 @@ from ndcg_core.practice import (
     Question,
     check,
     diagnose_question,
+    feedback_latex,
+    focus_rows,
     hints,
     kind_for,
     make_exercise,
@@ -237,6 +239,7 @@ MISTAKE_CASES = {
         dict(relevances=[0, 3, 2, 1], k=2),
     ),
     "swapped": (log2_plus_1(sorted(L, reverse=True)) / log2_plus_1(L), dict(relevances=L)),
+    "dcg_for_ndcg": (log2_plus_1(L), dict(relevances=L)),
     "rounded_terms": (
         round(2 / math.log2(5), 2) + round(2 / math.log2(6), 2),
         dict(relevances=[0, 0, 0, 2, 2], quantity="dcg"),
@@ -426,3 +429,18 @@ def test_practise_what_you_missed_favours_missed_kinds():
 def test_feedback_is_plain_data():
     fb = Feedback(True, "Right")
     assert fb.counts and fb.mistakes == ()
+
+
+def test_feedback_shows_the_row_under_both_formulas():
+    # Wikipedia's list, DCG asked with log2(i+1), answered with log2(i): row 2 shows it.
+    e = make_exercise(1, 1, "metric", 1)
+    e = type(e)(**{**e.__dict__, "question": Question(tuple(map(float, L)), Formula(), "dcg")})
+    fb = check(e, f"{jk(L):.3f}")
+    assert fb.mistakes == ("log2_i",) and fb.focus == ("steps", 2)
+    rows = focus_rows(e, fb)
+    assert list(rows["Divisor"]) == pytest.approx([math.log2(3), 1.0])
+    assert list(rows["Discounted gain"]) == pytest.approx([2 / math.log2(3), 2.0])
+    assert "log2(i + 1)" not in rows["Computed with"].iloc[1]  # the second row is the wrong formula
+    latex = feedback_latex(e, fb)
+    assert latex[0].startswith("\\text{row 2: }") and "\\dfrac{2}{1.585} = 1.262" in latex[0]
+    assert latex[1].startswith("\\mathrm{DCG@6}")
