@@ -880,30 +880,41 @@ def _focus(q: Question, mistake: str) -> tuple[str, int]:
 ROW_COLUMNS = ("Position", "Item", "Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG")
 
 
-def focus_rows(exercise: Exercise, feedback: Feedback) -> pd.DataFrame:
-    """The step-table row a feedback points at, worked out; with the mistaken formula's row below it.
+_SHORT = {
+    "log2_i": "log2(i)",
+    "log2_i_plus_1": "log2(i + 1)",
+    "natural_log": "ln",
+    "linear_gain": "gain = grade",
+    "exponential_gain": "gain = 2^grade − 1",
+    "ideal_retrieved_only": "retrieved items only",
+}
 
-    The first column says which formula computed the row. Empty for a right
+
+def focus_rows(exercise: Exercise, feedback: Feedback) -> pd.DataFrame:
+    """The step-table row a feedback points at, worked out, one step per line (narrow, for phones).
+
+    Columns: ``Step`` (the step-table column names), ``Asked`` (the row under
+    the formula asked) and, when the mistake is a different formula choice,
+    ``Your way: ...`` (the same row computed that way). Empty for a right
     answer or a non-numeric exercise.
     """
     q = exercise.question
     if q is None or feedback.focus is None:
-        return pd.DataFrame(columns=["Computed with", *ROW_COLUMNS])
+        return pd.DataFrame(columns=["Step", "Asked"])
     table, position = feedback.focus
-    rows = [("the formula asked", q.explanation())]
+    columns = {"Asked": q.explanation()}
     mistake = feedback.mistakes[0] if feedback.mistakes else ""
     wrong = wrong_formula(q, mistake)
     if wrong is not None:
-        rows.append((f"your answer's formula ({wrong.describe()})", q.explanation(wrong)))
+        columns[f"Your way: {_SHORT[mistake]}"] = q.explanation(wrong)
     elif mistake == "ideal_retrieved_only" and table == "ideal_steps":
-        rows.append(("the retrieved items only", q.explanation(ideal=None)))
-    frames = []
-    for label, ex in rows:
+        columns[f"Your way: {_SHORT[mistake]}"] = q.explanation(ideal=None)
+    out = pd.DataFrame({"Step": list(ROW_COLUMNS)})
+    for name, ex in columns.items():
         steps = getattr(ex, table)
         row = steps[steps["Position"] == position]
-        frames.append(row[list(ROW_COLUMNS)].assign(**{"Computed with": label}))
-    out = pd.concat(frames, ignore_index=True)
-    return out[["Computed with", *ROW_COLUMNS]]
+        out[name] = pd.Series([row[c].iloc[0] if len(row) else None for c in ROW_COLUMNS], dtype=object)
+    return out
 
 
 def feedback_latex(exercise: Exercise, feedback: Feedback) -> tuple[str, ...]:

@@ -437,10 +437,11 @@ def test_feedback_shows_the_row_under_both_formulas():
     e = type(e)(**{**e.__dict__, "question": Question(tuple(map(float, L)), Formula(), "dcg")})
     fb = check(e, f"{jk(L):.3f}")
     assert fb.mistakes == ("log2_i",) and fb.focus == ("steps", 2)
-    rows = focus_rows(e, fb)
-    assert list(rows["Divisor"]) == pytest.approx([math.log2(3), 1.0])
-    assert list(rows["Discounted gain"]) == pytest.approx([2 / math.log2(3), 2.0])
-    assert "log2(i + 1)" not in rows["Computed with"].iloc[1]  # the second row is the wrong formula
+    rows = focus_rows(e, fb).set_index("Step")
+    assert list(rows.columns) == ["Asked", "Your way: log2(i)"]
+    assert list(rows.loc["Divisor"]) == pytest.approx([math.log2(3), 1.0])
+    assert list(rows.loc["Discounted gain"]) == pytest.approx([2 / math.log2(3), 2.0])
+    assert list(rows.loc["Item"]) == ["D2", "D2"]
     latex = feedback_latex(e, fb)
     assert latex[0].startswith("\\text{row 2: }") and "\\dfrac{2}{1.585} = 1.262" in latex[0]
     assert latex[1].startswith("\\mathrm{DCG@6}")
