@@ -830,7 +830,7 @@ def _check_number(exercise: Exercise, text: str) -> Feedback:
         return Feedback(False, f"Could not read your answer: {err}.", problem=str(err))
     exact = q.value()
     found = diagnose_question(a, q)
-    shown = number(exact, max(3, a.decimals))
+    shown = f"{exact:.{max(3, a.decimals)}f}"
     if not found:
         return Feedback(True, f"Right: {QUANTITIES[q.quantity]} is {shown}.", value=a.value)
     if found == ["too_few_decimals"]:
@@ -843,7 +843,7 @@ def _check_number(exercise: Exercise, text: str) -> Feedback:
         )
     if found == ["unknown"]:
         message = (
-            f"Not quite: your answer {number(a.value, max(3, a.decimals))} is not {QUANTITIES[q.quantity]} "
+            f"Not quite: your answer {a.text} is not {QUANTITIES[q.quantity]} "
             f"({shown}), and no common mistake gives it. Check the step table row below."
         )
     else:
