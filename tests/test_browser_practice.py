@@ -123,10 +123,17 @@ def test_a_drag_exercise_is_solved_by_dragging(page: Page, app_url, artifacts):
     page.screenshot(path=str(artifacts / "practice-drag-1280x720.png"))
 
 
+def settled(page: Page) -> None:
+    """Wait until the script run is over and no element from the previous run is left."""
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
+    expect(page.locator("[data-stale='true']")).to_have_count(0)
+
+
 def exercise_texts(page: Page, count: int) -> list[str]:
     texts = []
     for n in range(1, count + 1):
         expect(header(page)).to_contain_text(f"Exercise {n}")
+        settled(page)
         texts.append(page.locator(".st-key-pr_exercise").inner_text())
         page.get_by_role("button", name="Next exercise").click()
     return texts
