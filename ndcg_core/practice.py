@@ -844,12 +844,14 @@ def _check_number(exercise: Exercise, text: str) -> Feedback:
     if found == ["unknown"]:
         message = (
             f"Not quite: your answer {a.text} is not {QUANTITIES[q.quantity]} "
-            f"({shown}), and no common mistake gives it. Check the step table row below."
+            f"({shown}), and no common mistake gives it. Compare with the "
+            f"{'step-table row' if q.position is not None else 'worked formula'} below."
         )
     else:
         reasons = "; or you ".join(MISTAKES[m] for m in found)
         message = f"Not quite: it looks like you {reasons}. The right value is {shown}."
-    return Feedback(False, message, mistakes=tuple(found), value=a.value, focus=_focus(q, found[0]))
+    focus = _focus(q, found[0]) if q.position is not None or found != ["unknown"] else None
+    return Feedback(False, message, mistakes=tuple(found), value=a.value, focus=focus)
 
 
 def _focus(q: Question, mistake: str) -> tuple[str, int]:
@@ -918,11 +920,18 @@ def focus_rows(exercise: Exercise, feedback: Feedback) -> pd.DataFrame:
 
 
 def feedback_latex(exercise: Exercise, feedback: Feedback) -> tuple[str, ...]:
-    """The formula with the numbers for a numeric feedback: the row's term, then the total asked."""
+    """The formula with the numbers for a wrong numeric answer: the focus row's term, then the total asked."""
     q = exercise.question
-    if q is None or feedback.focus is None:
+    if q is None or feedback.correct or not feedback.counts:
         return ()
     ex = q.explanation()
+    totals = {
+        "dcg": (dcg_latex(ex),),
+        "idcg": (dcg_latex(ex, ideal=True),),
+        "ndcg": (dcg_latex(ex), dcg_latex(ex, ideal=True), ndcg_latex(ex)),
+    }.get(q.quantity, ())
+    if feedback.focus is None:
+        return totals
     table, position = feedback.focus
     row = getattr(ex, table).set_index("Position").loc[position]
     name = "ideal row" if table == "ideal_steps" else "row"
@@ -930,12 +939,7 @@ def feedback_latex(exercise: Exercise, feedback: Feedback) -> tuple[str, ...]:
         f"\\text{{{name} {position}: }}\\dfrac{{{number(row['Gain'])}}}{{{number(row['Divisor'])}}}"
         f" = {number(row['Discounted gain'])}"
     )
-    totals = {
-        "dcg": (dcg_latex(ex),),
-        "idcg": (dcg_latex(ex, ideal=True),),
-        "ndcg": (dcg_latex(ex), dcg_latex(ex, ideal=True), ndcg_latex(ex)),
-    }
-    return (term, *totals.get(q.quantity, ()))
+    return (term, *totals)
 
 
 def _check_order(exercise: Exercise, order: Sequence[str]) -> Feedback:

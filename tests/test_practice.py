@@ -445,3 +445,14 @@ def test_feedback_shows_the_row_under_both_formulas():
     latex = feedback_latex(e, fb)
     assert latex[0].startswith("\\text{row 2: }") and "\\dfrac{2}{1.585} = 1.262" in latex[0]
     assert latex[1].startswith("\\mathrm{DCG@6}")
+
+
+def test_unknown_total_points_at_the_formula_not_a_row():
+    e = make_exercise(7, 1, "metric", 1)
+    fb = check(e, "0.123")
+    assert fb.mistakes == ("unknown",) and fb.focus is None
+    assert "worked formula below" in fb.message
+    latex = feedback_latex(e, fb)
+    assert latex and all(x.startswith("\\mathrm{") for x in latex)
+    assert focus_rows(e, fb).empty
+    assert feedback_latex(e, check(e, f"{e.exact:.3f}")) == ()

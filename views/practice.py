@@ -210,7 +210,7 @@ def _list_table(labels, grades, scores=None) -> pd.DataFrame:
 
 def _table(frame: pd.DataFrame, key: str) -> None:
     with st.container(key=key):
-        st.dataframe(frame, hide_index=True, height=38 + 35 * len(frame))
+        st.dataframe(frame, hide_index=True, height=38 + 35 * len(frame), width="content")
 
 
 def _show_data(e: Exercise) -> None:
@@ -286,15 +286,16 @@ def _feedback(e: Exercise) -> None:
             st.warning(md_escape(fb.message))
         else:
             st.error(md_escape(fb.message), icon=":material/lightbulb:")
-        if fb.correct or e.answer_type != "number" or fb.focus is None:
+        if fb.correct or e.answer_type != "number":
             return
-        rows = focus_rows(e, fb)
-        table, position = fb.focus
-        where = "the ideal ordering" if table == "ideal_steps" else "your ranking"
-        st.markdown(f"**Row {position} of {where}'s step table**")
-        shown = rows.assign(**{c: rows[c].map(_cell) for c in rows.columns[1:]})
-        with st.container(key="pr_focus_row"):
-            st.dataframe(shown, hide_index=True)
+        if fb.focus is not None:
+            rows = focus_rows(e, fb)
+            table, position = fb.focus
+            where = "the ideal ordering" if table == "ideal_steps" else "your ranking"
+            st.markdown(f"**Row {position} of {where}'s step table**")
+            shown = rows.assign(**{c: rows[c].map(_cell) for c in rows.columns[1:]})
+            with st.container(key="pr_focus_row"):
+                st.dataframe(shown, hide_index=True, width="content")
         for latex in feedback_latex(e, fb):
             st.latex(latex)
 
