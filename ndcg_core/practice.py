@@ -165,6 +165,11 @@ class Formula:
             ideal=None if ideal is None else list(ideal),
         )
 
+    def changes_from(self, other: Formula) -> str:
+        """The parts of :meth:`describe` that differ from ``other``'s: ``k = 3``."""
+        theirs = set(other.describe().split("; "))
+        return "; ".join(part for part in self.describe().split("; ") if part not in theirs)
+
     def describe(self) -> str:
         """In words: ``gain = grade; divisor = log2(i + 1); k = 3``."""
         gain = {
@@ -601,21 +606,22 @@ def _exercise_winner(rng: random.Random, base: dict, level: int) -> Exercise:
     fallback = None
     for _ in range(200):
         grades = _grades(rng, level)
-        a, b = grades[:], grades[:]
-        rng.shuffle(a)
-        rng.shuffle(b)
+        names = _labels(len(grades))
+        order_a, order_b = (
+            rng.sample(range(len(grades)), len(grades)),
+            rng.sample(range(len(grades)), len(grades)),
+        )
+        a, b = [grades[i] for i in order_a], [grades[i] for i in order_b]
         first, second = _winner_formulas(rng, level, len(grades))
         v = [(first.ndcg(a), first.ndcg(b)), (second.ndcg(a), second.ndcg(b))]
         if any(abs(x - y) < _CLEAR_GAP for x, y in v):
             continue
         a_first, a_second = v[0][0] > v[0][1], v[1][0] > v[1][1]
         answer = {(True, True): 0, (False, False): 1, (True, False): 2, (False, True): 3}[(a_first, a_second)]
-        fallback = (a, b, first, second, answer, v)
+        fallback = (a, b, [names[i] for i in order_a], [names[i] for i in order_b], first, second, answer, v)
         if (answer >= 2) == want_flip:
             break
-    a, b, first, second, answer, v = fallback
-    labels = _labels(len(a), "A")
-    other_labels = _labels(len(b), "B")
+    a, b, labels, other_labels, first, second, answer, v = fallback
     prompt = (
         "Two rankings of the same items. Which one has the higher NDCG under the first formula, "
         "and under the second?"
@@ -624,10 +630,10 @@ def _exercise_winner(rng: random.Random, base: dict, level: int) -> Exercise:
         **base,
         prompt=prompt,
         grades=tuple(a),
-        labels=labels,
+        labels=tuple(labels),
         formula=first,
         other=tuple(b),
-        other_labels=other_labels,
+        other_labels=tuple(other_labels),
         alt_formula=second,
         choices=WINNER_CHOICES,
         answer_choice=answer,

@@ -134,6 +134,8 @@ def test_winner_exercises(level):
         e = make_exercise(seed, 1, "winner", level)
         check_level_shape(e)
         assert sorted(e.grades) == sorted(e.other)  # the same items, in two orders
+        grade_of = dict(zip(e.labels, e.grades, strict=True))
+        assert dict(zip(e.other_labels, e.other, strict=True)) == grade_of
         a1, b1 = engine(e).ndcg, engine(e, grades=e.other).ndcg
         a2, b2 = engine(e, formula=e.alt_formula).ndcg, engine(e, grades=e.other, formula=e.alt_formula).ndcg
         assert abs(a1 - b1) >= 0.005 and abs(a2 - b2) >= 0.005

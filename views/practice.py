@@ -218,7 +218,10 @@ def _show_data(e: Exercise) -> None:
         st.markdown(f"**Formula:** {md_escape(e.formula.describe())}")
     if e.kind == "winner":
         st.markdown(f"**First formula:** {md_escape(e.formula.describe())}")
-        st.markdown(f"**Second formula:** {md_escape(e.alt_formula.describe())}")
+        changed = e.alt_formula.changes_from(e.formula)
+        st.markdown(
+            f"**Second formula:** {md_escape(e.alt_formula.describe())} (changed: {md_escape(changed)})"
+        )
         a, b = st.columns(2)
         with a:
             st.markdown("**Ranking A**")
@@ -230,8 +233,8 @@ def _show_data(e: Exercise) -> None:
     if e.kind == "drag":
         return
     if e.kind == "library":
-        st.caption("Scores decide the order; equal scores are a tie. Document ids are strings.")
-        _table(_list_table(e.labels, e.grades, e.scores), "pr_list")
+        st.caption("The scores decide the order, highest first; equal scores are a tie.")
+        _table(_list_table(e.labels, e.grades, e.scores).drop(columns="Position"), "pr_list")
         return
     _table(_list_table(e.labels, e.grades), "pr_list")
     if e.ideal is not None and e.ideal_labels is not None:
@@ -260,7 +263,7 @@ def _answer_area(e: Exercise) -> None:
             st.form_submit_button("Check", type="primary", on_click=_check_number, args=(e, key))
     elif e.answer_type == "choice":
         key = f"pr_choice_{e.key}"
-        st.radio("Your answer", list(e.choices), index=None, key=key)
+        st.radio("Your answer", list(e.choices), index=None, key=key, format_func=md_escape)
         st.button("Check", key=f"pr_check_{e.key}", type="primary", on_click=_check_choice, args=(e, key))
     else:
         order = list(ss.pr_orders.get(e.key, e.labels))
