@@ -107,6 +107,9 @@ MISTAKES: dict[str, str] = {
     "row_for_cumulative": "gave one row's discounted gain where the cumulative DCG (the running total) was "
     "asked",
     "rounded_terms": "rounded each term before adding them up, so the rounding errors added up too",
+    "ties_not_averaged": "kept tied items in the listed order where each should get its tie group's "
+    "average gain",
+    "ties_averaged": "averaged the gains of tied items where they keep the listed order",
     "too_few_decimals": "typed fewer than 2 decimals: give at least 2 so the answer can be checked",
 }
 
@@ -131,12 +134,15 @@ class Formula:
 
     ``gain`` is ``"linear"``, ``"exponential"`` or ``"binary"`` (any grade
     above 0 counts 1: a gain table, as in the documents' Shaped example).
+    ``ties`` is the rule for equal scores (``"stable"``: the listed order;
+    ``"average"``: the tie group's mean gain), or None when no scores are involved.
     """
 
     k: int | None = None
     gain: str = "linear"
     discount: str = "log"
     log_base: float = 2.0
+    ties: str | None = None
 
     @property
     def gain_arg(self) -> str | dict[float, float]:
@@ -145,7 +151,12 @@ class Formula:
             return {0.0: 0.0, 1.0: 1.0, 2.0: 1.0, 3.0: 1.0, 4.0: 1.0}
         return self.gain
 
-    def explain(self, grades: Sequence[float], ideal: Sequence[float] | None = None) -> Explanation:
+    def explain(
+        self,
+        grades: Sequence[float],
+        ideal: Sequence[float] | None = None,
+        scores: Sequence[float] | None = None,
+    ) -> Explanation:
         return explain(
             list(grades),
             self.k,
@@ -153,6 +164,8 @@ class Formula:
             discount=self.discount,
             log_base=self.log_base,
             ideal=None if ideal is None else list(ideal),
+            scores=None if scores is None else list(scores),
+            ties=self.ties or "stable",
         )
 
     def ndcg(self, grades: Sequence[float], ideal: Sequence[float] | None = None) -> float:
@@ -180,7 +193,16 @@ class Formula:
         log = _log_name(self.log_base)
         divisor = f"divisor = {log}(i + 1)" if self.discount == "log" else f"divisor = max(1, {log}(i))"
         cut = "whole list (no k)" if self.k is None else f"k = {self.k}"
-        return f"{gain}; {divisor}; {cut}"
+        parts = [gain, divisor, cut]
+        if self.ties is not None:
+            parts.append(_TIES_TEXT[self.ties])
+        return "; ".join(parts)
+
+
+_TIES_TEXT = {
+    "stable": "tied scores keep the listed order",
+    "average": "tied scores share their group's average gain",
+}
 
 
 def _log_name(base: float) -> str:
@@ -198,6 +220,7 @@ class Question:
 
     ``position`` (1-based) is the row for the step-table quantities.
     ``ideal`` is the judged pool as in :func:`ndcg_core.ndcg` (None: the list).
+    With ``scores``, ``grades`` are in listed order and the scores rank them.
     """
 
     grades: tuple[float, ...]
@@ -205,10 +228,11 @@ class Question:
     quantity: str = "ndcg"
     ideal: tuple[float, ...] | None = None
     position: int | None = None
+    scores: tuple[float, ...] | None = None
 
     def explanation(self, formula: Formula | None = None, ideal: Any = "same") -> Explanation:
         pool = self.ideal if ideal == "same" else ideal
-        return (formula or self.formula).explain(self.grades, pool)
+        return (formula or self.formula).explain(self.grades, pool, self.scores)
 
     def value(self, formula: Formula | None = None, ideal: Any = "same") -> float:
         """The quantity, under this question's formula or another one."""
@@ -252,11 +276,16 @@ def wrong_formula(q: Question, mistake: str) -> Formula | None:
         return replace(f, gain="linear")
     if mistake == "exponential_gain" and f.gain == "linear":
         return replace(f, gain="exponential")
+    if q.scores is not None:
+        if mistake == "ties_not_averaged" and f.ties == "average":
+            return replace(f, ties="stable")
+        if mistake == "ties_averaged" and f.ties == "stable":
+            return replace(f, ties="average")
     return None
 
 
 _DISCOUNT_MISTAKES = ("log2_i", "log2_i_plus_1", "natural_log")
-_GAIN_MISTAKES = ("linear_gain", "exponential_gain")
+_GAIN_MISTAKES = ("linear_gain", "exponential_gain", "ties_not_averaged", "ties_averaged")
 
 
 def _wrong_values(q: Question) -> dict[str, list[float]]:
@@ -285,7 +314,8 @@ def _ratio(top: float, bottom: float) -> list[float]:
 def _wrong_totals(q: Question, ex: Explanation, out: dict[str, list[float]]) -> None:
     f = q.formula
     dcg_ok, idcg_ok = ex.dcg, ex.idcg
-    pool = list(q.ideal) if q.ideal is not None else list(q.grades)
+    # Without a pool, the "given order" is the list as the student sees it ranked (by score when scored).
+    pool = list(q.ideal) if q.ideal is not None else [float(g) for g in ex.steps["Grade"]]
     kw = {"gain": f.gain_arg, "discount": f.discount, "log_base": f.log_base}
     # IDCG under the wrong ideals, each computed by the engine.
     wrong_idcg = {
@@ -511,6 +541,11 @@ def _exercise_cell(rng: random.Random, base: dict, level: int) -> Exercise:
 def _exercise_metric(rng: random.Random, base: dict, level: int) -> Exercise:
     grades = _grades(rng, level)
     f = _formula(rng, level, len(grades))
+    if level == 3 and rng.random() < 0.4:
+        quantity = rng.choice(["dcg", "ndcg"])  # IDCG does not depend on the scores
+        return _exercise_metric_scored(
+            rng, base, grades, replace(f, ties=rng.choice(list(_TIES_TEXT))), quantity
+        )
     pool = _pool(rng, level, grades)
     quantity = rng.choice(["dcg", "ndcg"] if level == 1 else list(_TOTALS))
     q = Question(tuple(grades), f, quantity, ideal=None if pool is None else tuple(pool))
@@ -526,6 +561,30 @@ def _exercise_metric(rng: random.Random, base: dict, level: int) -> Exercise:
         formula=f,
         ideal=q.ideal,
         ideal_labels=pool_labels if pool is not None else None,
+        question=q,
+    )
+
+
+def _exercise_metric_scored(
+    rng: random.Random, base: dict, grades: list[float], f: Formula, quantity: str
+) -> Exercise:
+    """Level 3: the items carry model scores, some tied; the tie rule matters to the answer."""
+    other = replace(f, ties="stable" if f.ties == "average" else "average")
+    for _ in range(500):  # almost always a few tries
+        scores = [rng.choice([0.9, 0.7, 0.7, 0.4, 0.4, 0.1]) for _ in grades]
+        q = Question(tuple(grades), f, quantity, scores=tuple(scores))
+        if round(q.value(), 3) != round(q.value(other), 3):
+            break
+        rng.shuffle(grades)
+    cut = "" if f.k is None else f"@{f.k}"
+    prompt = f"A model scored these items; some scores are tied. What is {QUANTITIES[quantity]}{cut}?"
+    return Exercise(
+        **base,
+        prompt=prompt,
+        grades=tuple(grades),
+        labels=_labels(len(grades)),
+        formula=f,
+        scores=q.scores,
         question=q,
     )
 
@@ -895,6 +954,8 @@ _SHORT = {
     "linear_gain": "gain = grade",
     "exponential_gain": "gain = 2^grade − 1",
     "ideal_retrieved_only": "retrieved items only",
+    "ties_not_averaged": "listed order",
+    "ties_averaged": "average gain",
 }
 
 
@@ -1034,6 +1095,11 @@ def _hints_number(e: Exercise) -> tuple[Hint, Hint, Hint]:
             Hint(2, filled),
             Hint(3, f"The step table, worked out. The answer is {number(q.value(), 4)}.", tables=True),
         )
+    scored = (
+        " First rank the items by score, highest first; the tie rule says how tied items count."
+        if q.scores is not None
+        else ""
+    )
     first = {
         "dcg": "DCG@k adds gain / divisor over the top k rows of the ranking.",
         "idcg": "IDCG@k is the DCG of the ideal ordering: all judged items sorted best first, cut at k.",
@@ -1045,7 +1111,7 @@ def _hints_number(e: Exercise) -> tuple[Hint, Hint, Hint]:
         "ndcg": (dcg_latex(ex), dcg_latex(ex, ideal=True), ndcg_latex(ex)),
     }[quantity]
     return (
-        Hint(1, first),
+        Hint(1, first + scored),
         Hint(2, "The formula with this list's numbers (each term is gain / divisor):", latex=latex),
         Hint(3, f"Both step tables, worked out. The answer is {number(q.value(), 4)}.", tables=True),
     )

@@ -6,6 +6,7 @@ import math
 
 from streamlit.testing.v1 import AppTest
 
+import ndcg_core
 from ndcg_core.practice import KINDS, kind_for, make_exercise
 from views.common import md_escape
 
@@ -181,3 +182,25 @@ def test_practise_what_you_missed_picks_a_missed_kind_and_survives_a_page_switch
     ok(at)
     assert at.session_state["pr_progress"] == progress
     assert at.session_state["pr_missed_mode"] is True
+
+
+def test_level_three_scored_exercise_shows_scores_and_names_the_tie_mistake():
+    seed = next(s for s in range(100) if make_exercise(s, 1, "metric", 3).scores is not None)
+    e = make_exercise(seed, 1, "metric", 3)
+    at = practice({"seed": str(seed), "kind": "metric", "level": "3"})
+    ok(at)
+    tables = [d.value for d in at.dataframe if "Score" in d.value.columns]
+    assert len(tables) == 1 and list(tables[0]["Score"]) == [f"{s:g}" for s in e.scores]
+    other = "stable" if e.formula.ties == "average" else "average"
+    f = e.formula
+    ex = ndcg_core.explain(
+        list(e.grades), f.k, gain=f.gain_arg, discount=f.discount, scores=list(e.scores), ties=other
+    )
+    wrong = ex.dcg if e.question.quantity == "dcg" else ex.ndcg
+    at = answer(at, e, f"{wrong:.3f}")
+    ok(at)
+    expected = {
+        "stable": "kept tied items in the listed order",
+        "average": "averaged the gains of tied items",
+    }
+    assert md_escape(expected[other]) in messages(at)

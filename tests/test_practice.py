@@ -51,6 +51,8 @@ def engine(e, grades=None, formula=None, ideal="same"):
         discount=f.discount,
         log_base=f.log_base,
         ideal=list(e.ideal) if ideal == "same" and e.ideal is not None else None,
+        scores=None if e.scores is None else list(e.scores),
+        ties=f.ties or "stable",
     )
 
 
@@ -86,6 +88,7 @@ def test_cell_exercises(level):
 
 @pytest.mark.parametrize("level", sorted(LEVELS))
 def test_metric_exercises(level):
+    scored = 0
     for seed in SEEDS:
         e = make_exercise(seed, 1, "metric", level)
         check_level_shape(e)
@@ -95,12 +98,23 @@ def test_metric_exercises(level):
         if e.question.quantity == "ndcg":
             f = e.formula
             direct = ndcg_core.ndcg(
-                list(e.grades), f.k, gain=f.gain_arg, discount=f.discount, ideal=e.ideal and list(e.ideal)
+                list(e.grades),
+                f.k,
+                gain=f.gain_arg,
+                discount=f.discount,
+                ideal=e.ideal and list(e.ideal),
+                scores=e.scores and list(e.scores),
+                ties=f.ties or "stable",
             )
             assert e.exact == pytest.approx(direct)
+        if e.scores is not None:
+            scored += 1
+            assert level == 3 and len(set(e.scores)) < len(e.scores)
+            assert e.formula.ties in ("stable", "average")
         assert check(e, f"{expected:.3f}").correct
         if e.ideal is not None:
             assert level == 3 and len(e.ideal) > len(e.grades)
+    assert (scored > 40) == (level == 3)  # level 3 has tied scores
 
 
 @pytest.mark.parametrize("level", sorted(LEVELS))
@@ -273,6 +287,18 @@ def test_cumulative_for_row_and_row_for_cumulative():
     assert diagnose_question("1.50", q_total) == ["row_for_cumulative"]
 
 
+def test_tie_mistakes():
+    # Grades 0, 2 with tied scores: averaging gives each gain 1, so 1/1 + 1/log2(3);
+    # the listed order gives 0/1 + 2/log2(3).
+    averaged, listed = 1 + 1 / math.log2(3), 2 / math.log2(3)
+    scores = (0.5, 0.5)
+    q = Question((0.0, 2.0), Formula(ties="average"), "dcg", scores=scores)
+    assert diagnose_question(f"{averaged:.3f}", q) == []
+    assert diagnose_question(f"{listed:.3f}", q) == ["ties_not_averaged"]
+    q = Question((0.0, 2.0), Formula(ties="stable"), "dcg", scores=scores)
+    assert diagnose_question(f"{averaged:.3f}", q) == ["ties_averaged"]
+
+
 def test_cell_mistakes():
     f = Formula(gain="exponential")
     divisor = Question((3.0, 2.0, 3.0), f, "divisor", position=3)
@@ -285,6 +311,7 @@ def test_cell_mistakes():
 
 def test_every_listed_mistake_has_a_detection_test():
     covered = set(MISTAKE_CASES) | {"cumulative_for_row", "row_for_cumulative", "too_few_decimals"}
+    covered |= {"ties_not_averaged", "ties_averaged"}
     assert covered == set(MISTAKES)
     for required in (
         "log2_i",
@@ -341,6 +368,22 @@ def test_a_correct_answer_is_never_labelled_a_mistake(
     exact = {"dcg": ex.dcg, "idcg": ex.idcg, "ndcg": ex.ndcg}[quantity]
     typed = f"{exact:.{decimals}f}"
     assert diagnose(typed, grades, k, quantity=quantity, ideal=ideal, **kw) == []
+
+
+@given(
+    data=st.data(),
+    grades=grades_st,
+    k=st.none() | st.integers(1, 9),
+    quantity=st.sampled_from(["dcg", "ndcg"]),
+    ties=st.sampled_from(["stable", "average"]),
+    decimals=st.integers(2, 6),
+)
+def test_a_correct_answer_with_tied_scores_is_never_a_mistake(data, grades, k, quantity, ties, decimals):
+    scores = data.draw(st.lists(st.sampled_from([0.1, 0.5, 0.9]), min_size=len(grades), max_size=len(grades)))
+    ex = ndcg_core.explain(grades, k, scores=scores, ties=ties)
+    exact = ex.dcg if quantity == "dcg" else ex.ndcg
+    q = Question(tuple(grades), Formula(k=k, ties=ties), quantity, scores=tuple(scores))
+    assert diagnose_question(f"{exact:.{decimals}f}", q) == []
 
 
 @given(

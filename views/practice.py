@@ -232,7 +232,7 @@ def _show_data(e: Exercise) -> None:
         return
     if e.kind == "drag":
         return
-    if e.kind == "library":
+    if e.kind == "library" or e.scores is not None:
         st.caption("The scores decide the order, highest first; equal scores are a tie.")
         _table(_list_table(e.labels, e.grades, e.scores).drop(columns="Position"), "pr_list")
         return
