@@ -111,6 +111,8 @@ def test_bad_share_link_warns_by_name_and_falls_back():
     for name in ("'seed'", "'ex'", "'level'"):
         assert name in warned
     assert at.session_state["pr_number"] == 1 and at.session_state["pr_level"] == 1
+    at = at.button(key="pr_next").click().run()
+    assert not at.warning  # retired by the first move
 
 
 def test_hints_unfold_in_three_levels():

@@ -123,7 +123,7 @@ def _read_url() -> None:
 def _write_url() -> None:
     params = _url_params()
     st.session_state.pr_url = params
-    if {k: v for k, v in st.query_params.to_dict().items()} != params:
+    if st.query_params.to_dict() != params:
         st.query_params.from_dict(params)
 
 
@@ -138,6 +138,7 @@ def current_exercise() -> Exercise:
 
 def _go(number: int) -> None:
     ss = st.session_state
+    ss.pr_warnings = []  # a share link's complaints are retired by the first move
     ss.pr_number = max(1, number)
     if ss.pr_missed_mode and ss.pr_kind == MIXED:
         ss.pr_pick = next_kind(ss.pr_progress, ss.pr_seed, ss.pr_number)
@@ -146,11 +147,13 @@ def _go(number: int) -> None:
 
 
 def _set_level() -> None:
+    st.session_state.pr_warnings = []
     st.session_state.pr_level = int(st.session_state.pr_w_level or 1)
     st.session_state.pr_pick = None
 
 
 def _set_kind() -> None:
+    st.session_state.pr_warnings = []
     st.session_state.pr_kind = st.session_state.pr_w_kind
     st.session_state.pr_pick = None
 
@@ -161,6 +164,7 @@ def _set_missed() -> None:
 
 def _new_set() -> None:
     ss = st.session_state
+    ss.pr_warnings = []
     ss.pr_seed = random.randrange(1, 10_000)
     ss.pr_number = 1
     ss.pr_pick = None
