@@ -22,6 +22,7 @@ pages = [
     st.Page(VIEWS / "playground.py", title="Playground", icon=":material/tune:", default=True),
     st.Page(VIEWS / "explore.py", title="Explore", icon=":material/compare_arrows:", url_path="explore"),
     st.Page(VIEWS / "datasets.py", title="Data sets", icon=":material/table_view:", url_path="datasets"),
+    st.Page(VIEWS / "practice.py", title="Practice", icon=":material/school:", url_path="practice"),
 ]
 #: Which formula each page's sidebar shows (see views.common: shared and per-page settings).
 FORMULA_OF = {"": PLAYGROUND, "explore": PLAYGROUND, "datasets": DATASETS}

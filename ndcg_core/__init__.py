@@ -16,6 +16,7 @@ from .examples import DATASET_EXAMPLES, EXAMPLES, DatasetExample, Figure, Worked
 from .explore import variant_matrix
 from .libraries import library_table, snippet_for
 from .metrics import STEP_COLUMNS, Explanation, dcg, divisors, explain, gains, ndcg, ndcg_curve, to_grades
+from .practice import MISTAKES, diagnose
 from .presets import PRESETS, Preset, resolve
 from .spec import Spec
 from .variants import SCHEMA, Option, Variant, schema_markdown
@@ -43,5 +44,6 @@ __all__ = [
 ]
 __all__ += ["Aggregate", "aggregate", "evaluate", "read_qrels", "read_run"]
 __all__ += ["PRESETS", "Preset", "Spec", "library_table", "resolve", "snippet_for", "variant_matrix"]
+__all__ += ["MISTAKES", "diagnose"]
 
 __version__ = "0.1.0"

@@ -1,0 +1,208 @@
+"""The Practice page through AppTest: share link, answering, feedback, hints, progress, drag state."""
+
+from __future__ import annotations
+
+import math
+
+from streamlit.testing.v1 import AppTest
+
+import ndcg_core
+from ndcg_core.practice import KINDS, kind_for, make_exercise
+from views.common import md_escape
+
+APP = str(__import__("pathlib").Path(__file__).resolve().parents[1] / "app.py")
+
+
+def practice(params: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.switch_page("views/practice.py")
+    for key, value in (params or {}).items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def ok(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def texts(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def answer(at: AppTest, e, text: str) -> AppTest:
+    at.text_input(key=f"pr_answer_{e.key}").input(text)
+    return at.button(key=f"FormSubmitter:pr_form_{e.key}-Check").click().run()
+
+
+def messages(at: AppTest) -> str:
+    return "\n".join(x.value for x in [*at.success, *at.error, *at.warning])
+
+
+def dcg(grades):
+    return sum(g / math.log2(i + 1) for i, g in enumerate(grades, start=1))
+
+
+def test_share_link_opens_its_exercise():
+    at = practice({"seed": "7", "ex": "5"})
+    ok(at)
+    e = make_exercise(7, 5)
+    assert "**Exercise 5**" in texts(at)
+    assert md_escape(e.prompt) in texts(at)
+    assert at.query_params["seed"] == "7" and at.query_params["ex"] == "5"
+
+
+def test_no_seed_gets_one_in_the_link():
+    at = practice()
+    ok(at)
+    seed = at.session_state["pr_seed"]
+    assert at.query_params["seed"] == str(seed) and at.query_params["ex"] == "1"
+
+
+def test_right_answer_then_progress_counts_it():
+    at = practice({"seed": "7"})
+    e = make_exercise(7, 1)
+    assert e.question.quantity in {"dcg", "ndcg"}
+    right = dcg(e.grades) / (dcg(sorted(e.grades, reverse=True)) if e.question.quantity == "ndcg" else 1)
+    at = answer(at, e, f"{right:.3f}")
+    ok(at)
+    assert "Right" in messages(at)
+    p = at.session_state["pr_progress"]
+    assert p.attempts == {e.kind: 1} and p.correct == {e.kind: 1} and p.streak == 1
+
+
+def test_mistake_is_named_and_the_row_shown():
+    at = practice({"seed": "7"})
+    e = make_exercise(7, 1)
+    log2_i = sum(g / max(1.0, math.log2(i)) for i, g in enumerate(e.grades, start=1))
+    ideal = sorted(e.grades, reverse=True)
+    wrong = (
+        log2_i
+        if e.question.quantity == "dcg"
+        else log2_i / sum(g / max(1.0, math.log2(i)) for i, g in enumerate(ideal, start=1))
+    )
+    at = answer(at, e, f"{wrong:.3f}")
+    ok(at)
+    assert md_escape("divided by log2(i), leaving the first position undiscounted") in messages(at)
+    frames = [d.value for d in at.dataframe if "Step" in d.value.columns]
+    assert len(frames) == 1 and "Your way: log2(i)" in frames[0].columns
+    assert at.latex  # the formula with the numbers
+    assert at.session_state["pr_progress"].streak == 0
+
+
+def test_unreadable_answer_says_why_and_is_not_counted():
+    at = practice({"seed": "7"})
+    e = make_exercise(7, 1)
+    at = answer(at, e, "__import__('os')")
+    ok(at)
+    assert "Could not read your answer" in messages(at)
+    assert at.session_state["pr_progress"].attempts == {}
+
+
+def test_user_text_is_escaped_in_messages():
+    at = practice({"seed": "7", "kind": "**bold**"})
+    ok(at)
+    assert any("\\*\\*bold\\*\\*" in w.value for w in at.warning)
+
+
+def test_bad_share_link_warns_by_name_and_falls_back():
+    at = practice({"seed": "abc", "ex": "0", "level": "9"})
+    ok(at)
+    warned = " ".join(w.value for w in at.warning)
+    for name in ("'seed'", "'ex'", "'level'"):
+        assert name in warned
+    assert at.session_state["pr_number"] == 1 and at.session_state["pr_level"] == 1
+    at = at.button(key="pr_next").click().run()
+    assert not at.warning  # retired by the first move
+
+
+def test_hints_unfold_in_three_levels():
+    at = practice({"seed": "7"})
+    e = make_exercise(7, 1)
+    for level in (1, 2, 3):
+        at = at.button(key=f"pr_hint_{e.key}").click().run()
+        ok(at)
+        assert f"**Hint {level}.**" in texts(at)
+    assert not [b for b in at.button if b.key == f"pr_hint_{e.key}"]  # all shown: no more button
+    assert len([d for d in at.dataframe if "Counted" in d.value.columns]) == 2  # both step tables
+
+
+def test_next_previous_and_kind_and_level_go_in_the_link():
+    at = practice({"seed": "7"})
+    at = at.button(key="pr_next").click().run()
+    assert at.query_params["ex"] == "2" and f"· {KINDS[kind_for(7, 2)]}" in texts(at)
+    at = at.selectbox(key="pr_w_kind").set_value("cell").run()
+    ok(at)
+    assert at.query_params["kind"] == "cell" and KINDS["cell"] in texts(at)
+    at.session_state["pr_w_level"] = 3
+    at = at.button(key="pr_prev").click().run()  # the level widget's change lands with this rerun
+    ok(at)
+    assert at.query_params["ex"] == "1"
+
+
+def test_choice_exercise_right_and_wrong():
+    number = next(n for n in range(1, 50) if kind_for(7, n) == "winner")
+    at = practice({"seed": "7", "ex": str(number)})
+    e = make_exercise(7, number)
+    wrong = e.choices[(e.answer_choice + 1) % len(e.choices)]
+    at = at.radio(key=f"pr_choice_{e.key}").set_value(wrong).run()
+    at = at.button(key=f"pr_check_{e.key}").click().run()
+    ok(at)
+    assert "Not this one" in messages(at)
+    at = at.radio(key=f"pr_choice_{e.key}").set_value(e.choices[e.answer_choice]).run()
+    at = at.button(key=f"pr_check_{e.key}").click().run()
+    assert "Right" in messages(at)
+
+
+def test_drag_order_is_checked_from_session_state():
+    number = next(n for n in range(1, 50) if kind_for(7, n) == "drag")
+    at = practice({"seed": "7", "ex": str(number)})
+    e = make_exercise(7, number)
+    at = at.button(key=f"pr_check_{e.key}").click().run()
+    assert "Not yet" in messages(at)
+    best = [lab for lab, _ in sorted(zip(e.labels, e.grades, strict=True), key=lambda p: -p[1])]
+    at.session_state["pr_orders"] = {e.key: tuple(best)}
+    at = at.button(key=f"pr_check_{e.key}").click().run()
+    ok(at)
+    assert "Right" in messages(at)
+
+
+def test_practise_what_you_missed_picks_a_missed_kind_and_survives_a_page_switch():
+    at = practice({"seed": "7"})
+    e = make_exercise(7, 1)
+    at = answer(at, e, "0.123")  # wrong
+    at = at.toggle(key="pr_w_missed").set_value(True).run()
+    picks = []
+    for _ in range(6):
+        at = at.button(key="pr_next").click().run()
+        ok(at)
+        picks.append(at.session_state["pr_pick"])
+    assert all(p in KINDS for p in picks)
+    assert picks.count(e.kind) >= 2  # weighted 4 to 1 against each of the five others
+    progress = at.session_state["pr_progress"]
+    at.switch_page("views/playground.py").run()
+    at.switch_page("views/practice.py").run()
+    ok(at)
+    assert at.session_state["pr_progress"] == progress
+    assert at.session_state["pr_missed_mode"] is True
+
+
+def test_level_three_scored_exercise_shows_scores_and_names_the_tie_mistake():
+    seed = next(s for s in range(100) if make_exercise(s, 1, "metric", 3).scores is not None)
+    e = make_exercise(seed, 1, "metric", 3)
+    at = practice({"seed": str(seed), "kind": "metric", "level": "3"})
+    ok(at)
+    tables = [d.value for d in at.dataframe if "Score" in d.value.columns]
+    assert len(tables) == 1 and list(tables[0]["Score"]) == [f"{s:g}" for s in e.scores]
+    other = "stable" if e.formula.ties == "average" else "average"
+    f = e.formula
+    ex = ndcg_core.explain(
+        list(e.grades), f.k, gain=f.gain_arg, discount=f.discount, scores=list(e.scores), ties=other
+    )
+    wrong = ex.dcg if e.question.quantity == "dcg" else ex.ndcg
+    at = answer(at, e, f"{wrong:.3f}")
+    ok(at)
+    expected = {
+        "stable": "kept tied items in the listed order",
+        "average": "averaged the gains of tied items",
+    }
+    assert md_escape(expected[other]) in messages(at)

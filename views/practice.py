@@ -1,0 +1,413 @@
+"""Practice: generated exercises with instant feedback that names the mistake.
+
+State that must survive a page switch lives under non-widget keys (``pr_*``):
+the set (``pr_seed``), the exercise number (``pr_number``), the chosen kind and
+level, the kind picked by "practise what you missed" (``pr_pick``), feedback and
+hints per exercise, and ``pr_progress`` (a :class:`ndcg_core.practice.Progress`).
+Widgets only mirror them. The share link carries ``seed``, ``ex`` and, when not
+the defaults, ``level`` and ``kind``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pandas as pd
+import streamlit as st
+from streamlit_sortables import sort_items
+
+from ndcg_core.formula import number
+from ndcg_core.practice import (
+    KINDS,
+    LEVELS,
+    Exercise,
+    Progress,
+    check,
+    feedback_latex,
+    focus_rows,
+    hints,
+    kind_for,
+    make_exercise,
+    next_kind,
+)
+from views.common import md_escape
+
+MIXED = "mixed"
+NUMBER_COLUMNS = ["Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG"]
+KIND_OPTIONS = [MIXED, *KINDS]
+SORTABLE_STYLE = """
+.sortable-component { background-color: transparent; padding: 0; }
+.sortable-container { background-color: transparent; }
+.sortable-item, .sortable-item:hover {
+  background-color: #eef2ff; color: #1e293b; border: 1px solid #c7d2fe;
+  font-size: 1rem; height: auto; min-height: 2.4rem; padding: 0.3rem 0.6rem; margin: 0.2rem 0;
+  justify-content: flex-start;
+}
+"""
+
+
+# ------------------------------------------------------------------ state
+
+
+def _defaults() -> None:
+    ss = st.session_state
+    ss.setdefault("pr_seed", random.randrange(1, 10_000))
+    ss.setdefault("pr_number", 1)
+    ss.setdefault("pr_kind", MIXED)
+    ss.setdefault("pr_level", 1)
+    ss.setdefault("pr_pick", None)
+    ss.setdefault("pr_missed_mode", False)
+    ss.setdefault("pr_progress", Progress())
+    ss.setdefault("pr_feedback", {})
+    ss.setdefault("pr_hints", {})
+    ss.setdefault("pr_orders", {})
+    ss.setdefault("pr_warnings", [])
+
+
+def _url_params() -> dict[str, str]:
+    ss = st.session_state
+    params = {"seed": str(ss.pr_seed), "ex": str(ss.pr_number)}
+    if ss.pr_level != 1:
+        params["level"] = str(ss.pr_level)
+    kind = ss.pr_pick or (ss.pr_kind if ss.pr_kind != MIXED else None)
+    if kind:
+        params["kind"] = kind
+    return params
+
+
+def _read_url() -> None:
+    """Apply a share link when it differs from what this page last wrote."""
+    ss = st.session_state
+    given = st.query_params.to_dict()
+    if "seed" not in given and "ex" not in given:
+        return
+    wanted = {key: given[key] for key in ("seed", "ex", "level", "kind") if key in given}
+    if wanted == ss.get("pr_url"):
+        return
+    warnings = []
+
+    def whole(key: str, low: int, high: int) -> int | None:
+        text = given.get(key)
+        if text is None:
+            return None
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            warnings.append(
+                f"Share link parameter '{key}': '{md_escape(text)}' is not a whole number "
+                f"from {low} to {high}; ignored."
+            )
+            return None
+        return value
+
+    seed = whole("seed", 0, 10**9)
+    ex = whole("ex", 1, 10_000)
+    level = whole("level", 1, 3)
+    kind = given.get("kind")
+    if kind is not None and kind not in KINDS:
+        warnings.append(
+            f"Share link parameter 'kind': '{md_escape(kind)}' is not one of {', '.join(KINDS)}; ignored."
+        )
+        kind = None
+    if seed is not None:
+        ss.pr_seed = seed
+    ss.pr_number = ex or 1
+    ss.pr_level = level or 1
+    ss.pr_kind = kind or MIXED
+    ss.pr_pick = None
+    ss.pr_warnings = warnings
+
+
+def _write_url() -> None:
+    params = _url_params()
+    st.session_state.pr_url = params
+    if st.query_params.to_dict() != params:
+        st.query_params.from_dict(params)
+
+
+def current_exercise() -> Exercise:
+    ss = st.session_state
+    kind = ss.pr_pick or (ss.pr_kind if ss.pr_kind != MIXED else kind_for(ss.pr_seed, ss.pr_number))
+    return make_exercise(ss.pr_seed, ss.pr_number, kind, ss.pr_level)
+
+
+# ------------------------------------------------------------------ callbacks
+
+
+def _go(number: int) -> None:
+    ss = st.session_state
+    ss.pr_warnings = []  # a share link's complaints are retired by the first move
+    ss.pr_number = max(1, number)
+    if ss.pr_missed_mode and ss.pr_kind == MIXED:
+        ss.pr_pick = next_kind(ss.pr_progress, ss.pr_seed, ss.pr_number)
+    else:
+        ss.pr_pick = None
+
+
+def _set_level() -> None:
+    st.session_state.pr_warnings = []
+    st.session_state.pr_level = int(st.session_state.pr_w_level or 1)
+    st.session_state.pr_pick = None
+
+
+def _set_kind() -> None:
+    st.session_state.pr_warnings = []
+    st.session_state.pr_kind = st.session_state.pr_w_kind
+    st.session_state.pr_pick = None
+
+
+def _set_missed() -> None:
+    st.session_state.pr_missed_mode = st.session_state.pr_w_missed
+
+
+def _new_set() -> None:
+    ss = st.session_state
+    ss.pr_warnings = []
+    ss.pr_seed = random.randrange(1, 10_000)
+    ss.pr_number = 1
+    ss.pr_pick = None
+
+
+def _judge(exercise: Exercise, response) -> None:
+    ss = st.session_state
+    feedback = check(exercise, response)
+    ss.pr_feedback = {**ss.pr_feedback, exercise.key: feedback}
+    ss.pr_progress = ss.pr_progress.record(exercise, feedback)
+
+
+def _check_number(exercise: Exercise, key: str) -> None:
+    _judge(exercise, st.session_state.get(key) or "")
+
+
+def _check_choice(exercise: Exercise, key: str) -> None:
+    picked = st.session_state.get(key)
+    _judge(exercise, exercise.choices.index(picked) if picked in exercise.choices else None)
+
+
+def _check_order(exercise: Exercise) -> None:
+    order = st.session_state.pr_orders.get(exercise.key, exercise.labels)
+    _judge(exercise, list(order))
+
+
+def _more_hint(key: str) -> None:
+    ss = st.session_state
+    ss.pr_hints = {**ss.pr_hints, key: min(3, ss.pr_hints.get(key, 0) + 1)}
+
+
+# ------------------------------------------------------------------ drawing
+
+
+def _list_table(labels, grades, scores=None) -> pd.DataFrame:
+    frame = pd.DataFrame(
+        {
+            "Position": range(1, len(grades) + 1),
+            "Item": pd.Series(list(labels), dtype=object),
+            "Grade": [f"{g:g}" for g in grades],
+        }
+    )
+    if scores is not None:
+        frame["Score"] = [f"{s:g}" for s in scores]
+    return frame
+
+
+def _table(frame: pd.DataFrame, key: str) -> None:
+    with st.container(key=key):
+        st.dataframe(frame, hide_index=True, height=38 + 35 * len(frame), width="content")
+
+
+def _show_data(e: Exercise) -> None:
+    if e.kind in {"cell", "metric", "drag"}:
+        st.markdown(f"**Formula:** {md_escape(e.formula.describe())}")
+    if e.kind == "winner":
+        st.markdown(f"**First formula:** {md_escape(e.formula.describe())}")
+        changed = e.alt_formula.changes_from(e.formula)
+        st.markdown(
+            f"**Second formula:** {md_escape(e.alt_formula.describe())} (changed: {md_escape(changed)})"
+        )
+        a, b = st.columns(2)
+        with a:
+            st.markdown("**Ranking A**")
+            _table(_list_table(e.labels, e.grades), "pr_list_a")
+        with b:
+            st.markdown("**Ranking B**")
+            _table(_list_table(e.other_labels, e.other), "pr_list_b")
+        return
+    if e.kind == "drag":
+        return
+    if e.kind == "library" or e.scores is not None:
+        st.caption("The scores decide the order, highest first; equal scores are a tie.")
+        _table(_list_table(e.labels, e.grades, e.scores).drop(columns="Position"), "pr_list")
+        return
+    _table(_list_table(e.labels, e.grades), "pr_list")
+    if e.ideal is not None and e.ideal_labels is not None:
+        n = len(e.grades)
+        st.markdown("**Judged but not retrieved**")
+        missed = pd.DataFrame(
+            {
+                "Item": pd.Series(list(e.ideal_labels[n:]), dtype=object),
+                "Grade": [f"{g:g}" for g in e.ideal[n:]],
+            }
+        )
+        _table(missed, "pr_pool")
+
+
+def _answer_area(e: Exercise) -> None:
+    ss = st.session_state
+    if e.answer_type == "number":
+        key = f"pr_answer_{e.key}"
+        with st.form(key=f"pr_form_{e.key}", border=False):
+            st.text_input(
+                "Your answer",
+                key=key,
+                placeholder="e.g. 0.82 or 3 + 2/1.585",
+                help="A number (at least 2 decimals unless it is whole) or arithmetic with + - * / ^ ( ).",
+            )
+            st.form_submit_button("Check", type="primary", on_click=_check_number, args=(e, key))
+    elif e.answer_type == "choice":
+        key = f"pr_choice_{e.key}"
+        st.radio("Your answer", list(e.choices), index=None, key=key, format_func=md_escape)
+        st.button("Check", key=f"pr_check_{e.key}", type="primary", on_click=_check_choice, args=(e, key))
+    else:
+        order = list(ss.pr_orders.get(e.key, e.labels))
+        grade = dict(zip(e.labels, e.grades, strict=True))
+        shown = {f"{label}  ·  grade {grade[label]:g}": label for label in order}
+        st.caption("Drag an item up or down; then check.")
+        new = sort_items(
+            list(shown), direction="vertical", custom_style=SORTABLE_STYLE, key=f"pr_sort_{e.key}"
+        )
+        if new and sorted(new) == sorted(shown) and new != list(shown):
+            ss.pr_orders = {**ss.pr_orders, e.key: tuple(shown[t] for t in new)}
+        st.button("Check order", key=f"pr_check_{e.key}", type="primary", on_click=_check_order, args=(e,))
+
+
+def _feedback(e: Exercise) -> None:
+    fb = st.session_state.pr_feedback.get(e.key)
+    if fb is None:
+        return
+    with st.container(key="pr_feedback"):
+        if fb.correct:
+            st.success(md_escape(fb.message), icon=":material/check_circle:")
+        elif fb.problem:
+            st.warning(md_escape(fb.message))
+        else:
+            st.error(md_escape(fb.message), icon=":material/lightbulb:")
+        if fb.correct or e.answer_type != "number":
+            return
+        if fb.focus is not None:
+            rows = focus_rows(e, fb)
+            table, position = fb.focus
+            where = "the ideal ordering" if table == "ideal_steps" else "your ranking"
+            st.markdown(f"**Row {position} of {where}'s step table**")
+            shown = rows.assign(**{c: rows[c].map(_cell) for c in rows.columns[1:]})
+            with st.container(key="pr_focus_row"):
+                st.dataframe(shown, hide_index=True, width="content")
+        for latex in feedback_latex(e, fb):
+            st.latex(latex)
+
+
+def _cell(value) -> str:
+    return value if isinstance(value, str) else number(float(value))
+
+
+def _hints(e: Exercise) -> None:
+    ss = st.session_state
+    shown = ss.pr_hints.get(e.key, 0)
+    levels = hints(e)
+    with st.container(key="pr_hints"):
+        for hint in levels[:shown]:
+            st.markdown(f"**Hint {hint.level}.** {md_escape(hint.text)}")
+            for latex in hint.latex:
+                st.latex(latex)
+            if hint.tables and e.question is not None:
+                ex = e.question.explanation()
+                cols = ["Position", "Item", *NUMBER_COLUMNS]
+                for title, steps in (("Your ranking", ex.steps), ("Ideal ordering", ex.ideal_steps)):
+                    st.markdown(f"**{title}**")
+                    shown_steps = steps[cols].assign(
+                        **{c: steps[c].map(number) for c in cols[2:]},
+                        Counted=~steps["Beyond k"],
+                    )
+                    st.dataframe(shown_steps, hide_index=True)
+        if shown < 3:
+            label = "Show a hint" if shown == 0 else f"Show hint {shown + 1} of 3"
+            st.button(label, key=f"pr_hint_{e.key}", on_click=_more_hint, args=(e.key,))
+
+
+def _progress() -> None:
+    p: Progress = st.session_state.pr_progress
+    with st.expander("Your progress this session", expanded=False):
+        total_attempts = sum(p.attempts.values())
+        total_correct = sum(p.correct.values())
+        c1, c2, c3 = st.columns(3)
+        c1.metric("Correct", f"{total_correct} / {total_attempts}")
+        c2.metric("Streak", p.streak)
+        c3.metric("Best streak", p.best_streak)
+        st.dataframe(p.table(), hide_index=True)
+
+
+def render() -> None:
+    _defaults()
+    _read_url()
+    ss = st.session_state
+    e = current_exercise()
+    _write_url()
+
+    st.markdown("### Practice")
+    st.caption(
+        "Exercises with instant feedback: a wrong number gets the mistake that produced it named. "
+        "Each exercise states its own formula."
+    )
+    for message in ss.pr_warnings:
+        st.warning(message)
+
+    with st.container(key="pr_controls"):
+        c1, c2 = st.columns([0.5, 0.5])
+        ss.pr_w_level = ss.pr_level
+        c1.segmented_control(
+            "Level",
+            list(LEVELS),
+            key="pr_w_level",
+            on_change=_set_level,
+            format_func=lambda n: f"Level {n}",
+            help=" · ".join(LEVELS.values()),
+        )
+        ss.pr_w_kind = ss.pr_kind
+        c2.selectbox(
+            "Kind",
+            KIND_OPTIONS,
+            key="pr_w_kind",
+            on_change=_set_kind,
+            format_func=lambda k: "Mixed" if k == MIXED else KINDS[k],
+        )
+        ss.pr_w_missed = ss.pr_missed_mode
+        st.toggle(
+            "Practise what you missed",
+            key="pr_w_missed",
+            on_change=_set_missed,
+            help="In a mixed set, the next exercise favours the kinds you answered wrongly.",
+            disabled=ss.pr_kind != MIXED,
+        )
+
+    with st.container(key="pr_exercise", border=True):
+        st.markdown(f"**Exercise {e.number}** · {md_escape(KINDS[e.kind])} · {md_escape(LEVELS[e.level])}")
+        st.markdown(md_escape(e.prompt))
+        _show_data(e)
+        _answer_area(e)
+        _feedback(e)
+        _hints(e)
+
+    n1, n2, n3 = st.columns(3)
+    n1.button(
+        "Previous", key="pr_prev", on_click=_go, args=(e.number - 1,), disabled=e.number <= 1, width="stretch"
+    )
+    n2.button(
+        "Next exercise", key="pr_next", on_click=_go, args=(e.number + 1,), type="primary", width="stretch"
+    )
+    n3.button("New set", key="pr_new", on_click=_new_set, width="stretch", help="A new random seed")
+    st.caption(f"Exercise set {ss.pr_seed}: share this page's link to hand out the same exercises.")
+    _progress()
+
+
+render()
