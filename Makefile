@@ -39,3 +39,22 @@ SIZES ?= 1e6,1e7
 .PHONY: bench-data
 bench-data: install-test
 	$(PYTHON) benchmarks/dataset_speed.py --sizes $(SIZES)
+
+# Optional, NOT part of `make test`: the torchmetrics and tf_ranking presets against the real
+# libraries, in a virtual environment of their own (.venv-heavy, ~2 GB: torch, TensorFlow), so the
+# shared Python environment never gets torch or TensorFlow. The install runs once (a stamp file);
+# later runs only run the checks. HEAVY_TORCH=torch==2.13.0 takes the CPU build where pip finds one
+# on disk (this machine); from PyPI alone it pulls several GB of CUDA packages.
+HEAVY_VENV ?= .venv-heavy
+HEAVY_PY := $(HEAVY_VENV)/bin/python
+HEAVY_TORCH ?= torch==2.13.0
+HEAVY_PEERS ?= torchmetrics==1.9.0 tensorflow-ranking==0.5.3
+.PHONY: check-heavy-peers
+$(HEAVY_VENV)/.installed: pyproject.toml
+	test -x $(HEAVY_PY) || $(PYTHON) -m venv $(HEAVY_VENV)
+	$(HEAVY_PY) -m pip install -q "$(HEAVY_TORCH)"
+	$(HEAVY_PY) -m pip install -q -e . pytest hypothesis $(HEAVY_PEERS)
+	touch $@
+
+check-heavy-peers: $(HEAVY_VENV)/.installed
+	$(HEAVY_PY) -m pytest -p no:cacheprovider checks_heavy -q
