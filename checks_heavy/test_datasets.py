@@ -37,7 +37,7 @@ def random_dataset(seed: int, grades: tuple[int, int], tie_free: bool):
             g[:] = 0
         judged = rng.random(n) < 0.8  # an unjudged retrieved document has grade 0
         g[~judged] = 0
-        if (g < 0).all():  # only padding: see test_tf_ranking_query_of_padding_only
+        if (g < 0).all():  # only padding: see test_known_disagreements.py
             g[0] = 0
         if tie_free:  # ties only inside one grade: the order within a tie cannot matter
             table = rng.permutation(20).astype(float)
@@ -116,24 +116,3 @@ def test_tf_ranking_per_query_and_mean(tf_ranking, seed, k):
         metric = tf_ranking.keras.NDCGMetric(topn=k)
         batch_mean = float(metric(tf.constant(labels, tf.float32), tf.constant(preds, tf.float32)))
         assert math.isclose(got.mean(), batch_mean, rel_tol=REL, abs_tol=ABS)
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="disagreement (reported): evaluate(preset='tf_ranking') drops a query whose retrieved "
-    "documents all have negative labels; TF-Ranking scores that list 0 and counts it in its mean",
-)
-def test_tf_ranking_query_of_padding_only(tf_ranking):
-    """Query ``a`` retrieved only documents labelled -1 (padding to TF-Ranking). NDCGMetric gives its
-    list 0 (divide_no_nan of 0 by 0) with list weight 1 (a list without relevance gets the average
-    weight), so the Keras mean over [a, b] is (0 + 1) / 2."""
-    tf = tf_ranking.tf
-    labels, preds = [[-1.0, -1.0], [2.0, -1.0]], [[0.2, 0.1], [0.5, 0.0]]
-    per_list, weights = tf_ranking.impl.NDCGMetric("ndcg", topn=None).compute(
-        tf.constant(labels), tf.constant(preds)
-    )
-    assert per_list.numpy().ravel().tolist() == [0.0, 1.0] and weights.numpy().ravel().tolist() == [1.0, 1.0]
-    qrels = pd.DataFrame({"query": ["a", "a", "b"], "doc": ["x", "y", "z"], "relevance": [-1, -1, 2]})
-    run = pd.DataFrame({"query": ["a", "a", "b"], "doc": ["x", "y", "z"], "score": [0.2, 0.1, 0.5]})
-    got = ndcg_core.evaluate(qrels, run, None, preset="tf_ranking").set_index("query")["ndcg"]
-    assert got.to_dict() == {"a": 0.0, "b": 1.0}
