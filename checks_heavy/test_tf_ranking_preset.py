@@ -112,7 +112,7 @@ def test_keras_metric_agrees_with_metrics_impl(tf_ranking):
         ([3, 2, 0, -1], [0.1, 0.5, 0.3, 0.9], None),  # the padding item scored highest is dropped
         ([-1, -1], [0.2, 0.1], None),  # only padding: TF-Ranking gives 0
         ([0, 0, 0], [0.3, 0.2, 0.1], 2),
-        ([2, -1, 1], [0.5, 0.5, 0.5], None),  # padding tied with real items: still dropped
+        ([2, -1, 1], [0.5, 0.5, 0.2], None),  # padding tied with a real item: still dropped
         ([1, 2], [1e8, 1e8 + 100], 1),
         ([4], [0.0], 10),
     ],
