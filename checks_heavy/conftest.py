@@ -4,9 +4,9 @@ These checks run in their own virtual environment (``.venv-heavy``), never in
 ``make test``: torch and TensorFlow are several GB. Expected values come from
 the libraries; ``ndcg_core`` is only ever the code under test.
 
-TF-Ranking 0.5.3's package ``__init__`` imports ``tf.estimator``, which
-TensorFlow 2.16 and later no longer ship, so ``import tensorflow_ranking``
-fails. Its metric modules themselves only need ``tensorflow`` and the
+TF-Ranking 0.5.3's package ``__init__`` imports ``tf.estimator`` (through
+``extension/pipeline.py``), which TensorFlow 2.21 no longer has, so
+``import tensorflow_ranking`` fails. Its metric modules themselves only need ``tensorflow`` and the
 package's ``utils``: :func:`load_tf_ranking` registers the two package
 folders as bare namespace modules (their ``__init__`` files are not run) and
 imports ``metrics_impl`` and ``keras.metrics`` from the installed files.
