@@ -39,3 +39,23 @@ SIZES ?= 1e6,1e7
 .PHONY: bench-data
 bench-data: install-test
 	$(PYTHON) benchmarks/dataset_speed.py --sizes $(SIZES)
+
+# Optional, NOT part of `make test`: the torchmetrics and tf_ranking presets against the real
+# libraries (checks_heavy/, which pytest's testpaths leave out), in a virtual environment of their
+# own (.venv-heavy, about 3.5 GB: TensorFlow 1.9 GB, torch 0.75 GB), so the shared Python environment
+# never gets torch or TensorFlow. The install runs once (a stamp file; again only when
+# pyproject.toml changes); later runs only run the checks. HEAVY_TORCH=torch==2.13.0 takes the CPU
+# build where pip finds one on disk (this machine); from PyPI alone it pulls several GB of CUDA.
+HEAVY_VENV ?= .venv-heavy
+HEAVY_PY := $(HEAVY_VENV)/bin/python
+HEAVY_TORCH ?= torch==2.13.0
+HEAVY_PEERS ?= torchmetrics==1.9.0 tensorflow-ranking==0.5.3
+.PHONY: check-heavy-peers
+$(HEAVY_VENV)/.installed: pyproject.toml
+	test -x $(HEAVY_PY) || $(PYTHON) -m venv $(HEAVY_VENV)
+	$(HEAVY_PY) -m pip install -q "$(HEAVY_TORCH)"
+	$(HEAVY_PY) -m pip install -q -e . pytest hypothesis $(HEAVY_PEERS)
+	touch $@
+
+check-heavy-peers: $(HEAVY_VENV)/.installed
+	$(HEAVY_VENV)/bin/pytest checks_heavy -rxX
