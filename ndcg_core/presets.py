@@ -314,12 +314,14 @@ print(evaluate(qrels, run, "ndcg_burges$ranx_k", make_comparable=True))""",
             "ideal from the list only",
             "NDCG is set to 0 only when the ideal DCG is exactly 0; a negative ideal DCG (negative "
             "targets) is divided by, so the result can exceed 1",
+            "targets are float32 too: grades below about 1e-45 become 0 and above 3.4e38 become inf "
+            "(cases this preset does not follow)",
         ),
         snippet="""import torch
 from torchmetrics.functional.retrieval import retrieval_normalized_dcg
 print(retrieval_normalized_dcg(torch.tensor($scores), torch.tensor($grades), top_k=$topn))""",
         module="torchmetrics",
-        checked="",
+        checked="torchmetrics 1.9.0 with torch 2.13.0, make check-heavy-peers (checks_heavy/)",
     ),
     Preset(
         name="xgboost",
@@ -412,7 +414,7 @@ print(lgb.Booster(params=params, train_set=data).eval_train())""",
     Preset(
         name="tf_ranking",
         library="TF-Ranking tfr.keras.metrics.NDCGMetric",
-        version="0.5 (from its documentation; not installed here)",
+        version="0.5.3",
         spec=Spec(
             variant=Variant(gain="exponential"),
             preset="tf_ranking",
@@ -427,11 +429,15 @@ print(lgb.Booster(params=params, train_set=data).eval_train())""",
             "items with a negative label are padding: removed from the list before ranking",
             "scores are float32; TF-Ranking breaks ties at random, so with tied scores its value "
             "varies between runs (here ties keep input order)",
+            "labels are float32 too: gains overflow from label 128 up and labels below about 1e-45 "
+            "become 0 (cases this preset does not follow)",
         ),
-        snippet="""import tensorflow as tf, tensorflow_ranking as tfr
+        snippet="""# tensorflow_ranking 0.5.3's package import needs tf.estimator (TensorFlow 2.15 or older)
+import tensorflow as tf, tensorflow_ranking as tfr
 metric = tfr.keras.metrics.NDCGMetric(topn=$topn)
 print(float(metric(tf.constant([$grades], tf.float32), tf.constant([$scores], tf.float32))))""",
         module="tensorflow_ranking",
+        checked="tensorflow-ranking 0.5.3 with TensorFlow 2.21, make check-heavy-peers (checks_heavy/)",
     ),
     Preset(
         name="elasticsearch",

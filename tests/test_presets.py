@@ -179,3 +179,16 @@ def test_library_table():
     lgb = refused.set_index("preset").loc["lightgbm"]
     assert np.isnan(lgb["value"]) and "non-negative integers" in lgb["refusal"]
     assert refused.set_index("preset").loc["sklearn", "refusal"] == ""
+
+
+def test_checked_records_name_a_version_and_the_checks_that_exist():
+    import pathlib
+    import re
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    for name, p in PRESETS.items():
+        if not p.checked:
+            continue
+        assert re.search(r"\d+\.\d+", p.checked), name  # the version checked
+        where = re.findall(r"(tests/\S+\.py|checks_heavy/)", p.checked)
+        assert where and all((root / w.rstrip(")")).exists() for w in where), (name, p.checked)
