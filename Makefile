@@ -1,16 +1,39 @@
 # Two entry points, each doing all set-up on a fresh machine:
-#   make run    install the app and start it on http://localhost:8501
-#   make test   install everything the tests need (Chromium included) and run them all
+#   make run    install the app and serve it on http://localhost:$(PORT) (PORT=8501 unless set)
+#   make test   install everything the tests need (Chromium included), lint, and run them all
+#
+# Which Python: PYTHON (python3 unless set). If it is a virtual environment's Python (an activated
+# venv, say), it is used as it is. Otherwise a project virtual environment, $(VENV), is created from it
+# and used, so a system Python that is externally managed (PEP 668) is never installed into.
+# pip runs only when pyproject.toml is newer than a stamp file inside that environment.
 PYTHON ?= python3
+VENV ?= .venv
+PORT ?= 8501
 CHROMIUM ?= /usr/bin/chromium
+
+IN_VENV := $(shell $(PYTHON) -c 'import sys; print(int(sys.prefix != sys.base_prefix))' 2>/dev/null)
+ifeq ($(IN_VENV),1)
+PY := $(shell $(PYTHON) -c 'import sys; print(sys.executable)')
+ENV_DIR := $(shell $(PYTHON) -c 'import sys; print(sys.prefix)')
+else
+PY := $(VENV)/bin/python
+ENV_DIR := $(VENV)
+$(PY):
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "Could not create $(VENV) (on Debian/Ubuntu: apt-get install python3-venv)"; exit 1; }
+endif
 
 .PHONY: run test install install-test chromium lint bench
 
-install:
-	$(PYTHON) -m pip install -q -e .
+install: $(ENV_DIR)/.installed-app
+install-test: $(ENV_DIR)/.installed-test
 
-install-test:
-	$(PYTHON) -m pip install -q -e ".[test]"
+$(ENV_DIR)/.installed-app: pyproject.toml | $(PY)
+	@if [ "$(ENV_DIR)/.installed-test" -nt pyproject.toml ]; then :; else $(PY) -m pip install -q -e .; fi
+	@touch $@
+
+$(ENV_DIR)/.installed-test: pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e ".[test]"
+	@touch $@
 
 # Debian's Chromium for the Playwright browser tests (Playwright cannot download its own here).
 chromium:
@@ -20,25 +43,27 @@ chromium:
 	fi
 	@test -x "$(CHROMIUM)" || { echo "Chromium is missing at $(CHROMIUM)"; exit 1; }
 
+# Streamlit runs headless (.streamlit/config.toml): open the printed address yourself.
 run: install
-	$(PYTHON) -m streamlit run app.py
+	@echo "Serving the app at http://localhost:$(PORT) (Ctrl+C stops it)"
+	$(PY) -m streamlit run app.py --server.port $(PORT)
 
-lint:
-	$(PYTHON) -m ruff check .
-	$(PYTHON) -m ruff format --check .
+lint: install-test
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 
 test: install-test chromium lint
-	NDCG_CHROMIUM=$(CHROMIUM) $(PYTHON) -m pytest
+	NDCG_CHROMIUM=$(CHROMIUM) $(PY) -m pytest
 
 bench: install-test
-	$(PYTHON) benchmarks/app_speed.py
+	$(PY) benchmarks/app_speed.py
 
 # Data-set NDCG (ndcg_core.evaluate) against scikit-learn, pytrec_eval, ir_measures and ranx,
 # at 1M and 10M run rows (several minutes: the peers are slow at 10M). SIZES=1e6 for a shorter run.
 SIZES ?= 1e6,1e7
 .PHONY: bench-data
 bench-data: install-test
-	$(PYTHON) benchmarks/dataset_speed.py --sizes $(SIZES)
+	$(PY) benchmarks/dataset_speed.py --sizes $(SIZES)
 
 # Optional, NOT part of `make test`: the torchmetrics and tf_ranking presets against the real
 # libraries (checks_heavy/, which pytest's testpaths leave out), in a virtual environment of their
