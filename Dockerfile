@@ -1,0 +1,34 @@
+# The NDCG teaching app for a class, started by the same make targets as on a laptop.
+#   docker build -t ndcg-teaching-app .
+#   docker run --rm -p 8501:8501 ndcg-teaching-app                # students open http://HOST:8501
+#   docker run --rm -e PORT=8080 -p 8080:8080 ndcg-teaching-app   # another port
+FROM python:3.11-slim-bookworm
+
+# PORT is read by `make run` and by the health check. The file watcher only matters while editing code.
+ENV PORT=8501 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    STREAMLIT_SERVER_FILE_WATCHER_TYPE=none
+
+# make is the one system package the image adds; the app runs as the unprivileged user "app" (10001).
+# make is not pinned (DL3008): an exact Debian version leaves the mirror at the next point release.
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends make \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --gid 10001 app \
+    && useradd --create-home --uid 10001 --gid 10001 --shell /usr/sbin/nologin app \
+    && install -d -o app -g app /app
+
+WORKDIR /app
+USER 10001:10001
+COPY --chown=10001:10001 . .
+
+# Creates /app/.venv and installs the app (not the test extra) into it; `make run` then finds the
+# install stamp and starts Streamlit at once.
+RUN make install
+
+EXPOSE 8501
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["python3", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('PORT', '8501') + '/_stcore/health', timeout=4)"]
+CMD ["make", "run"]

@@ -1,0 +1,220 @@
+"""`make run` / `make test` set-up and the lecturer's Dockerfile (issue 9, "Run anywhere, two commands").
+
+The Makefile is checked with `make -n` (what it would run), so nothing is installed; the Dockerfile is
+read as text (no Docker engine here): its invariants are the ones the README promises.
+"""
+
+import fnmatch
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+#: A Python that is not a virtual environment's: the one this environment was made from.
+BASE_PYTHON = str(Path(sys.base_prefix) / "bin" / "python3")
+
+
+def dry_run(*args: str, env: dict[str, str] | None = None) -> str:
+    """What `make` would run, as text (`make -n` executes nothing but the Makefile's $(shell ...))."""
+    make = shutil.which("make")
+    assert make, "make is needed by `make run` and `make test` themselves"
+    full_env = {k: v for k, v in os.environ.items() if k not in {"PORT", "VENV", "PYTHON", "MAKEFLAGS"}}
+    full_env.update(env or {})
+    out = subprocess.run(
+        [make, "-n", "-C", str(ROOT), *args], capture_output=True, text=True, env=full_env, check=True
+    )
+    return out.stdout
+
+
+def test_base_python_is_not_a_venv():
+    out = subprocess.run(
+        [BASE_PYTHON, "-c", "import sys; print(sys.prefix == sys.base_prefix)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == "True"
+
+
+def test_outside_a_venv_make_run_creates_and_uses_the_project_venv(tmp_path):
+    venv = tmp_path / "venv"
+    out = dry_run("run", f"PYTHON={BASE_PYTHON}", f"VENV={venv}")
+    assert f"{BASE_PYTHON} -m venv {venv}" in out
+    assert f"{venv}/bin/python -m pip install -q -e ." in out
+    assert f"{venv}/bin/python -m streamlit run app.py" in out
+    # Never installs into the base interpreter (an externally managed one refuses: PEP 668).
+    assert f"{BASE_PYTHON} -m pip" not in out
+
+
+def test_inside_a_venv_the_makefile_uses_it_as_it_is(tmp_path):
+    venv = tmp_path / "active"
+    subprocess.run([BASE_PYTHON, "-m", "venv", "--without-pip", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    out = dry_run("test", f"PYTHON={py}", f"VENV={tmp_path / 'unused'}")
+    assert " -m venv " not in out
+    assert "unused" not in out
+    commands = [
+        line.split(" -m ")[0].split()[-1]
+        for line in out.splitlines()
+        if re.search(r" -m (pip|pytest|ruff)\b", line)
+    ]
+    assert len(commands) >= 3, out
+    # The venv's own interpreter (sys.executable keeps the venv path, not the base it links to).
+    assert {Path(c) for c in commands} == {py}
+    # Its stamp lives inside that environment, not in the project.
+    assert f"touch {venv}/.installed-test" in out
+
+
+def test_the_stamp_skips_pip_until_pyproject_changes(tmp_path):
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").touch()
+    stamp = venv / ".installed-app"
+    stamp.touch()
+    newer = (ROOT / "pyproject.toml").stat().st_mtime + 10
+    os.utime(stamp, (newer, newer))
+    out = dry_run("run", f"PYTHON={BASE_PYTHON}", f"VENV={venv}")
+    assert "pip install" not in out
+    assert " -m venv " not in out
+    assert f"{venv}/bin/python -m streamlit run app.py" in out
+
+    older = (ROOT / "pyproject.toml").stat().st_mtime - 10
+    os.utime(stamp, (older, older))
+    out = dry_run("run", f"PYTHON={BASE_PYTHON}", f"VENV={venv}")
+    assert "pip install -q -e ." in out
+
+
+@pytest.mark.parametrize("how", ["argument", "environment"])
+def test_make_run_honours_port_and_prints_the_url(tmp_path, how):
+    args = ["run", f"PYTHON={BASE_PYTHON}", f"VENV={tmp_path / 'venv'}"]
+    env = None
+    if how == "argument":
+        args.append("PORT=9123")
+    else:
+        env = {"PORT": "9123"}
+    out = dry_run(*args, env=env)
+    assert "--server.port 9123" in out
+    assert "http://localhost:9123" in out
+
+
+def test_make_run_defaults_to_port_8501(tmp_path):
+    out = dry_run("run", f"PYTHON={BASE_PYTHON}", f"VENV={tmp_path / 'venv'}")
+    assert "--server.port 8501" in out
+    assert "http://localhost:8501" in out
+
+
+def test_every_target_runs_through_the_chosen_interpreter(tmp_path):
+    venv = tmp_path / "venv"
+    for target in ["lint", "test", "bench", "bench-data"]:
+        out = dry_run(target, f"PYTHON={BASE_PYTHON}", f"VENV={venv}")
+        runs = [line for line in out.splitlines() if re.search(r" -m (ruff|pytest)\b|benchmarks/", line)]
+        assert runs, (target, out)
+        assert all(f"{venv}/bin/python " in line for line in runs), (target, runs)
+
+
+def test_streamlit_config_is_headless():
+    # make run prints the address instead of opening a browser: the server is headless.
+    text = (ROOT / ".streamlit" / "config.toml").read_text()
+    server = text.split("[server]", 1)[1].split("\n[", 1)[0]
+    assert re.search(r"^headless\s*=\s*true$", server, re.M)
+
+
+# --- Dockerfile ------------------------------------------------------------------------------------
+
+
+def instructions() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) pairs, continuation lines joined, comments dropped."""
+    text = (ROOT / "Dockerfile").read_text()
+    logical: list[str] = []
+    pending = ""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if stripped.endswith("\\"):
+            pending += stripped[:-1] + " "
+            continue
+        logical.append(pending + stripped)
+        pending = ""
+    assert not pending, "a continuation line runs off the end of the Dockerfile"
+    return [(x.split(None, 1)[0].upper(), x.split(None, 1)[1] if " " in x else "") for x in logical]
+
+
+def of(name: str) -> list[str]:
+    return [args for ins, args in instructions() if ins == name]
+
+
+def test_dockerfile_base_is_a_slim_python_matching_requires_python():
+    (base,) = of("FROM")
+    match = re.fullmatch(r"python:(3\.\d+)-slim(-\w+)?", base)
+    assert match, base
+    minimum = re.search(r'requires-python = ">=(3\.\d+)"', (ROOT / "pyproject.toml").read_text()).group(1)
+    assert tuple(map(int, match.group(1).split("."))) >= tuple(map(int, minimum.split(".")))
+
+
+def test_dockerfile_runs_as_a_non_root_user():
+    users = of("USER")
+    assert users, "no USER: the app would run as root"
+    user = users[-1].split(":")[0]
+    assert user not in {"root", "0"}
+    # Nothing after the last USER switches back, and the app's files belong to that user.
+    names = [ins for ins, _ in instructions()]
+    assert "USER" not in names[names.index("USER") + 1 :]
+    copies = of("COPY")
+    assert copies and all(c.startswith(f"--chown={users[-1]}") for c in copies), copies
+
+
+def test_dockerfile_commands_are_the_make_targets():
+    runs_after_user = []
+    seen_user = False
+    for ins, args in instructions():
+        seen_user = seen_user or ins == "USER"
+        if ins == "RUN" and seen_user:
+            runs_after_user.append(args)
+    assert runs_after_user == ["make install"]
+    (cmd,) = of("CMD")
+    assert json.loads(cmd) == ["make", "run"]
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^install:", makefile, re.M) and re.search(r"^run:", makefile, re.M)
+
+
+def test_dockerfile_port_healthcheck_and_expose_agree():
+    env = " ".join(of("ENV"))
+    port = re.search(r"\bPORT=(\d+)", env).group(1)
+    assert of("EXPOSE") == [port]
+    make_default = re.search(r"^PORT \?= (\d+)$", (ROOT / "Makefile").read_text(), re.M).group(1)
+    assert port == make_default
+    (health,) = of("HEALTHCHECK")
+    options, cmd = health.split("CMD", 1)
+    assert "--start-period=" in options
+    argv = json.loads(cmd)
+    assert argv[:2] == ["python3", "-c"]
+    code = argv[2]
+    assert "/_stcore/health" in code
+    assert "os.environ.get('PORT', '8501')" in code  # the port the server was told, not a fixed one
+    compile(code, "<healthcheck>", "exec")
+
+
+def test_dockerignore_keeps_the_host_venv_out_and_the_app_in():
+    patterns = [
+        p.strip()
+        for p in (ROOT / ".dockerignore").read_text().splitlines()
+        if p.strip() and not p.startswith("#")
+    ]
+
+    def ignored(path: str) -> bool:
+        return any(fnmatch.fnmatch(path, p) or path.startswith(p.rstrip("/") + "/") for p in patterns)
+
+    # A host .venv would carry the install stamp and links to the host's Python into the image.
+    for path in [".venv", ".venv/bin/python", ".git", ".venv-heavy"]:
+        assert ignored(path), path
+    for path in ["app.py", "views/common.py", "ndcg_core/__init__.py", "assets/style.css"]:
+        assert (ROOT / path).exists() and not ignored(path), path
+    for path in [".streamlit/config.toml", "pyproject.toml", "README.md", "Makefile"]:
+        assert not ignored(path), path
