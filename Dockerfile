@@ -4,10 +4,12 @@
 #   docker run --rm -e PORT=8080 -p 8080:8080 ndcg-teaching-app   # another port
 FROM python:3.11-slim-bookworm
 
-# PORT is read by `make run` and by the health check. The file watcher only matters while editing code.
+# PORT is read by `make run` and by the health check. Streamlit listens on all IPv4 addresses (where
+# `docker run -p` forwards to), not on its default "::"; its file watcher only matters while editing.
 ENV PORT=8501 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    STREAMLIT_SERVER_ADDRESS=0.0.0.0 \
     STREAMLIT_SERVER_FILE_WATCHER_TYPE=none
 
 # make is the one system package the image adds; the app runs as the unprivileged user "app" (10001).
