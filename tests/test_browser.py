@@ -172,7 +172,7 @@ def test_projector_screenshots_and_no_horizontal_scroll(page: Page, app_url, art
 
 def test_compare_view_reads_both_ndcg_values(page: Page, app_url, artifacts):
     open_app(page, app_url, "explore")
-    page.get_by_role("button", name="Seed 002: lists A and B, bought or not").click()
+    page.get_by_role("button", name="Shop article: lists A and B, bought or not").click()
     metrics = page.get_by_test_id("stMetric")
     expect(metrics).to_have_count(2)
     expect(metrics.nth(0)).to_contain_text("NDCG@3 of A")
