@@ -15,11 +15,25 @@ import re
 
 import pandas as pd
 import streamlit as st
+from streamlit_sortables import sort_items
 
 from ndcg_core import SCHEMA, Variant
+from ndcg_core.export import figure_image, formulas_latex, table_csv, table_latex, table_markdown
+from ndcg_core.history import History
+from ndcg_core.lesson import COLUMN_HELP
 from ndcg_core.playground import Item, PlaygroundState, all_scored, from_query_params, to_query_params
 from ndcg_core.variants import format_base, parse_gain_table
 
+DRAG_LIMIT = 1000
+SORTABLE_STYLE = """
+.sortable-component { background-color: transparent; padding: 0; max-height: 330px; overflow-y: auto; }
+.sortable-container { background-color: transparent; counter-reset: item; }
+.sortable-item, .sortable-item:hover {
+  background-color: #eef2ff; color: #1e293b; border: 1px solid #c7d2fe;
+  font-size: 1rem; height: auto; min-height: 2rem; padding: 0.2rem 0.6rem; margin: 0.15rem 0;
+  justify-content: flex-start;
+}
+"""
 NAMED_BASES = {"2": 2.0, "e": math.e, "10": 10.0}
 OPTIONS = {o.name: o for o in SCHEMA}
 
@@ -155,6 +169,30 @@ def items_editor(kind: str, items: tuple[Item, ...], prefix: str, *, with_scores
     return _read_editor(key, ss[f"{base_key}_ids"], edited, prefix)
 
 
+def drag_list(items: tuple[Item, ...]) -> None:
+    """The drag-to-reorder list of the shared items (Playground and Learn draw the same one)."""
+    ss = st.session_state
+    shown = {}
+    for n, item in enumerate(items, start=1):
+        text = f"{item.label}  ·  {item.grade:g}"
+        while text in shown:
+            text = f"{text} ({n})"
+        shown[text] = item
+    if len(items) > DRAG_LIMIT:
+        st.info(f"Dragging is offered up to {DRAG_LIMIT} items; use move up/down or the one-click orders.")
+        return
+    st.caption("Drag an item to a new position.")
+    new = sort_items(
+        list(shown),
+        direction="vertical",
+        custom_style=SORTABLE_STYLE,
+        key=f"sort_{ss.get('pg_sort_version', 0)}",
+    )
+    if new and new != list(shown) and sorted(new) == sorted(shown):
+        ss.pg_items = tuple(shown[t] for t in new)
+        bump("pg_editor_version")
+
+
 # ------------------------------------------------------------------ sidebar
 
 
@@ -162,13 +200,16 @@ def init_session() -> None:
     """On a session's first run, take the state from the share link (or the default)."""
     ss = st.session_state
     if ss.get("pg_ready"):
+        _adopt_url()
         return
-    state, warnings = from_query_params(st.query_params.to_dict())
+    params = state_params(st.query_params.to_dict())
+    state, warnings = from_query_params(params)
     ss.gain_table = "0:0, 1:1, 2:3, 3:7"
     load_state(state)
     ss.pg_url_warnings = warnings
     ss.pg_messages = []
     ss.pg_variant = state.variant
+    ss.pg_url = params
     ss.pg_ready = True
 
 
@@ -215,11 +256,127 @@ def current_state() -> PlaygroundState:
     return PlaygroundState(items=ss.pg_items, pool=ss.pg_pool, variant=ss.pg_variant)
 
 
-def sync_url(state: PlaygroundState) -> None:
-    """Write the state into the address bar, so copying it shares this exact view."""
+PAGE_PARAMS = ("step", "present")  # share-link parameters of one page (Learn), not of the shared state
+
+
+def state_params(params: dict[str, str]) -> dict[str, str]:
+    """The shared state's share-link parameters (a page's own, such as ``step``, left out)."""
+    return {key: value for key, value in params.items() if key not in PAGE_PARAMS}
+
+
+def _adopt_url() -> None:
+    """Follow the address bar when it changed from outside (the browser's Back and Forward).
+
+    ``pg_url`` holds the state parameters this session last wrote (or read). A URL that carries
+    a list and differs from them was not written by the app: it is history navigation, so the
+    state follows the URL instead of rewriting it (which made Back fight the app). A URL with no
+    list (a page switch drops the parameters) changes nothing.
+    """
+    ss = st.session_state
+    params = state_params(st.query_params.to_dict())
+    if "rel" not in params or params == ss.get("pg_url"):
+        return
+    state, warnings = from_query_params(params)
+    load_state(state)
+    ss.pg_variant = state.variant
+    ss.pg_url_warnings = warnings
+    ss.pg_url = params
+
+
+def sync_url(state: PlaygroundState, page_params: dict[str, str] | None = None) -> None:
+    """Write the state (and a page's own parameters) into the address bar, only when it changed.
+
+    Every write adds a browser history entry, so unchanged state is never rewritten.
+    """
+    ss = st.session_state
     params = to_query_params(state)
-    if st.query_params.to_dict() != params:
-        st.query_params.from_dict(params)
+    full = {**params, **(page_params or {})}
+    if st.query_params.to_dict() != full:
+        st.query_params.from_dict(full)
+    ss.pg_url = params
+
+
+# ------------------------------------------------------------------ undo / redo
+
+
+def _snapshot() -> tuple:
+    ss = st.session_state
+    return (ss.pg_items, ss.pg_pool)
+
+
+def record_history() -> None:
+    """Note the list after this run's changes (call once per run, after the list may have changed)."""
+    ss = st.session_state
+    history = ss.get("pg_history")
+    ss.pg_history = History.start(_snapshot()) if history is None else history.record(_snapshot())
+
+
+def _restore(which: str) -> None:
+    ss = st.session_state
+    history = ss.get("pg_history") or History.start(_snapshot())
+    history, (items, pool) = history.undo() if which == "undo" else history.redo()
+    ss.pg_history = history
+    ss.pg_items, ss.pg_pool = items, pool
+    ss.pg_messages = []
+    for name in ("pg_sort_version", "pg_editor_version", "pg_pool_version"):
+        bump(name)
+
+
+def history_buttons(prefix: str) -> None:
+    """Undo and Redo buttons for list changes (drags, edits, loaded examples)."""
+    history = st.session_state.get("pg_history")
+    c1, c2 = st.columns(2)
+    c1.button(
+        "Undo",
+        key=f"{prefix}_undo",
+        icon=":material/undo:",
+        on_click=_restore,
+        args=("undo",),
+        disabled=history is None or not history.can_undo,
+        help="Undo the last change to the list",
+        width="stretch",
+    )
+    c2.button(
+        "Redo",
+        key=f"{prefix}_redo",
+        icon=":material/redo:",
+        on_click=_restore,
+        args=("redo",),
+        disabled=history is None or not history.can_redo,
+        help="Redo the change you undid",
+        width="stretch",
+    )
+
+
+# ------------------------------------------------------------------ step tables and exports
+
+
+def column_help_config(columns) -> dict:
+    """Column configs carrying the one-line explanation of each step-table column (hover)."""
+    return {c: st.column_config.Column(c, help=COLUMN_HELP[c]) for c in columns if c in COLUMN_HELP}
+
+
+def export_buttons(prefix: str, frame: pd.DataFrame, formulas, figure, name: str) -> None:
+    """One-click downloads for slides: the table (CSV, Markdown, LaTeX), formulas, chart (PNG, SVG)."""
+    files = [
+        ("csv", "Table CSV", "csv", "text/csv", lambda: table_csv(frame)),
+        ("md", "Table Markdown", "md", "text/markdown", lambda: table_markdown(frame)),
+        ("tex", "Table LaTeX", "tex", "application/x-tex", lambda: table_latex(frame)),
+        ("formula", "Formula LaTeX", "formula.tex", "application/x-tex", lambda: formulas_latex(formulas)),
+        ("png", "Chart PNG", "png", "image/png", lambda: figure_image(figure, "png")),
+        ("svg", "Chart SVG", "svg", "image/svg+xml", lambda: figure_image(figure, "svg")),
+    ]
+    cols = st.columns(3)
+    for n, (key, label, ext, mime, build) in enumerate(files):
+        cols[n % 3].download_button(
+            label,
+            data=build,
+            file_name=f"{name}.{ext}",
+            mime=mime,
+            key=f"{prefix}_export_{key}",
+            on_click="ignore",
+            width="stretch",
+        )
 
 
 def formula_controls() -> None:
