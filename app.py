@@ -20,6 +20,8 @@ with st.sidebar:
 
 VIEWS = ROOT / "views"
 pages = [
+    # Learn comes first in the navigation; the Playground stays the default page at "/".
+    st.Page(VIEWS / "learn.py", title="Learn", icon=":material/school:", url_path="learn"),
     st.Page(VIEWS / "playground.py", title="Playground", icon=":material/tune:", default=True),
     st.Page(VIEWS / "explore.py", title="Explore", icon=":material/compare_arrows:", url_path="explore"),
     st.Page(VIEWS / "datasets.py", title="Data sets", icon=":material/table_view:", url_path="datasets"),

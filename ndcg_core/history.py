@@ -56,11 +56,13 @@ class History:
         if not self.past:
             return self, self.current
         snapshot = self.past[-1]
-        return replace(self, current=snapshot, past=self.past[:-1], future=(self.current, *self.future)), snapshot
+        undone = replace(self, current=snapshot, past=self.past[:-1], future=(self.current, *self.future))
+        return undone, snapshot
 
     def redo(self) -> tuple[History, Any]:
         """Re-apply the last undone change."""
         if not self.future:
             return self, self.current
         snapshot = self.future[0]
-        return replace(self, current=snapshot, past=(*self.past, self.current), future=self.future[1:]), snapshot
+        redone = replace(self, current=snapshot, past=(*self.past, self.current), future=self.future[1:])
+        return redone, snapshot
