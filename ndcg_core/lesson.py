@@ -103,6 +103,7 @@ class LessonStep:
     question: Question | None
     ideal: bool = False  # the ideal-ordering table is part of the step
     metrics: tuple[str, ...] = ()  # headline numbers: "NDCG", "DCG", "IDCG", "CG"
+    new_metric: str | None = None  # the number this step introduces (hidden until the prediction)
 
     @property
     def before_reveal(self) -> tuple[str, ...]:
@@ -252,6 +253,7 @@ def _dcg_step(ex: Explanation) -> LessonStep:
         (dcg_latex(ex),),
         question,
         metrics=("DCG", "CG"),
+        new_metric="DCG",
     )
 
 
@@ -292,6 +294,7 @@ def _ideal_step(ex: Explanation) -> LessonStep:
         question,
         ideal=True,
         metrics=("DCG", "IDCG"),
+        new_metric="IDCG",
     )
 
 
@@ -323,6 +326,7 @@ def _ndcg_step(ex: Explanation) -> LessonStep:
         (ndcg_latex(ex),),
         question,
         metrics=("NDCG", "DCG", "IDCG"),
+        new_metric="NDCG",
     )
 
 

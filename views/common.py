@@ -322,10 +322,13 @@ def _restore(which: str) -> None:
         bump(name)
 
 
-def history_buttons(prefix: str) -> None:
-    """Undo and Redo buttons for list changes (drags, edits, loaded examples)."""
+def history_buttons(prefix: str, *, inline: bool = False) -> None:
+    """Undo and Redo buttons for list changes (drags, edits, loaded examples).
+
+    ``inline`` draws them where they are (in a horizontal container) instead of in two columns.
+    """
     history = st.session_state.get("pg_history")
-    c1, c2 = st.columns(2)
+    c1, c2 = (st, st) if inline else st.columns(2)
     c1.button(
         "Undo",
         key=f"{prefix}_undo",
@@ -334,7 +337,7 @@ def history_buttons(prefix: str) -> None:
         args=("undo",),
         disabled=history is None or not history.can_undo,
         help="Undo the last change to the list",
-        width="stretch",
+        width="content" if inline else "stretch",
     )
     c2.button(
         "Redo",
@@ -344,7 +347,7 @@ def history_buttons(prefix: str) -> None:
         args=("redo",),
         disabled=history is None or not history.can_redo,
         help="Redo the change you undid",
-        width="stretch",
+        width="content" if inline else "stretch",
     )
 
 

@@ -62,7 +62,7 @@ header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecor
 .learn-badge { font-size: 1.6vw; font-weight: 700; color: #ffffff; background: #1d4ed8;
   border-radius: 0.5vw; padding: 0.1vw 0.8vw; white-space: nowrap; }
 .learn-title { font-size: 3.5vw; font-weight: 800; line-height: 1.1; margin: 0; color: #0b1220; }
-.learn-text p { font-size: 1.45vw; line-height: 1.3; margin: 0 0 0.4vw 0; color: #0b1220; }
+.learn-text p { font-size: 1.4vw; line-height: 1.28; margin: 0 0 0.3vw 0; color: #0b1220; }
 .learn-text p.ask { font-weight: 700; color: #1d4ed8; }
 table.learn-table { border-collapse: collapse; font-size: 1.35vw; color: #0b1220; }
 table.learn-table th, table.learn-table td { padding: 0.22vw 1.1vw; border-bottom: 2px solid #cbd5e1;
@@ -72,6 +72,7 @@ table.learn-table td.num, table.learn-table th.num { text-align: right; font-var
 table.learn-table tr.beyond td { color: #6b7280; }
 .st-key-learn_stage [data-testid="stMetricValue"] { font-size: 3.5vw; line-height: 1.1; }
 .st-key-learn_stage [data-testid="stMetricLabel"] p { font-size: 1.5vw; }
+.st-key-learn_stage [data-testid="stMetric"] { padding: 0.3vw 1vw; }
 .st-key-learn_stage .katex { font-size: 1.55vw; color: #0b1220; }
 .st-key-learn_nav button p { font-size: 1.1vw; }
 .st-key-learn_nav { margin-top: 0.4vw; }
@@ -217,8 +218,8 @@ def _metrics(step: LessonStep, ex, revealed: bool) -> None:
     for col, name in zip(cols, step.metrics, strict=True):
         value = values[name]
         shown = "undefined" if math.isnan(value) else number(value)
-        if name == "NDCG" and not revealed:
-            shown = "?"
+        if name == step.new_metric and not revealed:
+            shown = "?"  # the prediction comes first
         col.metric(f"{METRIC_LABEL[name]}@{ex.k}", shown, border=True, help=COLUMN_HELP[name])
 
 
@@ -291,7 +292,7 @@ def _nav(present: bool) -> None:
             st.button(
                 "Leave presenter mode", key="learn_exit", on_click=_set_present, args=(False,), shortcut="Esc"
             )
-            history_buttons("learn_present")
+            history_buttons("learn_present", inline=True)
         else:
             ss.learn_present_toggle = ss.learn_present
             st.toggle(
@@ -369,7 +370,7 @@ def _lesson(step: LessonStep, state, ex) -> None:
     revealed = _prediction(step)
     columns = step.columns if revealed else step.before_reveal
     _metrics(step, ex, revealed)
-    for formula in step.formulas if revealed or step.number < 4 else ():
+    for formula in step.formulas if revealed else ():  # a formula would give the answer away
         st.latex(formula)
     beyond = list(ex.steps["Beyond k"])
     st.markdown("**Your ranking**")
