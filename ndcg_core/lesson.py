@@ -421,6 +421,9 @@ def check_answer(question: Question, text: str) -> Feedback:
     except ValueError as err:
         return Feedback(None, f"Your answer could not be read: {err}.")
     exact = question.exact
+    if answer.value == exact:
+        # Typed exactly (1.5 for 1.5): right at any precision; the shared rule asks 2 decimals.
+        return Feedback(True, f"Right: {question.why}.")
     too_rough = precision_problem(answer, exact)
     if too_rough and same_at_precision(answer, exact):
         return Feedback(None, f"Close, but {too_rough}.")
