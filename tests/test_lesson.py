@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -38,7 +39,7 @@ def test_every_column_a_step_or_the_playground_shows_has_one_line_of_help():
 def test_the_table_grows_one_step_at_a_time_and_never_loses_a_column():
     steps = steps_of(explain(WIKI))
     assert steps[0].columns == ("Position", "Item", "Grade")
-    for before, after in zip(steps, steps[1:], strict=False):
+    for before, after in itertools.pairwise(steps):
         assert set(before.columns) <= set(after.columns)
     assert [s.new_columns for s in steps] == [
         (),
@@ -112,7 +113,15 @@ def test_no_ndcg_question_when_idcg_is_zero():
 
 @pytest.mark.parametrize(
     ("typed", "correct"),
-    [("1.5", True), ("1.50", True), ("3/2", True), ("1.49", False), ("3", False), ("0.5", False), ("2", None)],
+    [
+        ("1.5", True),
+        ("1.50", True),
+        ("3/2", True),
+        ("1.49", False),
+        ("3", False),
+        ("0.5", False),
+        ("2", None),
+    ],
 )
 def test_number_predictions_are_judged_at_the_precision_typed(typed, correct):
     question = lesson_step(4, explain(WIKI)).question  # exact 1.5
