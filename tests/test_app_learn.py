@@ -82,7 +82,8 @@ def test_a_right_prediction_reveals_the_column_with_praise():
     ok(at.text_input(key="learn_guess_4").input("1.50").run())
     ok(at.button(key="learn_check").click().run())
     assert columns(at)[-2:] == ["Discounted gain", "Cumulative DCG"]
-    assert [s.value for s in at.success][0].endswith("3 ÷ 2 = 1\\.5\\.")
+    (success,) = at.success
+    assert success.value.endswith("3 ÷ 2 = 1\\.5\\.")
     dcg = 3 + 2 / L2(3) + 3 / 2 + 1 / L2(6) + 2 / L2(7)
     assert metric(at, "DCG@6") == f"{dcg:.3f}"
 
