@@ -45,7 +45,7 @@ N_STEPS = 7
 
 #: One line per column a step table can show (the Playground's tables use it too).
 COLUMN_HELP: dict[str, str] = {
-    "Position": "Place in the ranked list, 1 = top. In long Playground tables a ✓ marks rows counted in DCG@k.",
+    "Position": "Place in the ranked list, 1 = top. In long Playground tables ✓ marks rows counted in DCG@k.",
     "Item": "The item's name, as typed.",
     "Grade": "How relevant a person judged the item: 0 = not relevant, higher = more useful.",
     "Gain": "What the item is worth wherever it stands: the grade itself (linear) or 2^grade − 1.",
