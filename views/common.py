@@ -327,6 +327,7 @@ def history_buttons(prefix: str, *, inline: bool = False) -> None:
 
     ``inline`` draws them where they are (in a horizontal container) instead of in two columns.
     """
+    record_history()  # a change made earlier in this run (a drag) enables Undo right away
     history = st.session_state.get("pg_history")
     c1, c2 = (st, st) if inline else st.columns(2)
     c1.button(
