@@ -266,6 +266,10 @@ def test_screenshots_normal_learn_page(page: Page, app_url, artifacts: Path):
     for width, height, name in [(1280, 720, "1280x720"), (1920, 1080, "1920x1080"), (390, 844, "phone")]:
         page.set_viewport_size({"width": width, "height": height})
         open_learn(page, app_url, f"?rel={WIKI}&discount=jarvelin&step=4")
-        expect(page.locator(".st-key-learn_predict")).to_be_visible()
+        expect(page.locator(".st-key-learn_predict")).to_be_attached()
+        expect(sortable_items(page)).to_have_count(6)
+        expect(page.locator(".st-key-learn_next").get_by_role("button", name="Next")).to_be_visible()
+        expect(page.get_by_test_id("stSkeleton")).to_have_count(0)
         expect(page.get_by_test_id("stException")).to_have_count(0)
+        page.wait_for_load_state("networkidle")
         page.screenshot(path=str(artifacts / f"learn-{name}-step4.png"))

@@ -415,9 +415,10 @@ def render() -> None:
             st.warning(message)
         st.markdown("## Learn NDCG in seven steps")
         _nav(present=False)
-        left, right = st.columns([0.3, 0.7], gap="large")
+        # The lesson comes first (on a phone the columns stack), the list beside it.
+        right, left = st.columns([0.7, 0.3], gap="large")
         with left:
-            _list_panel()  # may change the list: compute after it
+            _list_panel()  # drawn first: it may change the list the lesson shows
         state = current_state()
         ex, problem = _explain(state)
         with right:
