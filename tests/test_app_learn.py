@@ -207,3 +207,13 @@ def test_a_page_switch_without_parameters_keeps_the_list():
     at.query_params.clear()
     ok(at.switch_page("views/learn.py").run())
     assert [i.grade for i in at.session_state.pg_items] == [1, 2, 3]
+
+
+def test_playground_step_tables_take_their_tooltips_from_the_same_table():
+    at = AppTest.from_file(APP, default_timeout=60)
+    ok(at.run())
+    grids = [json.loads(d.proto.columns) for d in at.dataframe if "Discounted gain" in d.value.columns]
+    assert len(grids) == 2  # the ranking and the ideal ordering
+    for config in grids:
+        for name in ("Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG", "Position"):
+            assert config[name]["help"] == COLUMN_HELP[name]
