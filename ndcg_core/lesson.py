@@ -261,9 +261,11 @@ def _ideal_step(ex: Explanation) -> LessonStep:
     retrieved = set(ex.steps["Item"])
     missing = [str(x) for x in ex.ideal_steps["Item"] if x not in retrieved]
     if len(ex.ideal_steps) > len(ex.steps) and missing:
+        extra = len(ex.ideal_steps) - len(ex.steps)
+        counted = "1 judged item was" if extra == 1 else f"{extra} judged items were"
         pool = (
-            f"{len(ex.ideal_steps) - len(ex.steps)} judged item(s) were never retrieved "
-            f"({', '.join(missing[:4])}{', ...' if len(missing) > 4 else ''}). They still enter the "
+            f"{counted} never retrieved ({', '.join(missing[:4])}{', ...' if len(missing) > 4 else ''}). "
+            "They still enter the "
             "ideal ordering: a good item the system missed raises IDCG and so lowers the score."
         )
     else:
@@ -337,7 +339,7 @@ def _cutoff_step(ex: Explanation) -> LessonStep:
         names = ", ".join(f"{r['Item']} (grade {r['Grade']:g})" for _, r in hidden.head(4).iterrows())
         more = ", ..." if len(hidden) > 4 else ""
         seen = (
-            f"Here k = {k}: rows {k + 1} to {n} add nothing, whatever their grades: {names}{more}. "
+            f"Here k = {k}: rows {k + 1} to {n} add nothing to DCG@{k}, whatever their grades: {names}{more}. "
             f"A list can score NDCG@{k} = 1 even if a bad item follows at position {k + 1}."
         )
     else:
