@@ -339,7 +339,8 @@ def _cutoff_step(ex: Explanation) -> LessonStep:
         names = ", ".join(f"{r['Item']} (grade {r['Grade']:g})" for _, r in hidden.head(4).iterrows())
         more = ", ..." if len(hidden) > 4 else ""
         seen = (
-            f"Here k = {k}: rows {k + 1} to {n} add nothing to DCG@{k}, whatever their grades: {names}{more}. "
+            f"Here k = {k}: rows {k + 1} to {n} add nothing to DCG@{k}, whatever their grades: "
+            f"{names}{more}. "
             f"A list can score NDCG@{k} = 1 even if a bad item follows at position {k + 1}."
         )
     else:

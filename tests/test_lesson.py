@@ -100,7 +100,7 @@ def test_the_ideal_step_names_judged_items_the_list_missed():
 def test_the_cutoff_step_says_which_rows_k_hides():
     ex = explain(WIKI, 3)
     text = " ".join(lesson_step(7, ex).text)
-    assert "rows 4 to 6 add nothing" in text and "D6 (grade 2)" in text
+    assert "rows 4 to 6 add nothing to DCG@3" in text and "D6 (grade 2)" in text
     whole = " ".join(lesson_step(7, explain(WIKI)).text)
     assert "covers the whole list" in whole
 
