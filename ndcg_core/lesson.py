@@ -195,8 +195,7 @@ def _discount_step(ex: Explanation) -> LessonStep:
     log, b = _log(v.log_base), format_base(v.log_base)
     if v.discount == "log":
         rule = (
-            f"Here the divisor at position i is {_log_text(v.log_base)}(i + 1), so even position 1 "
-            f"is divided (by 1). Your first divisors: {first}."
+            f"Here the divisor at position i is {_log_text(v.log_base)}(i + 1). Your first divisors: {first}."
         )
         formula = f"d_{{{p}}} = {log}({p} + 1) = {number(d)}"
         why = f"{_log_text(v.log_base)}({p} + 1) = {number(d)}"

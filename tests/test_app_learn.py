@@ -217,3 +217,13 @@ def test_playground_step_tables_take_their_tooltips_from_the_same_table():
     for config in grids:
         for name in ("Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG", "Position"):
             assert config[name]["help"] == COLUMN_HELP[name]
+
+
+def test_back_to_an_earlier_step_in_the_url_is_followed():
+    at = learn({"step": "3"})
+    ok(at.button(key="learn_next").click().run())
+    assert at.session_state.learn_step == 4
+    at.query_params["step"] = "3"  # the browser's Back
+    ok(at.run())
+    assert at.session_state.learn_step == 3
+    assert at.query_params["step"] in (["3"], "3")
