@@ -152,6 +152,19 @@ def test_learn_is_first_in_the_navigation_and_playground_stays_at_root(page: Pag
     expect(page.locator(".st-key-learn_step_no")).to_be_visible()
 
 
+def test_open_in_the_playground_and_back_keeps_the_list(page: Page, app_url):
+    open_learn(page, app_url, "?rel=1,3,2&labels=a,b,c&step=2")
+    page.get_by_test_id("stPageLink").get_by_text("Open in the playground").click()
+    expect(page.locator(".st-key-order_reverse")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"rel=1%2C3%2C2&labels=a%2Cb%2Cc$"))
+    page.locator(".st-key-order_ideal").get_by_role("button", name="Ideal").click()
+    expect(page).to_have_url(re.compile(r"rel=3%2C2%2C1"))
+    page.get_by_test_id("stTopNavLink").first.click()
+    expect(page.locator(".learn-badge, .st-key-learn_step_no").first).to_contain_text("Step 2 of 7")
+    expect(page.locator(".st-key-learn_steps")).to_contain_text("b")
+    expect(page).to_have_url(re.compile(r"rel=3%2C2%2C1&labels=b%2Cc%2Ca&step=2"))
+
+
 def predict(page: Page, text: str) -> None:
     box = page.locator(".st-key-learn_predict input")
     box.fill(text)
