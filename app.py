@@ -12,11 +12,10 @@ ROOT = Path(__file__).parent
 st.set_page_config(page_title="NDCG, step by step", page_icon=":material/leaderboard:", layout="wide")
 st.html(f"<style>{(ROOT / 'assets' / 'style.css').read_text()}</style>")
 
-from views.common import formula_controls, init_session  # noqa: E402
+from views.common import DATASETS, PLAYGROUND, count_run, formula_controls, init_session  # noqa: E402
 
+count_run()
 init_session()
-with st.sidebar:
-    formula_controls()
 
 VIEWS = ROOT / "views"
 pages = [
@@ -26,4 +25,12 @@ pages = [
     st.Page(VIEWS / "explore.py", title="Explore", icon=":material/compare_arrows:", url_path="explore"),
     st.Page(VIEWS / "datasets.py", title="Data sets", icon=":material/table_view:", url_path="datasets"),
 ]
-st.navigation(pages, position="top").run()
+#: Which formula each page's sidebar shows (see views.common: shared and per-page settings).
+FORMULA_OF = {"learn": PLAYGROUND, "": PLAYGROUND, "explore": PLAYGROUND, "datasets": DATASETS}
+
+page = st.navigation(pages, position="top")
+scope = FORMULA_OF.get(page.url_path)
+if scope is not None:
+    with st.sidebar:
+        formula_controls(scope)
+page.run()

@@ -2,7 +2,9 @@
 
 The pure library behind the NDCG teaching app: no Streamlit here. Start with
 :func:`ndcg`, :func:`dcg` and :func:`explain`; formula choices are described
-by :data:`SCHEMA` and carried as :class:`Variant` values.
+by :data:`SCHEMA` and carried as :class:`Variant` values; :func:`resolve` turns
+a library preset and/or formula choices into the one :class:`Spec` every
+function takes.
 
 >>> import ndcg_core
 >>> round(ndcg_core.ndcg([3, 2, 3, 0, 1, 2], discount="jarvelin"), 4)
@@ -12,8 +14,10 @@ by :data:`SCHEMA` and carried as :class:`Variant` values.
 from .dataset import Aggregate, aggregate, evaluate, read_qrels, read_run
 from .examples import DATASET_EXAMPLES, EXAMPLES, DatasetExample, Figure, WorkedExample, get_example
 from .explore import variant_matrix
+from .libraries import library_table, snippet_for
 from .metrics import STEP_COLUMNS, Explanation, dcg, divisors, explain, gains, ndcg, ndcg_curve, to_grades
-from .presets import PRESETS, Preset, library_table
+from .presets import PRESETS, Preset, resolve
+from .spec import Spec
 from .variants import SCHEMA, Option, Variant, schema_markdown
 
 __all__ = [
@@ -38,6 +42,6 @@ __all__ = [
     "to_grades",
 ]
 __all__ += ["Aggregate", "aggregate", "evaluate", "read_qrels", "read_run"]
-__all__ += ["PRESETS", "Preset", "library_table", "variant_matrix"]
+__all__ += ["PRESETS", "Preset", "Spec", "library_table", "resolve", "snippet_for", "variant_matrix"]
 
 __version__ = "0.1.0"

@@ -24,6 +24,7 @@ import pandas as pd
 
 from .examples import EXAMPLES, WorkedExample
 from .metrics import Explanation, explain
+from .spec import Spec
 from .variants import Variant
 
 __all__ = [
@@ -40,11 +41,15 @@ MAX_RANKINGS = 4
 
 @dataclass(frozen=True)
 class Comparison:
-    """Judged items (label, grade), named rankings (orders of labels) and one variant."""
+    """Judged items (label, grade), named rankings (orders of labels) and one spec."""
 
     judged: tuple[tuple[str, float], ...]
     rankings: tuple[tuple[str, tuple[str, ...]], ...]
-    variant: Variant = field(default_factory=Variant)
+    spec: Spec = field(default_factory=Spec)
+
+    @property
+    def variant(self) -> Variant:
+        return self.spec.variant
 
     def __post_init__(self) -> None:
         labels = [label for label, _ in self.judged]
@@ -121,23 +126,15 @@ def _winner(values: Mapping[str, float]) -> str:
 def compare(c: Comparison) -> ComparisonResult:
     """Explain every ranking against the ideal ordering of all judged items."""
     grade = dict(c.judged)
-    v = c.variant
-    formula = {
-        "gain": v.gain_table if v.gain_table is not None else v.gain,
-        "discount": v.discount,
-        "log_base": v.log_base,
-        "zero_idcg": v.zero_idcg,
-    }
     pool = [g for _, g in c.judged]
     pool_labels = [label for label, _ in c.judged]
     explanations = {
         name: explain(
             [grade[x] for x in order],
-            v.k,
             labels=list(order),
             ideal=pool,
             ideal_labels=pool_labels,
-            **formula,
+            spec=c.spec,
         )
         for name, order in c.rankings
     }
@@ -173,7 +170,7 @@ def comparison_from_group(group: str) -> Comparison:
     else:
         judged = tuple(zip(_labels(first), map(float, first.grades), strict=True))
     rankings = tuple((_short(e), _labels(e)) for e in members)
-    return Comparison(judged=judged, rankings=rankings, variant=first.variant)
+    return Comparison(judged=judged, rankings=rankings, spec=Spec(first.variant))
 
 
 def _short(ex: WorkedExample) -> str:
@@ -181,7 +178,7 @@ def _short(ex: WorkedExample) -> str:
 
 
 COMPARISON_PRESETS: dict[str, tuple[str, str]] = {
-    "items": ("Seed 001: A,B,C,D,E against D,A,E,C,B", "items"),
-    "shop-binary": ("Seed 002: lists A and B, bought or not", "shop-binary"),
-    "shop-graded": ("Seed 002: lists A and B, graded by quantity (the winner flips)", "shop-graded"),
+    "items": ("NDCG note: A,B,C,D,E against D,A,E,C,B", "items"),
+    "shop-binary": ("Shop article: lists A and B, bought or not", "shop-binary"),
+    "shop-graded": ("Shop article: lists A and B, graded by quantity (the winner flips)", "shop-graded"),
 }

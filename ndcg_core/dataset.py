@@ -31,14 +31,16 @@ import io
 import math
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .metrics import gains as _gains
-from .variants import check_choice, check_k, check_log_base
+from .presets import Preset, as_spec
+from .spec import DUPLICATE_RULES, IDEAL_SOURCES, QUERY_RULES, Spec
+from .variants import TIES, Variant
 
 __all__ = [
     "DUPLICATE_RULES",
@@ -52,33 +54,13 @@ __all__ = [
     "read_run",
 ]
 
-#: Tie rules :func:`evaluate` understands (the ``ties`` option of the variant schema).
-TIE_RULES: dict[str, str] = {
-    "docid_desc": "scores rounded to float32, then equal scores ordered by document id (as text), "
-    "descending: exactly trec_eval, pytrec_eval and ir_measures (the default)",
-    "stable": "equal scores keep the order of the run's rows",
-    "average": "every document of a tie group gets the group's mean gain (McSherry & Najork 2008; "
-    "scikit-learn's default)",
-}
-#: Which queries :func:`evaluate` scores when the run and the qrels disagree.
-QUERY_RULES: dict[str, str] = {
-    "union": "every query on either side (the default): a query only in the qrels scores as a run "
-    "that returned nothing (DCG 0); a query only in the run has IDCG 0 and follows zero_idcg",
-    "run": "the queries of the run (qrels-only queries are left out; run-only ones follow zero_idcg)",
-    "qrels": "the queries of the qrels (trec_eval -c): run-only queries are left out",
-    "both": "only queries present on both sides (trec_eval and pytrec_eval without -c)",
-}
-#: Where the ideal ordering comes from.
-IDEAL_SOURCES: dict[str, str] = {
-    "pool": "every judged document of the query, retrieved or not (trec_eval, ranx; the default)",
-    "retrieved": "only the retrieved documents, unjudged ones as grade 0 (scikit-learn, which sees one row)",
-}
-#: What to do when the run lists a document twice for a query.
-DUPLICATE_RULES: dict[str, str] = {
-    "error": "raise a ValueError naming the query, the document and both rows (the default)",
-    "max": "keep the row with the highest score",
-}
-SCORE_DTYPES = ("float64", "float32")
+#: Tie rules :func:`evaluate` can apply over a data set (descriptions from the schema).
+#: ``reverse_argsort`` depends on numpy's sort internals for each list and is left out.
+TIE_RULES: dict[str, str] = {t: TIES[t] for t in ("docid_desc", "stable", "average")}
+
+#: Where :func:`evaluate` starts when no preset is given: the schema's defaults with
+#: trec_eval's tie order, so that the numbers match trec_eval's exactly.
+DATASET_BASE = Spec(Variant(ties="docid_desc"))
 
 _ALIASES: dict[str, tuple[str, ...]] = {
     "query": ("query", "qid", "query_id", "queryid", "topic", "topic_id", "topicid", "q"),
@@ -89,12 +71,6 @@ _ALIASES: dict[str, tuple[str, ...]] = {
 _QRELS_COLUMNS = ("query", "doc", "relevance")
 _RUN_COLUMNS = ("query", "doc", "score")
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # odd: a bijection of uint64 (Fibonacci hashing)
-
-
-def _check(name: str, value: Any, choices: Mapping[str, str] | tuple[str, ...]) -> None:
-    if value not in choices:
-        allowed = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"{name} must be one of {allowed}; got {value!r}")
 
 
 # --------------------------------------------------------------------------- columns
@@ -478,89 +454,22 @@ def _text_rank(values: np.ndarray) -> np.ndarray:
     return inverse
 
 
-#: The queries a library scores when run and qrels disagree (preset name -> ``queries``).
-_PRESET_QUERIES = {"trec_eval": "both", "ir_measures-exp": "both", "ranx": "qrels", "ranx-burges": "qrels"}
-_VARIANT_KEYS = ("gain", "discount", "log_base", "zero_idcg", "ties")
-
-
-def _resolve_preset(
-    preset: Any, given: dict[str, Any], defaults: dict[str, Any]
-) -> tuple[dict[str, Any], Any]:
-    """A preset's keyword values, with explicit non-default keywords kept (or refused on conflict)."""
-    try:
-        from .presets import get_preset
-    except ImportError:  # pragma: no cover - the registry ships with the package now
-        raise ValueError(
-            f"presets are not available yet (asked for preset={preset!r}); pass gain, discount, "
-            "zero_idcg, ties, ideal and queries explicitly"
-        ) from None
-    rules = get_preset(preset)
-    from .variants import SCHEMA
-
-    schema_default = {o.name: o.default for o in SCHEMA}
-    # A keyword left at evaluate's default counts as not given, as in ndcg(preset=...).
-    rules.check_overrides(
-        {key: schema_default[key] if given[key] == defaults[key] else given[key] for key in _VARIANT_KEYS}
-    )
-    if rules.variant.ties not in TIE_RULES:
-        raise ValueError(
-            f"preset {rules.name!r} ranks ties with {rules.variant.ties!r}, which depends on numpy's "
-            "sort internals for each list and cannot be reproduced over a data set; use preset='sklearn' "
-            "(tie-averaged) or choose ties= yourself"
-        )
-    opts = dict(given)
-    for key in _VARIANT_KEYS:
-        opts[key] = rules.variant.kwargs()[key]
-    from_preset = {
-        "ideal": "pool" if rules.ideal_source == "pool" else "retrieved",
-        "queries": _PRESET_QUERIES.get(rules.name, "run"),
-        "score_dtype": rules.score_dtype,
-    }
-    for key, value in from_preset.items():
-        if given[key] == defaults[key]:
-            opts[key] = value
-    return opts, rules
-
-
-def _preset_grades(rules: Any, grades: np.ndarray, index: pd.Index) -> np.ndarray:
-    """Check and rewrite qrels grades as the preset's library would."""
-    rule = rules.allowed_grades
-    bad = np.zeros(grades.size, dtype=bool)
-    if rule in {"non_negative", "non_negative_integer"}:
-        bad |= grades < 0
-    if rule in {"integer", "non_negative_integer"}:
-        bad |= grades != np.floor(grades)
-    if rules.max_grade is not None:
-        bad |= grades > rules.max_grade
-    if rules.drop_negative:
-        bad &= grades >= 0
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"{rules.library.split()[0]} refuses these qrels: {rules.grade_error} "
-            f"(grade {grades[i]:g} on {_row_name(index, i)})"
-        )
-    out = np.trunc(grades) if rules.truncate_grades else grades.copy()
-    if rules.relevant_from is not None:
-        out[out < rules.relevant_from] = 0.0
-    return out
-
-
 def evaluate(
     qrels: pd.DataFrame,
     run: pd.DataFrame,
     k: int | None = None,
     *,
-    preset: str | None = None,
-    gain: str | Mapping[float, float] = "linear",
-    discount: str = "log",
-    log_base: float = 2.0,
-    zero_idcg: str = "zero",
-    ties: str = "docid_desc",
-    ideal: str = "pool",
-    queries: str = "union",
-    duplicates: str = "error",
-    score_dtype: str = "float64",
+    spec: Spec | None = None,
+    preset: str | Preset | None = None,
+    gain: str | Mapping[float, float] | None = None,
+    discount: str | None = None,
+    log_base: float | None = None,
+    zero_idcg: str | None = None,
+    ties: str | None = None,
+    ideal: str | None = None,
+    queries: str | None = None,
+    duplicates: str | None = None,
+    score_dtype: str | None = None,
 ) -> pd.DataFrame:
     """NDCG@k of every query of a run, in one vectorised pass.
 
@@ -580,25 +489,31 @@ def evaluate(
         retrieved document and IDCG over the whole ideal pool, as trec_eval's
         ``ndcg``. (Note: :func:`ndcg_core.ndcg` with ``k=None`` cuts the ideal
         at the list's length instead; pass ``k`` explicitly to compare.)
+    spec : Spec, optional
+        Every choice at once (see :func:`ndcg_core.resolve`); then give no
+        preset or keyword below (``k`` may still replace its cutoff).
     preset : str, optional
-        A library's conventions from :mod:`ndcg_core.presets` (when available):
-        fills in every keyword below left at its default.
+        A library's conventions from :data:`ndcg_core.PRESETS`: its formula,
+        input rules and the queries it scores. ``queries`` and ``duplicates``
+        may still be chosen; a formula keyword that contradicts it is refused.
     gain, discount, log_base, zero_idcg
-        The formula variant, exactly as in :func:`ndcg_core.ndcg`.
+        The formula variant, exactly as in :func:`ndcg_core.ndcg` (``None``:
+        the schema's default).
         ``zero_idcg`` decides the NDCG of a query whose IDCG is not positive:
         ``"zero"``, ``"one"``, ``"skip"`` (NaN) or ``"error"``.
-    ties : {"docid_desc", "stable", "average"}, default "docid_desc"
+    ties : {"docid_desc", "stable", "average"}, optional, default "docid_desc"
         How equal scores are ordered; see :data:`TIE_RULES`. The default is
-        trec_eval's rule, so the numbers match trec_eval's exactly.
-    ideal : {"pool", "retrieved"}, default "pool"
+        trec_eval's rule (:data:`DATASET_BASE`), so the numbers match
+        trec_eval's exactly.
+    ideal : {"pool", "retrieved"}, optional, default "pool"
         Where the ideal ordering comes from; see :data:`IDEAL_SOURCES`.
-    queries : {"union", "run", "qrels", "both"}, default "union"
+    queries : {"union", "run", "qrels", "both"}, optional, default "union"
         Which queries get a row when the two sides disagree; see
         :data:`QUERY_RULES`.
-    duplicates : {"error", "max"}, default "error"
+    duplicates : {"error", "max"}, optional, default "error"
         A document listed twice for one query in the run; see
         :data:`DUPLICATE_RULES`.
-    score_dtype : {"float64", "float32"}, default "float64"
+    score_dtype : {"float64", "float32"}, optional, default "float64"
         Compare scores at this precision (``"docid_desc"`` always uses float32).
 
     Returns
@@ -607,8 +522,8 @@ def evaluate(
         One row per query: ``query``, ``dcg``, ``idcg``, ``ndcg``,
         ``n_retrieved``, ``n_judged``, ``n_relevant`` (judged with a positive
         grade), ``idcg_zero``, ``in_run``, ``in_qrels``. Queries come in the
-        order they first appear in the run, then qrels-only ones. The
-        options used are kept in ``.attrs["options"]`` for :func:`aggregate`.
+        order they first appear in the run, then qrels-only ones. The spec
+        used is kept in ``.attrs["spec"]`` for :func:`aggregate`.
 
     Raises
     ------
@@ -629,49 +544,35 @@ def evaluate(
       query  dcg   idcg   ndcg  n_retrieved  n_judged
     0    q1  1.0  1.631  0.613            2         3
     """
-    defaults = {
-        "gain": "linear",
-        "discount": "log",
-        "log_base": 2.0,
-        "zero_idcg": "zero",
-        "ties": "docid_desc",
-        "ideal": "pool",
-        "queries": "union",
-        "duplicates": "error",
-        "score_dtype": "float64",
-    }
-    given = {
-        "gain": gain,
-        "discount": discount,
-        "log_base": log_base,
-        "zero_idcg": zero_idcg,
-        "ties": ties,
-        "ideal": ideal,
-        "queries": queries,
-        "duplicates": duplicates,
-        "score_dtype": score_dtype,
-    }
-    rules = None
-    if preset is not None:
-        given, rules = _resolve_preset(preset, given, defaults)
-    opts = given
-    k = check_k(k)
-    if isinstance(opts["gain"], str):
-        check_choice("gain", opts["gain"])
-    check_choice("discount", opts["discount"])
-    check_choice("zero_idcg", opts["zero_idcg"])
-    check_log_base(opts["log_base"])
-    _check("ties", opts["ties"], TIE_RULES)
-    _check("ideal", opts["ideal"], IDEAL_SOURCES)
-    _check("queries", opts["queries"], QUERY_RULES)
-    _check("duplicates", opts["duplicates"], DUPLICATE_RULES)
-    _check("score_dtype", opts["score_dtype"], SCORE_DTYPES)
+    spec = as_spec(
+        spec,
+        preset,
+        base=DATASET_BASE,
+        k=k,
+        gain=gain,
+        discount=discount,
+        log_base=log_base,
+        zero_idcg=zero_idcg,
+        ties=ties,
+        ideal_source=ideal,
+        queries=queries,
+        duplicates=duplicates,
+        score_dtype=score_dtype,
+    )
+    if spec.variant.ties not in TIE_RULES:
+        raise ValueError(
+            f"ties={spec.variant.ties!r} depends on numpy's sort internals for each list and cannot be "
+            "reproduced over a data set; choose one of "
+            + ", ".join(repr(t) for t in TIE_RULES)
+            + (" (or preset='sklearn', tie-averaged)" if spec.preset else "")
+        )
+    k = spec.k
 
     qrels = _normalize_columns(qrels, _QRELS_COLUMNS, "qrels")
     run = _normalize_columns(run, _RUN_COLUMNS, "run")
     grades = _numeric(qrels["relevance"], "relevance", "qrels")
-    if rules is not None:
-        grades = _preset_grades(rules, grades, qrels.index)
+    spec.check_grades(grades, lambda i: f"on {_row_name(qrels.index, i)}", "these qrels")
+    grades = spec.rewrite_grades(grades)
     scores = _numeric(run["score"], "score", "run")
     run_codes, qrels_codes, labels = _query_codes(run["query"], qrels["query"])
     nq = labels.size
@@ -701,18 +602,15 @@ def evaluate(
             qb - qa,
             by_code[2][ra:rb],
             by_code[3][ja:jb],
-            opts,
-            k,
-            rules,
+            spec,
         )
 
     blocks = list(_blocks(by_code[0], by_code[1], nq))
     for (qa, qb, *_), (d, i, n) in zip(blocks, _map_blocks(one_block, blocks), strict=True):
         dcg_value[qa:qb], idcg_value[qa:qb], n_ret[qa:qb] = d, i, n
-    if rules is not None and rules.min_items and (short := (n_ret > 0) & (n_ret < rules.min_items)).any():
-        raise ValueError(
-            f"{rules.library.split()[0]} refuses query {labels[short][0]!r}: {rules.min_items_error} "
-            f"(it retrieved {n_ret[short][0]})"
+    if spec.min_items and (short := (n_ret > 0) & (n_ret < spec.min_items)).any():
+        raise spec.refusal(
+            f"{spec.min_items_error} (it retrieved {n_ret[short][0]})", f"query {labels[short][0]!r}"
         )
     n_judged = np.bincount(qrels_codes, minlength=nq)
     n_relevant = np.bincount(qrels_codes, weights=(grades > 0), minlength=nq).astype(np.int64)
@@ -722,16 +620,16 @@ def evaluate(
         "run": in_run,
         "qrels": in_qrels,
         "both": in_run & in_qrels,
-    }[opts["queries"]]
-    zero = ~(idcg_value > 0)
-    if opts["zero_idcg"] == "error" and (zero & keep_q).any():
+    }[spec.queries]
+    zero = spec.undefined(idcg_value)
+    if spec.variant.zero_idcg == "error" and (zero & keep_q).any():
         bad = labels[zero & keep_q]
         shown = ", ".join(repr(x) for x in bad[:5]) + (", ..." if bad.size > 5 else "")
         raise ValueError(
             f"IDCG is 0 for {bad.size} quer{'y' if bad.size == 1 else 'ies'} ({shown}): nothing relevant "
             "to find, so NDCG is undefined (choose zero_idcg='zero', 'one' or 'skip')"
         )
-    ndcg_value = _apply_policy(dcg_value, idcg_value, opts["zero_idcg"])
+    ndcg_value = spec.normalize(dcg_value, idcg_value)
     out = pd.DataFrame(
         {
             "query": labels,
@@ -747,8 +645,7 @@ def evaluate(
         }
     )
     out = out[keep_q].reset_index(drop=True)
-    out.attrs["options"] = {**{key: v for key, v in opts.items() if key != "gain"}, "k": k, "preset": preset}
-    out.attrs["options"]["gain"] = opts["gain"] if isinstance(opts["gain"], str) else dict(opts["gain"])
+    out.attrs["spec"] = spec
     return out
 
 
@@ -831,7 +728,7 @@ class _Part:
         return self.frame["doc"].iloc[at], self.frame["query"].iloc[at], _row_name(self.frame.index, at)
 
 
-def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades, opts, k, rules):
+def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades, spec: Spec):
     """DCG, IDCG and documents retrieved for the queries ``0 .. nq - 1`` of one block.
 
     ``run`` and ``qrels`` are :class:`_Part` s; ``keys`` the block's document
@@ -840,6 +737,8 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
     if keys is None:
         keys = _doc_keys(run.column("doc"), qrels.column("doc"))
     run_keys, qrels_keys, keys_ordered = keys
+    v = spec.variant
+    gain = v.gain_table if v.gain_table is not None else v.gain
 
     match, run_dups, qrels_dups = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq)
     if qrels_dups:
@@ -850,7 +749,7 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
             + (f" ({len(qrels_dups)} duplicate pairs in all)" if len(qrels_dups) > 1 else "")
         )
     if run_dups:
-        if opts["duplicates"] == "error":
+        if spec.duplicates == "error":
             (doc, query, first), (_, _, second) = (run.describe(i) for i in run_dups[0])
             raise ValueError(
                 f"run: document {doc!r} is retrieved twice for query {query!r} ({first} and {second}); "
@@ -862,9 +761,9 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
         run_codes, run_keys, scores = run_codes[keep], run_keys[keep], scores[keep]
         match, _, _ = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq)
 
-    levels, qrels_level = _grade_levels(grades, opts["gain"])
+    levels, qrels_level = _grade_levels(grades, gain)
     qrels_gain = levels[qrels_level]
-    if rules is not None and rules.drop_negative:
+    if spec.drop_negative:
         run_grades = np.append(grades, 0.0)[match]  # match -1 (unjudged): grade 0
         if (run_grades < 0).any():
             keep = np.flatnonzero(run_grades >= 0)  # the library treats negative labels as padding
@@ -872,27 +771,27 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
             run_codes, run_keys, scores, match = run_codes[keep], run_keys[keep], scores[keep], match[keep]
     if match.size and match.min() < 0:
         try:
-            zero_gain = _gain_lookup(np.zeros(1), opts["gain"])[0]
+            zero_gain = _gain_lookup(np.zeros(1), gain)[0]
         except ValueError as err:
             raise ValueError(f"{err} (unjudged retrieved documents count as grade 0)") from None
         run_gain = np.append(qrels_gain, zero_gain)[match]  # match -1 (unjudged): the last one
     else:
         run_gain = qrels_gain[match]
 
-    if opts["score_dtype"] == "float32" or opts["ties"] == "docid_desc":
+    if spec.score_dtype == "float32" or v.ties == "docid_desc":
         scores = scores.astype(np.float32)
     tie_key: Any = None
-    if opts["ties"] == "docid_desc":
+    if v.ties == "docid_desc":
         tie_key = run_keys if keys_ordered else run.column("doc")
     run_at = _Rows(run_codes, nq)
-    dcg_value = _dcg_by_query(run_at, scores, run_gain, tie_key, opts, k, nq)
+    dcg_value = _dcg_by_query(run_at, scores, run_gain, tie_key, v, nq)
     n_ret = run_at.counts
 
-    depth = n_ret if rules is not None and rules.ideal_depth == "retrieved" else None
-    if opts["ideal"] == "pool":
-        idcg_value = _ideal_by_query(_Rows(qrels_codes, nq), levels, qrels_level, k, nq, opts, depth)
+    depth = n_ret if spec.ideal_depth == "retrieved" else None
+    if spec.ideal_source == "pool":
+        idcg_value = _ideal_by_query(_Rows(qrels_codes, nq), levels, qrels_level, v, nq, depth)
     else:
-        idcg_value = _ideal_by_query(run_at, *_levels(run_gain), k, nq, opts)
+        idcg_value = _ideal_by_query(run_at, *_levels(run_gain), v, nq)
 
     return dcg_value, idcg_value, n_ret
 
@@ -907,21 +806,14 @@ def _keep_max(pairs: list[tuple[int, int]], codes: np.ndarray, keys: np.ndarray,
     return np.flatnonzero(keep)
 
 
-def _apply_policy(dcg_value: np.ndarray, idcg_value: np.ndarray, policy: str) -> np.ndarray:
-    positive = idcg_value > 0
-    out = np.divide(dcg_value, idcg_value, out=np.zeros_like(dcg_value), where=positive)
-    out[~positive] = {"zero": 0.0, "one": 1.0, "skip": math.nan, "error": math.nan}[policy]
-    return out
-
-
 def _inverse_divisors(n: int, discount: str, log_base: float) -> np.ndarray:
     from .metrics import divisors
 
     return 1.0 / divisors(n, discount, log_base)
 
 
-def _divisors_table(n: int, opts) -> np.ndarray:
-    return _inverse_divisors(max(n, 1), opts["discount"], opts["log_base"])
+def _divisors_table(n: int, v: Variant) -> np.ndarray:
+    return _inverse_divisors(max(n, 1), v.discount, v.log_base)
 
 
 def _desc_key(scores: np.ndarray) -> tuple[np.ndarray, int]:
@@ -994,11 +886,12 @@ def _first_slots(starts: np.ndarray, limit: np.ndarray) -> tuple[np.ndarray, np.
     return starts[q] + rank, q, rank
 
 
-def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, opts, k, nq):
+def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, v: Variant, nq):
     """DCG@k per query: one sort ranks every query's rows; only the top k (and ties across k) are read."""
     dcg_value = np.zeros(nq)
     if at.codes.size == 0:
         return dcg_value
+    k = v.k
     ranked = _Ranked(at, scores, nq)
     limit = at.counts.copy()
     if k is not None:
@@ -1018,9 +911,9 @@ def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, opts, k, nq):
     g = row_gain[rows]
     tied = np.zeros(slots.size, dtype=bool)
     tied[1:] = (tie[1:] == tie[:-1]) & (q[1:] == q[:-1])
-    if opts["ties"] != "stable" and tied.any():
+    if v.ties != "stable" and tied.any():
         group = np.cumsum(~tied) - 1
-        if opts["ties"] == "average":
+        if v.ties == "average":
             g = (np.bincount(group, weights=g) / np.bincount(group))[group]
         else:
             in_tie = tied.copy()
@@ -1030,7 +923,7 @@ def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, opts, k, nq):
     if k is not None and int(limit.max()) > k:  # a tie group read past k: count only the first k
         inside = np.flatnonzero(rank < k)
         q, g, rank = q[inside], g[inside], rank[inside]
-    divs = _divisors_table(int(rank.max()) + 1 if rank.size else 1, opts)
+    divs = _divisors_table(int(rank.max()) + 1 if rank.size else 1, v)
     dcg_value += np.bincount(q, weights=g * divs[rank], minlength=nq)
     return dcg_value
 
@@ -1054,7 +947,7 @@ def _levels(gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return levels, (levels.size - 1 - np.searchsorted(levels[::-1], gain)).astype(np.int64)
 
 
-def _ideal_by_query(at: _Rows, levels, level, k, nq, opts, depth=None):
+def _ideal_by_query(at: _Rows, levels, level, v: Variant, nq, depth=None):
     """IDCG@k per query: each query's gains sorted best first (k=None: all of them).
 
     ``levels`` are the distinct gains best first and ``level`` each row's
@@ -1066,6 +959,7 @@ def _ideal_by_query(at: _Rows, levels, level, k, nq, opts, depth=None):
     n = at.codes.size
     if n == 0:
         return idcg_value
+    k = v.k
     limit = at.counts if k is None else np.minimum(at.counts, k)
     if depth is not None:  # never more ideal positions than documents retrieved (Elasticsearch)
         limit = np.minimum(limit, depth)
@@ -1085,20 +979,7 @@ def _ideal_by_query(at: _Rows, levels, level, k, nq, opts, depth=None):
         s.sort()
         best = (s[slots] & u64((1 << gb) - 1)).astype(np.int64)
     gain = levels[best]
-    divs = _divisors_table(int(limit.max()) if limit.size else 1, opts)
-    idcg_value += np.bincount(q, weights=gain * divs[rank], minlength=nq)
-    return idcg_value
-    u64 = np.uint64
-    gb = _bits(levels.size)
-    s = at.codes.astype(np.uint64) << u64(gb)
-    s |= level.astype(np.uint64)
-    s.sort()
-    limit = at.counts if k is None else np.minimum(at.counts, k)
-    if depth is not None:  # never more ideal positions than documents retrieved (Elasticsearch)
-        limit = np.minimum(limit, depth)
-    slots, q, rank = _first_slots(at.starts, limit)
-    gain = levels[(s[slots] & u64((1 << gb) - 1)).astype(np.int64)]
-    divs = _divisors_table(int(limit.max()) if limit.size else 1, opts)
+    divs = _divisors_table(int(limit.max()) if limit.size else 1, v)
     idcg_value += np.bincount(q, weights=gain * divs[rank], minlength=nq)
     return idcg_value
 
@@ -1192,15 +1073,17 @@ def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None) -> Aggregat
     if not isinstance(per_query, pd.DataFrame) or not {"dcg", "idcg"} <= set(per_query.columns):
         found = list(per_query.columns) if isinstance(per_query, pd.DataFrame) else type(per_query).__name__
         raise ValueError(f"aggregate needs the table from evaluate() with columns dcg and idcg; got {found}")
-    policy = zero_idcg or per_query.attrs.get("options", {}).get("zero_idcg", "zero")
-    check_choice("zero_idcg", policy)
+    spec = per_query.attrs.get("spec", Spec())
+    if zero_idcg is not None:
+        spec = replace(spec, variant=spec.variant.with_(zero_idcg=zero_idcg))
+    policy = spec.variant.zero_idcg
     dcg_value = per_query["dcg"].to_numpy(dtype=float)
     idcg_value = per_query["idcg"].to_numpy(dtype=float)
-    zero = ~(idcg_value > 0)
+    zero = spec.undefined(idcg_value)
     n, nz = dcg_value.size, int(zero.sum())
     if policy == "error" and nz:
         raise ValueError(f"{nz} of {n} queries have IDCG = 0 and zero_idcg='error'")
-    scores = _apply_policy(dcg_value, idcg_value, policy)
+    scores = spec.normalize(dcg_value, idcg_value)
     counted = np.isfinite(scores)
     mean = float(scores[counted].mean()) if counted.any() else math.nan
     total_idcg = float(idcg_value[~zero].sum())

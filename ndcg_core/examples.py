@@ -9,7 +9,7 @@ saying why (a term cut off instead of rounded, a sum of rounded terms, an
 arithmetic slip). The tests check both directions: every exact value agrees
 with its printed figure or is explained, and every explanation is needed.
 
-The documents are the five files of ``shared/seeds``: 000 an NDCG explainer
+The five source documents are keyed "000" to "004" (:data:`SOURCES`): 000 an NDCG explainer
 article, 001 a short note with items A..E, 002 a recommender-system article
 (Apple Watch / Adidas shorts / Nike sneakers), 003 "Intro to NDCG", 004 the
 Wikipedia article "Discounted cumulative gain".
@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .metrics import Explanation, explain
+from .spec import Spec
 from .variants import Variant
 
 __all__ = [
@@ -111,7 +112,7 @@ class WorkedExample:
             labels=list(self.labels) if self.labels else None,
             ideal=list(self.pool) if self.pool is not None else None,
             ideal_labels=list(self.pool_labels) if self.pool_labels else None,
-            **self.variant.kwargs(),
+            spec=Spec(self.variant),
         )
 
 
@@ -127,7 +128,7 @@ class DatasetExample:
     variant: Variant = field(default_factory=Variant)
 
     def per_query(self) -> list[Explanation]:
-        return [explain(list(q), **self.variant.kwargs()) for q in self.queries]
+        return [explain(list(q), spec=Spec(self.variant)) for q in self.queries]
 
     def mean_ndcg(self) -> float:
         """The mean of per-query NDCG (NaN scores, from zero_idcg='skip', left out)."""
@@ -459,23 +460,29 @@ EXAMPLES: tuple[WorkedExample, ...] = (
         group="limit-bad-result",
     ),
     WorkedExample(
+        key="limit-bad-result-first",
+        seed="004",
+        title="The bad result on top instead: 0,1,1,1",
+        lesson="A grade-0 result costs points only when it pushes good ones down: here NDCG drops to 0.733.",
+        grades=(0, 1, 1, 1),
+        group="limit-bad-result",
+    ),
+    WorkedExample(
         key="limit-negative-grades",
         seed="004",
         title="Penalise bad results: Excellent, Bad, Fair as 1, -1, 0",
-        lesson="With a negative grade for Bad, showing a bad result high costs points.",
+        lesson="With a negative grade for Bad (gain = grade), showing a bad result high costs points.",
         grades=(1, -1, 0),
         labels=("Excellent", "Bad", "Fair"),
-        variant=Variant(gain="exponential"),
         group="limit-negative",
     ),
     WorkedExample(
         key="limit-nonnegative-grades",
         seed="004",
         title="The same results graded 2, 0, 1",
-        lesson="On a 0-2 scale the bad result is merely worthless, never harmful.",
+        lesson="On a 0-2 scale (gain = grade) the bad result is merely worthless, never harmful.",
         grades=(2, 0, 1),
         labels=("Excellent", "Bad", "Fair"),
-        variant=Variant(gain="exponential"),
         group="limit-negative",
     ),
     WorkedExample(

@@ -18,17 +18,45 @@ import pandas as pd
 from .metrics import Explanation
 from .variants import Variant, format_base
 
-__all__ = ["dcg_latex", "definition_latex", "ndcg_latex", "number"]
+__all__ = ["dcg_latex", "definition_latex", "latex_number", "ndcg_latex", "number", "trimmed"]
 
 MAX_TERMS = 8
 
 
 def number(x: float, digits: int = 3) -> str:
-    """A number as people write it: at most ``digits`` decimals, no trailing zeros."""
-    if isinstance(x, float) and math.isnan(x):
-        return "\\text{undefined}"
-    text = f"{x:.{digits}f}".rstrip("0").rstrip(".")
+    """A computed value (NDCG, DCG, IDCG, a step-table cell) as plain text, at a fixed precision.
+
+    Every such value is shown with the same number of decimals, so ``1.000``
+    and ``0.480`` line up; NaN (an undefined NDCG) is the word ``undefined``.
+
+    >>> number(1.0), number(0.48), number(2 / 3), number(-0.0001), number(float("nan"))
+    ('1.000', '0.480', '0.667', '0.000', 'undefined')
+    """
+    x = float(x)
+    if math.isnan(x):
+        return "undefined"
+    if math.isinf(x):
+        return "∞" if x > 0 else "-∞"
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+
+
+def trimmed(x: float, digits: int = 3) -> str:
+    """A term inside a written-out formula: at most ``digits`` decimals, no trailing zeros.
+
+    >>> trimmed(3.0), trimmed(1.5849625), trimmed(0.5)
+    ('3', '1.585', '0.5')
+    """
+    text = f"{float(x):.{digits}f}".rstrip("0").rstrip(".")
     return "0" if text in {"-0", ""} else text
+
+
+def latex_number(x: float, digits: int = 3) -> str:
+    """:func:`number` for use inside LaTeX (an undefined value as ``\\text{undefined}``)."""
+    text = number(x, digits)
+    if text == "undefined":
+        return "\\text{undefined}"
+    return {"∞": "\\infty", "-∞": "-\\infty"}.get(text, text)
 
 
 def _terms(steps: pd.DataFrame, k: int) -> str:
@@ -38,7 +66,7 @@ def _terms(steps: pd.DataFrame, k: int) -> str:
         return "0"
     shown = list(rows.itertuples(index=False))
     parts = [
-        f"\\underset{{\\color{{gray}}{{\\text{{\\#}}{r.Position}}}}}{{\\dfrac{{{number(r.Gain)}}}{{{number(r.Divisor)}}}}}"
+        f"\\underset{{\\color{{gray}}{{\\text{{\\#}}{r.Position}}}}}{{\\dfrac{{{trimmed(r.Gain)}}}{{{trimmed(r.Divisor)}}}}}"
         for r in shown
     ]
     if len(parts) > MAX_TERMS:
@@ -51,17 +79,19 @@ def dcg_latex(ex: Explanation, ideal: bool = False) -> str:
     steps = ex.ideal_steps if ideal else ex.steps
     name = "IDCG" if ideal else "DCG"
     value = ex.idcg if ideal else ex.dcg
-    return f"\\mathrm{{{name}@{ex.k}}} = {_terms(steps, ex.k)} = {number(value)}"
+    return f"\\mathrm{{{name}@{ex.k}}} = {_terms(steps, ex.k)} = {latex_number(value)}"
 
 
 def ndcg_latex(ex: Explanation) -> str:
     """``NDCG@k = DCG@k / IDCG@k = a / b = value``, saying what happens when IDCG is 0."""
     head = f"\\mathrm{{NDCG@{ex.k}}} = \\frac{{\\mathrm{{DCG@{ex.k}}}}}{{\\mathrm{{IDCG@{ex.k}}}}}"
-    if ex.idcg > 0:
-        return f"{head} = \\frac{{{number(ex.dcg)}}}{{{number(ex.idcg)}}} = {number(ex.ndcg)}"
+    if not ex.spec.undefined(ex.idcg):
+        return (
+            f"{head} = \\frac{{{latex_number(ex.dcg)}}}{{{latex_number(ex.idcg)}}} = {latex_number(ex.ndcg)}"
+        )
     policy = ex.variant.zero_idcg
     rule = f"\\text{{so by the '{policy}' rule}}"
-    return f"{head}:\\ \\mathrm{{IDCG}} = {number(ex.idcg)},\\ {rule}\\ {number(ex.ndcg)}"
+    return f"{head}:\\ \\mathrm{{IDCG}} = {latex_number(ex.idcg)},\\ {rule}\\ {latex_number(ex.ndcg)}"
 
 
 def definition_latex(variant: Variant) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .answers import is_correct, parse_answer, precision_problem, same_at_precision
-from .formula import dcg_latex, ndcg_latex, number
+from .formula import dcg_latex, ndcg_latex, trimmed
 from .metrics import Explanation
 from .variants import format_base
 
@@ -148,22 +148,22 @@ def _gain_step(ex: Explanation) -> LessonStep:
         rule = "Here a custom table turns each grade into its gain: " + ", ".join(
             f"{a:g} → {b:g}" for a, b in sorted(v.gain_table.items())
         )
-        formula = f"\\mathrm{{gain}}({number(g)}) = {number(gain)}"
+        formula = f"\\mathrm{{gain}}({trimmed(g)}) = {trimmed(gain)}"
         why = f"the table gives grade {g:g} the gain {gain:g}"
     elif v.gain == "exponential":
         rule = (
             "Here the gain is 2^grade − 1: grades 0, 1, 2, 3 are worth 0, 1, 3, 7. Each step up "
             "the scale doubles the worth (plus one), so one excellent item outweighs two good ones."
         )
-        formula = f"\\mathrm{{gain}} = 2^{{\\mathrm{{grade}}}} - 1 = 2^{{{number(g)}}} - 1 = {number(gain)}"
-        why = f"2^{g:g} − 1 = {number(gain)}"
+        formula = f"\\mathrm{{gain}} = 2^{{\\mathrm{{grade}}}} - 1 = 2^{{{trimmed(g)}}} - 1 = {trimmed(gain)}"
+        why = f"2^{g:g} − 1 = {trimmed(gain)}"
     else:
         rule = (
             "Here the gain is the grade itself (linear gain). Many search teams use 2^grade − 1 "
             "instead: grades 0, 1, 2, 3 are then worth 0, 1, 3, 7, so one excellent item "
             "outweighs two good ones. Try 'exponential' under Gain in the sidebar."
         )
-        formula = f"\\mathrm{{gain}} = \\mathrm{{grade}} = {number(gain)}"
+        formula = f"\\mathrm{{gain}} = \\mathrm{{grade}} = {trimmed(gain)}"
         why = f"with linear gain the gain is the grade, {g:g}"
     text = (
         "Each grade becomes a gain: the points the item is worth, before its position counts.",
@@ -191,21 +191,21 @@ def _discount_step(ex: Explanation) -> LessonStep:
     v = ex.variant
     p = _probe(ex)
     d = float(_row(ex, p)["Divisor"])
-    first = ", ".join(number(x) for x in ex.steps["Divisor"].iloc[:4])
+    first = ", ".join(trimmed(x) for x in ex.steps["Divisor"].iloc[:4])
     log, b = _log(v.log_base), format_base(v.log_base)
     if v.discount == "log":
         rule = (
             f"Here the divisor at position i is {_log_text(v.log_base)}(i + 1). Your first divisors: {first}."
         )
-        formula = f"d_{{{p}}} = {log}({p} + 1) = {number(d)}"
-        why = f"{_log_text(v.log_base)}({p} + 1) = {number(d)}"
+        formula = f"d_{{{p}}} = {log}({p} + 1) = {trimmed(d)}"
+        why = f"{_log_text(v.log_base)}({p} + 1) = {trimmed(d)}"
     else:
         rule = (
             f"Here the divisor is max(1, {_log_text(v.log_base)} i), the original form: positions "
             f"up to {b} are not discounted at all (divisor 1). Your first divisors: {first}."
         )
-        formula = f"d_{{{p}}} = \\max(1, {log} {p}) = {number(d)}"
-        why = f"max(1, {_log_text(v.log_base)} {p}) = {number(d)}"
+        formula = f"d_{{{p}}} = \\max(1, {log} {p}) = {trimmed(d)}"
+        why = f"max(1, {_log_text(v.log_base)} {p}) = {trimmed(d)}"
     text = (
         "People read from the top and stop early, so a good item lower down is worth less to them. "
         "Each gain is therefore divided by a divisor that grows with the position.",
@@ -234,13 +234,13 @@ def _dcg_step(ex: Explanation) -> LessonStep:
         "Divide each gain by its divisor: the discounted gain is what that position adds.",
         "Add the discounted gains from the top down. The running total is the cumulative DCG; "
         f"its value at row k is DCG@k. Here k = {ex.k}: {k_note}.",
-        f"Without the divisors you get CG, the plain sum of gains (CG@{ex.k} = {number(ex.cg)}). "
+        f"Without the divisors you get CG, the plain sum of gains (CG@{ex.k} = {trimmed(ex.cg)}). "
         "CG ignores the order; DCG rewards putting the good items first.",
     )
     question = Question(
-        prompt=f"What is the discounted gain at position {p} ({row['Item']}: gain {number(gain)}, "
-        f"divisor {number(d)})?",
-        why=f"{number(gain)} ÷ {number(d)} = {number(dg)}",
+        prompt=f"What is the discounted gain at position {p} ({row['Item']}: gain {trimmed(gain)}, "
+        f"divisor {trimmed(d)})?",
+        why=f"{trimmed(gain)} ÷ {trimmed(d)} = {trimmed(dg)}",
         exact=dg,
     )
     return LessonStep(
@@ -275,7 +275,7 @@ def _ideal_step(ex: Explanation) -> LessonStep:
         )
     top = ex.ideal_steps.iloc[0]
     text = (
-        f"Is DCG@{ex.k} = {number(ex.dcg)} good? That depends on what there was to find.",
+        f"Is DCG@{ex.k} = {trimmed(ex.dcg)} good? That depends on what there was to find.",
         "Sort every judged item by gain, best first: that is the best order possible. Its DCG, cut at "
         "the same k, is the ideal DCG (IDCG).",
         pool,
@@ -309,13 +309,13 @@ def _ndcg_step(ex: Explanation) -> LessonStep:
     question = None
     if ex.idcg > 0:
         question = Question(
-            prompt=f"What is NDCG@{ex.k} = {number(ex.dcg)} ÷ {number(ex.idcg)}? (2 decimals are enough)",
-            why=f"{number(ex.dcg)} ÷ {number(ex.idcg)} = {number(ex.ndcg)}",
+            prompt=f"What is NDCG@{ex.k} = {trimmed(ex.dcg)} ÷ {trimmed(ex.idcg)}? (2 decimals are enough)",
+            why=f"{trimmed(ex.dcg)} ÷ {trimmed(ex.idcg)} = {trimmed(ex.ndcg)}",
             exact=ex.ndcg,
         )
     else:
         text.append(
-            f"Here IDCG@{ex.k} = {number(ex.idcg)}: no judged item has a positive gain, so the division "
+            f"Here IDCG@{ex.k} = {trimmed(ex.idcg)}: no judged item has a positive gain, so the division "
             f"is undefined and the rule 'When IDCG = 0' ({ex.variant.zero_idcg}) decides the score."
         )
     return LessonStep(

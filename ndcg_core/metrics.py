@@ -22,7 +22,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .variants import Variant, check_choice, check_k, check_log_base
+from .presets import Preset, as_spec
+from .spec import Spec, replace_spec
+from .variants import Variant, check_choice, check_log_base
 
 __all__ = [
     "STEP_COLUMNS",
@@ -181,19 +183,14 @@ def _ideal_gains(ideal_gains: np.ndarray) -> np.ndarray:
     return ideal_gains[np.argsort(-ideal_gains, kind="stable")]
 
 
-def _apply_zero_idcg(dcg_value: float, idcg_value: float, policy: str) -> float:
-    if idcg_value > 0:
-        return dcg_value / idcg_value
-    if policy == "zero":
-        return 0.0
-    if policy == "one":
-        return 1.0
-    if policy == "skip":
-        return math.nan
-    raise ValueError(
-        f"IDCG is {idcg_value:g}: no item in the ideal ordering has a positive gain, so NDCG "
-        "is undefined (choose zero_idcg='zero', 'one' or 'skip' to score such lists)"
-    )
+def _normalize(dcg_value: float, idcg_value: float, spec: Spec) -> float:
+    """NDCG of one list: the spec's division, or its IDCG = 0 policy (raising under "error")."""
+    if spec.variant.zero_idcg == "error" and spec.undefined(np.array([idcg_value]))[0]:
+        raise ValueError(
+            f"IDCG is {idcg_value:g}: no item in the ideal ordering has a positive gain, so NDCG "
+            "is undefined (choose zero_idcg='zero', 'one' or 'skip' to score such lists)"
+        )
+    return float(spec.normalize(np.array([dcg_value]), np.array([idcg_value]))[0])
 
 
 def _check_scores(scores: Any, n: int) -> np.ndarray:
@@ -278,56 +275,29 @@ class _Computation:
     dcg: float
     idcg: float
     ndcg: float
-    variant: Variant
-    preset: str | None
+    spec: Spec
     labels: list[str] | None  # input order, after any preset rule
     pool_is_list: bool
 
 
-_VARIANT_KEYWORDS = ("gain", "discount", "log_base", "zero_idcg", "ties")
-
-
 def _compute(
     relevances: Any,
-    k: Any,
+    spec: Spec,
     *,
     scores: Any = None,
     labels: Sequence[Any] | None = None,
-    preset: str | None = None,
-    gain: GainSpec = "linear",
-    discount: str = "log",
-    log_base: float = 2.0,
     ideal: Any = None,
-    zero_idcg: str = "zero",
-    ties: str = "stable",
 ) -> _Computation:
-    k = check_k(k)
+    """The one NDCG computation: every public function of this module runs through it."""
+    v = spec.variant
     grades = to_grades(relevances)
     ideal_grades = None if ideal is None else to_grades(ideal, "ideal")
     if scores is not None:
         scores = _check_scores(scores, grades.size)
     if labels is not None:
         labels = _check_labels(labels, grades.size, "labels")
-    ideal_depth, score_dtype = "k", "float64"
-    if preset is not None:
-        from .presets import get_preset  # presets imports this module
-
-        rules = get_preset(preset)
-        given = {
-            "gain": gain,
-            "discount": discount,
-            "log_base": log_base,
-            "zero_idcg": zero_idcg,
-            "ties": ties,
-        }
-        rules.check_overrides(given)
-        grades, ideal_grades, scores, labels = rules.prepare(grades, ideal_grades, scores, labels)
-        gain, discount, log_base, zero_idcg, ties = (
-            getattr(rules.variant, name) for name in _VARIANT_KEYWORDS
-        )
-        ideal_depth, score_dtype = rules.ideal_depth, rules.score_dtype
-    check_choice("zero_idcg", zero_idcg)
-    check_choice("ties", ties)
+    grades, ideal_grades, scores, labels = spec.prepare(grades, ideal_grades, scores, labels)
+    gain = v.gain_table if v.gain_table is not None else v.gain
     g = gains(grades, gain)
     n = grades.size
     if scores is None:
@@ -335,36 +305,26 @@ def _compute(
         groups = np.arange(1, n + 1)
         ranked_scores = None
     else:
-        if score_dtype == "float32":
-            scores = scores.astype(np.float32).astype(float)
-        order, groups = rank_by_scores(scores, labels, ties)
+        order, groups = rank_by_scores(scores, labels, v.ties)
         ranked_scores = scores[order]
-        if ties == "docid_desc":
+        if v.ties == "docid_desc":
             ranked_scores = ranked_scores.astype(np.float32).astype(float)
     ranked_g = g[order]
-    if ties == "average" and scores is not None:
+    if v.ties == "average" and scores is not None:
         ranked_g = _average_over_groups(ranked_g, groups)
     pool_is_list = ideal_grades is None
     pool_grades = grades if pool_is_list else ideal_grades
     pool_g = g if pool_is_list else gains(pool_grades, gain)
     pool_order = np.argsort(-pool_g, kind="stable")
-    cut = n if k is None else k
-    if ideal_depth == "pool" and k is None:
+    cut = n if v.k is None else v.k
+    if spec.ideal_depth == "pool" and v.k is None:
         ideal_cut = max(n, pool_g.size)
-    elif ideal_depth == "retrieved":
+    elif spec.ideal_depth == "retrieved":
         ideal_cut = min(cut, n)
     else:
         ideal_cut = cut
-    dcg_value = _dcg_of_gains(ranked_g, cut, discount, log_base)
-    idcg_value = _dcg_of_gains(pool_g[pool_order], ideal_cut, discount, log_base)
-    variant = Variant(
-        k=k,
-        gain=gain if isinstance(gain, str) else dict(gain),
-        discount=discount,
-        log_base=log_base,
-        zero_idcg=zero_idcg,
-        ties=ties,
-    )
+    dcg_value = _dcg_of_gains(ranked_g, cut, v.discount, v.log_base)
+    idcg_value = _dcg_of_gains(pool_g[pool_order], ideal_cut, v.discount, v.log_base)
     return _Computation(
         grades=grades[order],
         gains=ranked_g,
@@ -378,9 +338,8 @@ def _compute(
         ideal_cut=ideal_cut,
         dcg=dcg_value,
         idcg=idcg_value,
-        ndcg=_apply_zero_idcg(dcg_value, idcg_value, zero_idcg),
-        variant=variant,
-        preset=preset,
+        ndcg=_normalize(dcg_value, idcg_value, spec),
+        spec=spec,
         labels=labels,
         pool_is_list=pool_is_list,
     )
@@ -390,9 +349,9 @@ def dcg(
     relevances: Any,
     k: int | None = None,
     *,
-    gain: GainSpec = "linear",
-    discount: str = "log",
-    log_base: float = 2.0,
+    gain: GainSpec | None = None,
+    discount: str | None = None,
+    log_base: float | None = None,
 ) -> float:
     """Discounted cumulative gain of a ranked list.
 
@@ -402,12 +361,12 @@ def dcg(
         Relevance grades in ranked order, position 1 first.
     k : int, optional
         Cutoff: only the first ``k`` positions count. ``None`` means all.
-    gain : {"linear", "exponential"} or mapping, default "linear"
-        How grades become gains; see :func:`gains`.
-    discount : {"log", "jarvelin"}, default "log"
-        How gains shrink with position; see :func:`divisors`.
-    log_base : float, default 2
-        The base ``b`` of the logarithm in the discount.
+    gain : {"linear", "exponential"} or mapping, optional
+        How grades become gains; see :func:`gains`. Default: linear.
+    discount : {"log", "jarvelin"}, optional
+        How gains shrink with position; see :func:`divisors`. Default: log.
+    log_base : float, optional
+        The base ``b`` of the logarithm in the discount. Default: 2.
 
     Returns
     -------
@@ -421,9 +380,9 @@ def dcg(
     >>> dcg([1, 0, 1, 1, 0], k=3)
     1.5
     """
-    k = check_k(k)
-    g = gains(relevances, gain)
-    return _dcg_of_gains(g, g.size if k is None else k, discount, log_base)
+    v = as_spec(None, None, k=k, gain=gain, discount=discount, log_base=log_base).variant
+    g = gains(relevances, v.gain_table if v.gain_table is not None else v.gain)
+    return _dcg_of_gains(g, g.size if v.k is None else v.k, v.discount, v.log_base)
 
 
 def ndcg(
@@ -432,13 +391,14 @@ def ndcg(
     *,
     scores: Any = None,
     labels: Sequence[Any] | None = None,
-    preset: str | None = None,
-    gain: GainSpec = "linear",
-    discount: str = "log",
-    log_base: float = 2.0,
     ideal: Any = None,
-    zero_idcg: str = "zero",
-    ties: str = "stable",
+    spec: Spec | None = None,
+    preset: str | Preset | None = None,
+    gain: GainSpec | None = None,
+    discount: str | None = None,
+    log_base: float | None = None,
+    zero_idcg: str | None = None,
+    ties: str | None = None,
 ) -> float:
     """Normalized discounted cumulative gain: DCG@k divided by the ideal DCG@k.
 
@@ -461,25 +421,29 @@ def ndcg(
         The items' ids, in the order of ``relevances``. Only the
         ``"docid_desc"`` tie rule (trec_eval) looks at them; default
         ``D1, D2, ...``.
+    ideal : array-like of float, optional
+        Grades of every judged item for this query, retrieved or not. The
+        ideal ordering sorts this pool, best first. Default: the list itself.
+    spec : Spec, optional
+        Every choice at once, as :func:`ndcg_core.resolve` builds it; then
+        give no preset or formula keyword (``k`` may still replace its cutoff).
     preset : str, optional
         A library's NDCG, by name (a key of :data:`ndcg_core.presets.PRESETS`,
         e.g. ``"sklearn"`` or ``"trec_eval"``). It sets the formula choices
         and that library's rules on grades, ideal and scores, so the result
-        equals what the library reports for the same input. Leave the
-        formula keywords at their defaults when giving a preset.
+        equals what the library reports for the same input. A formula
+        keyword that contradicts it is refused.
     gain, discount, log_base
-        The formula variant; see :func:`dcg`.
-    ideal : array-like of float, optional
-        Grades of every judged item for this query, retrieved or not. The
-        ideal ordering sorts this pool, best first. Default: the list itself.
-    zero_idcg : {"zero", "one", "skip", "error"}, default "zero"
+        The formula variant; see :func:`dcg`. ``None`` (the default) means
+        the schema's default (:data:`ndcg_core.SCHEMA`), or the preset's.
+    zero_idcg : {"zero", "one", "skip", "error"}, optional, default "zero"
         What to return when the ideal DCG is not positive (no item with a
         positive gain to find). ``"zero"`` follows scikit-learn and trec_eval:
         a system cannot earn credit where nothing can be earned, and in a
         mean over queries such lists pull the average down rather than
         vanishing silently. ``"one"`` follows LightGBM and XGBoost, ``"skip"``
         returns NaN so averages can leave the list out, ``"error"`` raises.
-    ties : {"stable", "average", "docid_desc", "reverse_argsort"}, default "stable"
+    ties : {"stable", "average", "docid_desc", "reverse_argsort"}, optional, default "stable"
         How equal ``scores`` are ranked; see :data:`ndcg_core.variants.TIES`.
         ``"average"`` gives each item of a tie group the group's mean gain,
         so the result does not depend on the input order.
@@ -525,52 +489,50 @@ def ndcg(
     >>> round(ndcg([3, 1, 0], scores=[0.2, 0.9, 0.1], preset="xgboost"), 4)
     0.7098
     """
-    return _compute(
-        relevances,
-        k,
-        scores=scores,
-        labels=labels,
-        preset=preset,
-        gain=gain,
-        discount=discount,
-        log_base=log_base,
-        ideal=ideal,
-        zero_idcg=zero_idcg,
-        ties=ties,
-    ).ndcg
+    spec = as_spec(
+        spec, preset, k=k, gain=gain, discount=discount, log_base=log_base, zero_idcg=zero_idcg, ties=ties
+    )
+    return _compute(relevances, spec, scores=scores, labels=labels, ideal=ideal).ndcg
 
 
 def ndcg_curve(
     relevances: Any,
     *,
-    gain: GainSpec = "linear",
-    discount: str = "log",
-    log_base: float = 2.0,
     ideal: Any = None,
-    zero_idcg: str = "zero",
+    spec: Spec | None = None,
+    gain: GainSpec | None = None,
+    discount: str | None = None,
+    log_base: float | None = None,
+    zero_idcg: str | None = None,
     max_k: int | None = None,
 ) -> pd.DataFrame:
     """DCG@k, IDCG@k and NDCG@k for every k from 1 to ``max_k``, in one pass.
 
-    ``max_k`` defaults to the longer of the list and the ideal pool.
+    ``relevances`` are gains' grades in ranked order (the spec's tie rule and
+    input rules do not apply: rank the list first). ``max_k`` defaults to the
+    longer of the list and the ideal pool.
 
     >>> ndcg_curve([0, 1]).round(3)
        k    dcg  idcg   ndcg
     0  1  0.000   1.0  0.000
     1  2  0.631   1.0  0.631
     """
-    check_choice("zero_idcg", zero_idcg)
-    g = gains(relevances, gain)
-    ideal_g = _ideal_gains(g if ideal is None else gains(to_grades(ideal, "ideal"), gain))
-    n = check_k(max_k) or max(g.size, ideal_g.size, 1)
-    d = divisors(n, discount, log_base)
+    spec = as_spec(spec, None, gain=gain, discount=discount, log_base=log_base, zero_idcg=zero_idcg)
+    v = spec.variant
+    gain_of = v.gain_table if v.gain_table is not None else v.gain
+    g = gains(relevances, gain_of)
+    ideal_g = _ideal_gains(g if ideal is None else gains(to_grades(ideal, "ideal"), gain_of))
+    n = Variant(k=max_k).k or max(g.size, ideal_g.size, 1)
+    d = divisors(n, v.discount, v.log_base)
     padded = np.zeros(n)
     padded[: min(n, g.size)] = g[:n]
     ideal_padded = np.zeros(n)
     ideal_padded[: min(n, ideal_g.size)] = ideal_g[:n]
     dcg_k = np.cumsum(padded / d)
     idcg_k = np.cumsum(ideal_padded / d)
-    ndcg_k = [_apply_zero_idcg(a, b, zero_idcg) for a, b in zip(dcg_k, idcg_k, strict=True)]
+    if v.zero_idcg == "error":  # a curve shows every k: mark undefined points instead of raising
+        spec = replace_spec(spec, variant=v.with_(zero_idcg="skip"))
+    ndcg_k = spec.normalize(dcg_k, idcg_k)
     return pd.DataFrame({"k": np.arange(1, n + 1), "dcg": dcg_k, "idcg": idcg_k, "ndcg": ndcg_k})
 
 
@@ -588,10 +550,8 @@ class Explanation:
         CG@k (the undiscounted sum of gains), DCG@k, IDCG@k and NDCG@k.
     k : int
         The cutoff actually used (the list's length when none was given).
-    variant : Variant
-        The formula choices used.
-    preset : str or None
-        The library preset whose rules were applied, if any.
+    spec : Spec
+        Every choice used: :attr:`variant` and, if any, the :attr:`preset`.
     ideal_k : int
         How many ideal positions IDCG sums (usually ``k``; some presets
         differ, e.g. trec_eval's ``ndcg`` without a cutoff sums the whole pool).
@@ -604,9 +564,18 @@ class Explanation:
     idcg: float
     ndcg: float
     k: int
-    variant: Variant
-    preset: str | None = None
+    spec: Spec
     ideal_k: int | None = None
+
+    @property
+    def variant(self) -> Variant:
+        """The formula choices used."""
+        return self.spec.variant
+
+    @property
+    def preset(self) -> str | None:
+        """The library preset whose rules were applied, if any."""
+        return self.spec.preset
 
 
 def _step_table(
@@ -653,14 +622,15 @@ def explain(
     *,
     labels: Sequence[Any] | None = None,
     scores: Any = None,
-    preset: str | None = None,
-    gain: GainSpec = "linear",
-    discount: str = "log",
-    log_base: float = 2.0,
     ideal: Any = None,
     ideal_labels: Sequence[Any] | None = None,
-    zero_idcg: str = "zero",
-    ties: str = "stable",
+    spec: Spec | None = None,
+    preset: str | Preset | None = None,
+    gain: GainSpec | None = None,
+    discount: str | None = None,
+    log_base: float | None = None,
+    zero_idcg: str | None = None,
+    ties: str | None = None,
 ) -> Explanation:
     """Compute NDCG and keep every step, as tables a student can read.
 
@@ -709,25 +679,16 @@ def explain(
     1   D1    0.0   1.0    0.7          2
     2   D2    2.0   1.0    0.7          2
     """
-    c = _compute(
-        relevances,
-        k,
-        scores=scores,
-        labels=labels,
-        preset=preset,
-        gain=gain,
-        discount=discount,
-        log_base=log_base,
-        ideal=ideal,
-        zero_idcg=zero_idcg,
-        ties=ties,
+    spec = as_spec(
+        spec, preset, k=k, gain=gain, discount=discount, log_base=log_base, zero_idcg=zero_idcg, ties=ties
     )
+    c = _compute(relevances, spec, scores=scores, labels=labels, ideal=ideal)
     n = c.order.size
     # A preset may drop items (TF-Ranking's padding), so names follow its labels.
     names = c.labels if c.labels is not None else _check_labels(labels, n, "labels")
     if c.pool_is_list:
-        pool_names = names
-        if ideal_labels is not None:
+        pool_names = names  # the ideal ordering sorts the list itself (a given pool may be ignored)
+        if ideal is None and ideal_labels is not None:
             pool_names = _check_labels(ideal_labels, n, "ideal_labels")
     else:
         m = c.pool_grades.size
@@ -736,7 +697,7 @@ def explain(
             m,
             "ideal_labels",
         )
-    d = divisors(max(n, c.pool_gains.size), c.variant.discount, c.variant.log_base)
+    d = divisors(max(n, c.pool_gains.size), spec.variant.discount, spec.variant.log_base)
     steps = _step_table(
         [names[i] for i in c.order], c.grades, c.gains, d[:n], c.cut, c.scores, c.groups if n else None
     )
@@ -755,7 +716,6 @@ def explain(
         idcg=c.idcg,
         ndcg=c.ndcg,
         k=c.cut,
-        variant=c.variant,
-        preset=c.preset,
+        spec=spec,
         ideal_k=c.ideal_cut,
     )

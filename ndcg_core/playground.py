@@ -8,7 +8,7 @@ Share-link parameters
 ``rel``          grades in ranked order, comma-separated (``3,2,3,0,1,2``)
 ``labels``       item names, comma-separated (optional; default D1, D2, ...)
 ``k``            cutoff (optional; default: the whole list)
-``gain``         ``linear`` | ``exponential`` | ``custom`` (then ``gains=0:0,1:1,2:3``)
+``gain``         ``linear`` | ``exponential`` | a grade:gain table (``0:0,1:1,2:3``)
 ``discount``     ``log`` | ``jarvelin``
 ``base``         log base: a number above 1, or ``e``
 ``zero``         what IDCG = 0 scores: ``zero`` | ``one`` | ``skip`` | ``error``
@@ -16,9 +16,11 @@ Share-link parameters
 ``ties``         how equal scores are ordered: ``stable`` | ``average`` | ``docid_desc`` | ...
 ``pool``         grades of judged items the ranking did not retrieve
 ``pool_labels``  their names (optional; default J1, J2, ...)
+``preset``       a library's NDCG (a key of ``ndcg_core.PRESETS``): its formula and rules
 
-An invalid parameter is reported by name and replaced by its default; the
-others still apply.
+The formula keys are those of :data:`ndcg_core.SCHEMA` (each option's
+``url_key``), written and read by the option itself. An invalid parameter
+is reported by name and replaced by its default; the others still apply.
 
 >>> state, warnings = from_query_params({"rel": "3,2,3,0,1,2", "discount": "jarvelin"})
 >>> [i.grade for i in state.items], state.variant.name, warnings
@@ -37,7 +39,9 @@ import pandas as pd
 
 from .examples import WorkedExample
 from .metrics import Explanation, explain, ndcg_curve
-from .variants import SCHEMA, Variant, format_base, parse_base, parse_gain_table
+from .presets import resolve
+from .spec import Spec, replace_spec
+from .variants import SCHEMA, Variant, format_number
 
 __all__ = [
     "DEFAULT_STATE",
@@ -69,16 +73,16 @@ class Item:
 
 @dataclass(frozen=True)
 class PlaygroundState:
-    """The ranking, the judged items it did not retrieve, and the formula variant."""
+    """The ranking, the judged items it did not retrieve, and the resolved spec."""
 
     items: tuple[Item, ...]
     pool: tuple[Item, ...] = ()
-    variant: Variant = field(default_factory=Variant)
+    spec: Spec = field(default_factory=Spec)
 
-    def _formula(self) -> dict:
-        v = self.variant
-        gain = v.gain_table if v.gain_table is not None else v.gain
-        return {"gain": gain, "discount": v.discount, "log_base": v.log_base, "zero_idcg": v.zero_idcg}
+    @property
+    def variant(self) -> Variant:
+        """The formula choices of the spec."""
+        return self.spec.variant
 
     @property
     def scores(self) -> list[float] | None:
@@ -96,24 +100,22 @@ class PlaygroundState:
         """NDCG of this state, step by step (the ideal ordering uses items + pool)."""
         return explain(
             [i.grade for i in self.items],
-            self.variant.k,
             labels=[i.label for i in self.items],
             scores=self.scores,
-            ties=self.variant.ties,
             ideal=self.ideal,
             ideal_labels=[i.label for i in self.items + self.pool] if self.pool else None,
-            **self._formula(),
+            spec=self.spec,
         )
 
     def curve(self, ex: Explanation | None = None) -> pd.DataFrame:
         """NDCG@k for every k (see :func:`ndcg_core.ndcg_curve`), for the ranking as explained.
 
         It reads the gains off an explanation (``ex``, or a fresh one), so scores that reorder
-        the list and tie averaging that changes gains are already applied.
+        the list, tie averaging that changes gains and a library's input rules are already applied.
         """
         ex = self.explain() if ex is None else ex
-        formula = {**self._formula(), "gain": "linear"}  # the steps hold gains, not grades
-        return ndcg_curve(list(ex.steps["Gain"]), ideal=list(ex.ideal_steps["Gain"]), **formula)
+        on_gains = replace_spec(self.spec, variant=self.variant.with_(gain="linear"))  # steps hold gains
+        return ndcg_curve(list(ex.steps["Gain"]), ideal=list(ex.ideal_steps["Gain"]), spec=on_gains)
 
     def with_items(self, pairs: Iterable[tuple[str, float]]) -> PlaygroundState:
         """A copy whose ranking is ``pairs`` (label, grade), with fresh ids."""
@@ -139,7 +141,7 @@ def default_labels(n: int, prefix: str = "D") -> list[str]:
 
 DEFAULT_STATE = PlaygroundState(
     items=make_items(zip(default_labels(6), (3, 2, 3, 0, 1, 2), strict=True)),
-    variant=Variant(discount="jarvelin"),
+    spec=Spec(Variant(discount="jarvelin")),
 )
 """Wikipedia's D1..D6, graded 3,2,3,0,1,2, with the original discount: NDCG 0.932."""
 
@@ -170,7 +172,7 @@ def state_from_example(example: WorkedExample) -> PlaygroundState:
                 if same_grade is not None:
                     remaining.remove(same_grade)
         pool = make_items(remaining, start=len(items))
-    return PlaygroundState(items=items, pool=pool, variant=example.variant)
+    return PlaygroundState(items=items, pool=pool, spec=Spec(example.variant))
 
 
 def reorder(items: tuple[Item, ...], how: str, seed: int | None = None) -> tuple[Item, ...]:
@@ -273,7 +275,7 @@ def fill_labels(pairs: list[tuple[str | None, float]], prefix: str = "D") -> lis
 
 
 def _fmt(x: float) -> str:
-    return f"{x:g}" if abs(x) < 1e15 else repr(x)
+    return format_number(x)
 
 
 def _csv(values: Iterable[str]) -> str:
@@ -281,29 +283,26 @@ def _csv(values: Iterable[str]) -> str:
 
 
 def to_query_params(state: PlaygroundState) -> dict[str, str]:
-    """The share-link parameters of a state (defaults left out, ``rel`` always in)."""
-    v = state.variant
+    """The share-link parameters of a state (defaults left out, ``rel`` always in).
+
+    The formula keys come from :data:`ndcg_core.SCHEMA`: each option writes its
+    own value. A preset is written by name (with ``k``): it fixes the rest.
+    """
+    spec, v = state.spec, state.variant
     params = {"rel": _csv(_fmt(i.grade) for i in state.items)}
     labels = [i.label for i in state.items]
     if labels != default_labels(len(labels)):
         params["labels"] = _csv(_escape(x) for x in labels)
-    if v.k is not None:
-        params["k"] = str(v.k)
-    if v.gain_table is not None:
-        params["gain"] = "custom"
-        params["gains"] = _csv(f"{_fmt(g)}:{_fmt(x)}" for g, x in v.gain)
-    elif v.gain != "linear":
-        params["gain"] = v.gain
-    if v.discount != "log":
-        params["discount"] = v.discount
-    if v.log_base != 2.0:
-        params["base"] = format_base(v.log_base)
-    if v.zero_idcg != "zero":
-        params["zero"] = v.zero_idcg
+    if spec.preset is not None:
+        params["preset"] = spec.preset
+    for option in SCHEMA:
+        if spec.preset is not None and option.name != "k":
+            continue  # the preset fixes the formula
+        value = getattr(v, option.name)
+        if value != option.default:
+            params[option.url_key] = option.to_url(value)
     if state.scores is not None:
         params["scores"] = _csv(_fmt(x) for x in state.scores)
-    if v.ties != "stable":
-        params["ties"] = v.ties
     if state.pool:
         params["pool"] = _csv(_fmt(i.grade) for i in state.pool)
         pool_labels = [i.label for i in state.pool]
@@ -331,16 +330,22 @@ def _grades(text: str) -> list[float]:
     return values
 
 
+def _fallback(option) -> str:
+    if option.default is None:
+        return "the whole list"
+    return option.label_of(option.default) if option.kind == "base" else repr(option.default)
+
+
 def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[str]]:
     """Build a state from share-link parameters.
 
     Returns the state and a list of warnings, one per invalid parameter,
     each naming the parameter; that parameter falls back to its default.
-    Without ``rel`` the state is the default example (Wikipedia's D1..D6).
+    Without a valid ``rel`` the state is the default example (Wikipedia's
+    D1..D6), with the example's own formula unless the link sets it.
     """
     warnings: list[str] = []
     get = {key: (value[-1] if isinstance(value, list) else value) for key, value in params.items()}
-    defaults = {o.name: o.default for o in SCHEMA}
 
     def warn(key: str, problem: str, fallback: str) -> None:
         warnings.append(f"Share link parameter '{key}': {problem}; using {fallback} instead.")
@@ -353,14 +358,15 @@ def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[
             items = make_items(zip(default_labels(len(grades)), grades, strict=True))
         except ValueError as err:
             warn("rel", str(err), "the default example")
-    if "labels" in get and items is not base_state.items:
+    own_list = items is not base_state.items
+    if "labels" in get and own_list:
         labels = _split(get["labels"])
         if len(labels) == len(items):
             items = tuple(replace(i, label=lab) for i, lab in zip(items, labels, strict=True))
         else:
             warn("labels", f"{len(labels)} labels for {len(items)} grades", "D1, D2, ...")
 
-    if "scores" in get and "rel" in get:
+    if "scores" in get and own_list:
         try:
             scores = _grades(get["scores"])
             if len(scores) != len(items):
@@ -384,40 +390,31 @@ def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[
         else:
             warn("pool_labels", f"{len(labels)} labels for {len(pool)} pool grades", "J1, J2, ...")
 
-    # Without rel, the example's own variant is the starting point.
-    variant_args = (
-        dict(base_state.variant.kwargs()) if "rel" not in get else {k: v for k, v in defaults.items()}
-    )
-    checks = {
-        "k": ("k", lambda s: Variant(k=int(s)).k, "the whole list"),
-        "discount": ("discount", lambda s: Variant(discount=s).discount, "'log'"),
-        "base": ("log_base", parse_base, "2"),
-        "zero": ("zero_idcg", lambda s: Variant(zero_idcg=s).zero_idcg, "'zero'"),
-        "ties": ("ties", lambda s: Variant(ties=s).ties, "'stable'"),
-    }
-    for url_key, (name, conv, fallback) in checks.items():
-        if url_key in get:
-            try:
-                variant_args[name] = conv(get[url_key])
-            except ValueError as err:
-                warn(url_key, str(err).split(";")[0], fallback)
-    if "gain" in get:
-        gain = get["gain"]
-        if gain == "custom":
-            try:
-                variant_args["gain"] = parse_gain_table(get.get("gains", ""))
-            except ValueError as err:
-                warn("gains", str(err), "linear gain")
-                variant_args["gain"] = "linear"
-        elif gain in {"linear", "exponential"}:
-            variant_args["gain"] = gain
-        else:
-            warn("gain", f"{gain!r} is not linear, exponential or custom", "'linear'")
-    variant = Variant(**variant_args)
+    # Without a list of its own, the default example's formula is the starting point.
+    variant = Variant() if own_list else base_state.variant
+    table_key = "gain"
+    for option in SCHEMA:
+        key = option.url_key
+        if key not in get:
+            continue
+        text = get[key]
+        if option.kind == "gain" and text.strip() == "custom":  # older links: gain=custom&gains=...
+            key, text = "gains", get.get("gains", "")
+            table_key = key
+        try:
+            variant = variant.with_(**{option.name: option.from_url(text)})
+        except ValueError as err:
+            warn(key, str(err).split(";")[0], _fallback(option))
     table = variant.gain_table
     if table is not None:
         missing = sorted({i.grade for i in items + pool} - set(table))
         if missing:
-            warn("gains", f"no gain for grade {missing[0]:g}", "linear gain")
+            warn(table_key, f"no gain for grade {missing[0]:g} in the table", "linear gain")
             variant = variant.with_(gain="linear")
-    return PlaygroundState(items=items, pool=pool, variant=variant), warnings
+    spec = Spec(variant)
+    if "preset" in get:
+        try:
+            spec = resolve(get["preset"].strip(), k=variant.k)
+        except ValueError as err:
+            warn("preset", str(err).split(";")[0], "the formula above")
+    return PlaygroundState(items=items, pool=pool, spec=spec), warnings

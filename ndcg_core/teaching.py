@@ -45,18 +45,21 @@ CARDS: tuple[Card, ...] = (
     ),
     Card(
         "bad-result",
-        "A useless extra result costs nothing",
-        "Three good results score NDCG = 1. Append a fourth result that is irrelevant and "
-        "the score is still 1: a grade-0 item adds no gain, and the ideal ordering puts it "
-        "last too. NDCG rewards finding good items, it never punishes showing bad ones.",
-        ("limit-bad-result-3", "limit-bad-result-4"),
+        "An irrelevant result at the bottom costs nothing",
+        "Three good results (grade 1) score NDCG = 1. Add a fourth, irrelevant one (grade 0) "
+        "at the bottom and the score is still 1: a grade-0 item adds no gain, and the ideal "
+        "ordering puts it last too. With grades of 0 and above, a bad result only costs "
+        "points when it pushes good ones down: put it first (0, 1, 1, 1) and NDCG@4 drops to "
+        "0.733. To make a bad result cost points wherever it is, see negative grades.",
+        ("limit-bad-result-3", "limit-bad-result-4", "limit-bad-result-first"),
     ),
     Card(
         "negative",
         "Negative grades make bad results cost points",
         "One remedy: grade a harmful result below zero, say Excellent = 1, Fair = 0, "
-        "Bad = -1, instead of 2, 1, 0. A negative grade gives a negative gain, so showing "
-        "the bad result high pulls DCG down. With 2, 1, 0 the same ranking loses far less.",
+        "Bad = -1, instead of 2, 1, 0. With gain = grade, the Bad result then has a negative "
+        "gain, so ranking it second (Excellent, Bad, Fair) pulls DCG down: NDCG = 0.738. "
+        "Graded 2, 1, 0, the same ranking still scores 0.950: Bad is merely worthless.",
         ("limit-negative-grades", "limit-nonnegative-grades"),
     ),
     Card(
@@ -79,9 +82,12 @@ CARDS: tuple[Card, ...] = (
     Card(
         "winner-flips",
         "Binary or graded relevance can crown different winners",
-        "A shopper bought an Apple Watch and Adidas shorts. Counting each purchase as 1, "
-        "list B (watch, shorts, sneakers) wins 0.765 to 0.531. Grade by how many were "
-        "bought (5 shorts, 3 sneakers, 1 watch) and list A wins 0.90 to 0.76.",
+        "The article's shopper bought an Apple Watch and Adidas shorts, plus a third relevant "
+        "item (another Apple product) that neither list shows. Count each relevant item as 1: "
+        "the ideal ordering has all three, IDCG@3 = 2.131, and list B (watch, shorts, "
+        "sneakers) beats list A (sneakers, shorts, watch), NDCG@3 0.765 to 0.531. The article "
+        "then imagines other purchases, graded by quantity: 5 pairs of shorts, 3 pairs of "
+        "sneakers, 1 watch. Now list A wins, 0.900 to 0.765 (printed as 0.90 and 0.76).",
         ("shop-binary-a", "shop-binary-b", "shop-graded-a", "shop-graded-b"),
         group="shop-graded",
     ),

@@ -1,10 +1,13 @@
 """The variant schema: every formula choice NDCG makes, as data.
 
 A *variant* is a value (a :class:`Variant`), not a new function and not a
-set of boolean flags. The choices, defaults and one-line descriptions live in
-one table, :data:`SCHEMA`, from which the app's controls, the share-link
-parameters and the documentation are all generated. Adding a choice is one
-entry in that table.
+set of boolean flags. The choices, defaults, one-line descriptions, short
+labels and share-link keys live in one table, :data:`SCHEMA`, from which the
+app's controls, the share-link parameters and the documentation are all
+generated. Adding a choice (a tie rule, say) is one entry in its table here
+plus its computation in the engine (:mod:`ndcg_core.metrics`, and the data-set
+kernels if data sets should offer it); a test walks the schema and checks that
+every choice is reachable from a share link, the sidebar and the README.
 
 Examples
 --------
@@ -21,7 +24,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 __all__ = [
@@ -55,9 +58,14 @@ class Option:
     choices : dict
         Named values mapped to a one-line description each. Empty for a free
         number (``k``); ``log_base`` lists common bases but accepts any number
-        greater than 1.
+        greater than 1; ``gain`` also accepts a custom grade:gain table.
     url_key : str
         The share-link query parameter carrying this choice.
+    labels : dict
+        A short label per choice for a control (the value itself when absent).
+    kind : {"choice", "cutoff", "gain", "base"}
+        How a share link writes and reads the value: a named choice, a whole
+        number, a named gain or a grade:gain table, a number or ``e``.
     """
 
     name: str
@@ -66,6 +74,44 @@ class Option:
     help: str
     choices: Mapping[Any, str] = field(default_factory=dict)
     url_key: str = ""
+    labels: Mapping[Any, str] = field(default_factory=dict)
+    kind: str = "choice"
+
+    def label_of(self, value: Any) -> str:
+        """The short label of a choice, for a control."""
+        return self.labels.get(value, format_base(value) if self.kind == "base" else str(value))
+
+    def to_url(self, value: Any) -> str:
+        """The share-link text of a value (exact: reading it back gives the same value)."""
+        if self.kind == "cutoff":
+            return str(value)
+        if self.kind == "base":
+            return format_base(value)
+        if self.kind == "gain" and not isinstance(value, str):
+            return ",".join(f"{format_number(g)}:{format_number(v)}" for g, v in dict(value).items())
+        return str(value)
+
+    def from_url(self, text: str) -> Any:
+        """Read a value from its share-link text; ``ValueError`` says what is expected."""
+        text = text.strip()
+        if self.kind == "cutoff":
+            try:
+                value = int(text)
+            except ValueError:
+                raise ValueError(f"{text!r} is not a whole number of at least 1") from None
+            return check_k(value)
+        if self.kind == "base":
+            try:
+                return parse_base(text)
+            except ValueError:
+                raise ValueError(f"{text!r} is not a number above 1 (or e)") from None
+        if self.kind == "gain" and text not in self.choices and ":" in text:
+            return tuple(sorted(parse_gain_table(text).items()))
+        if text not in self.choices:
+            extra = " or a grade:gain table such as 0:0,1:1,2:3" if self.kind == "gain" else ""
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise ValueError(f"{text!r} is not one of {allowed}{extra}")
+        return text
 
 
 GAINS: dict[str, str] = {
@@ -105,6 +151,7 @@ SCHEMA: tuple[Option, ...] = (
         None,
         "Only the top k positions count; none means the whole list.",
         url_key="k",
+        kind="cutoff",
     ),
     Option(
         "gain",
@@ -113,6 +160,8 @@ SCHEMA: tuple[Option, ...] = (
         "How a relevance grade becomes a gain.",
         GAINS,
         url_key="gain",
+        labels={"linear": "linear", "exponential": "exponential"},
+        kind="gain",
     ),
     Option(
         "discount",
@@ -121,6 +170,7 @@ SCHEMA: tuple[Option, ...] = (
         "How much a gain shrinks with its position.",
         DISCOUNTS,
         url_key="discount",
+        labels={"log": "log(i+1)", "jarvelin": "Järvelin–Kekäläinen"},
     ),
     Option(
         "log_base",
@@ -129,6 +179,7 @@ SCHEMA: tuple[Option, ...] = (
         "Base b of the logarithm in the discount (any number above 1).",
         LOG_BASES,
         url_key="base",
+        kind="base",
     ),
     Option(
         "zero_idcg",
@@ -137,6 +188,7 @@ SCHEMA: tuple[Option, ...] = (
         "What NDCG is for a query whose ideal DCG is 0 (no relevant item to find).",
         ZERO_IDCG_POLICIES,
         url_key="zero",
+        labels={"zero": "score 0", "one": "score 1", "skip": "no score (NaN)", "error": "show an error"},
     ),
     Option(
         "ties",
@@ -145,17 +197,37 @@ SCHEMA: tuple[Option, ...] = (
         "How items with equal scores are ranked (only matters when the ranking comes from scores).",
         TIES,
         url_key="ties",
+        labels={
+            "stable": "keep the input order",
+            "average": "average the tie group",
+            "docid_desc": "by item id, descending",
+            "reverse_argsort": "numpy argsort, reversed",
+        },
     ),
 )
 
 _OPTIONS = {o.name: o for o in SCHEMA}
 
 
+def format_number(x: float) -> str:
+    """A number written exactly and briefly: ``3``, ``0.5``, ``1.00001`` (the shortest repr).
+
+    Reading the text back with ``float`` gives the very same number.
+
+    >>> format_number(3.0), format_number(0.1234561), format_number(1e20)
+    ('3', '0.1234561', '1e+20')
+    """
+    x = float(x)
+    if x.is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    return repr(x)
+
+
 def format_base(base: float) -> str:
-    """Print a log base the way people write it: ``2``, ``e``, ``10``, ``1.5``."""
+    """Print a log base the way people write it: ``2``, ``e``, ``10``, ``1.5`` (exactly)."""
     if base == math.e:
         return "e"
-    return f"{base:g}"
+    return format_number(base)
 
 
 def parse_base(text: str | float) -> float:
@@ -228,13 +300,6 @@ class Variant:
         """The custom gain table as a dict, or None for a named gain."""
         return None if isinstance(self.gain, str) else dict(self.gain)
 
-    def kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for :func:`ndcg_core.ndcg` and friends."""
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
-        if not isinstance(self.gain, str):
-            out["gain"] = dict(self.gain)
-        return out
-
     def with_(self, **changes: Any) -> Variant:
         """A copy with some choices changed."""
         return replace(self, **changes)
@@ -252,8 +317,7 @@ class Variant:
             if option.name == "log_base":
                 parts.append(f"base={format_base(value)}")
             elif option.name == "gain" and not isinstance(value, str):
-                table = ",".join(f"{_num(g)}:{_num(v)}" for g, v in value)
-                parts.append(f"gain='{table}'")
+                parts.append(f"gain='{option.to_url(value)}'")
             else:
                 parts.append(f"{option.name}={value!r}")
         args = f"({', '.join(parts)})" if parts else ""
@@ -287,7 +351,7 @@ class Variant:
 
 
 def _num(x: float) -> str:
-    return f"{x:g}"
+    return format_number(x)
 
 
 def parse_gain_table(text: str) -> dict[float, float]:

@@ -67,7 +67,7 @@ def grades(at: AppTest) -> list[float]:
 def test_default_page_is_wikipedias_example():
     at = run()
     no_exception(at)
-    assert metrics(at) == {"NDCG@6": "0.932", "DCG@6": "8.097", "IDCG@6": "8.693", "CG@6": "11"}
+    assert metrics(at) == {"NDCG@6": "0.932", "DCG@6": "8.097", "IDCG@6": "8.693", "CG@6": "11.000"}
     assert at.query_params["rel"] == "3,2,3,0,1,2"
     assert at.query_params["discount"] == "jarvelin"
     assert len(at.latex) >= 4
@@ -195,14 +195,43 @@ def test_shuffle_changes_the_order_but_not_the_items():
     assert sorted(grades(at)) == [0, 1, 2, 2, 3, 3]
 
 
+def move_box(at: AppTest):
+    return next(s for s in at.selectbox if s.label == "Move an item (keyboard friendly)")
+
+
 def test_move_up_and_down():
     at = run()
     d4 = at.session_state["pg_items"][3].id
-    at.selectbox(key="move_item").set_value(d4).run()
+    move_box(at).set_value(d4).run()
     at.button(key="move_up").click().run()
     assert grades(at) == [3, 2, 0, 3, 1, 2]
     at.button(key="move_down").click().run().button(key="move_down").click().run()
     assert grades(at) == [3, 2, 3, 1, 0, 2]
+
+
+def test_move_box_follows_the_moved_item():
+    """The browser test test_defect_5_* reproduces the stale box; this checks the state behind it."""
+    at = run()
+    d5 = at.session_state["pg_items"][4].id
+    move_box(at).set_value(d5).run()
+    for expected in ([3, 2, 3, 1, 0, 2], [3, 2, 1, 3, 0, 2], [3, 1, 2, 3, 0, 2]):
+        at.button(key="move_up").click().run()
+        no_exception(at)
+        assert grades(at) == expected
+        # the box names D5 at its new position, not its old label
+        box = move_box(at)
+        assert box.value == d5
+        assert box.format_func(box.value) == f"{expected.index(1) + 1}. D5 (1)"
+
+
+def test_move_box_shows_an_item_of_a_newly_loaded_list():
+    at = run()
+    move_box(at).set_value(at.session_state["pg_items"][4].id).run()
+    at.button(key="example_shop-graded-a").click().run()
+    no_exception(at)
+    box = move_box(at)
+    labels = [i.label for i in at.session_state["pg_items"]]
+    assert box.format_func(box.value) == f"1. {labels[0]} (3)"
 
 
 def test_drag_result_reorders():
@@ -254,7 +283,7 @@ def test_custom_base_and_gain_table():
     assert headline(at)[1] == round(
         ndcg_core.ndcg([3, 2, 3, 0, 1, 2], gain=table, discount="jarvelin", log_base=3), 3
     )
-    assert at.query_params["gain"] == "custom"
+    assert at.query_params["gain"] == "0:0,1:1,2:5,3:10"
     value = headline(at)[1]
     at.text_input(key="gain_table").input("0:0, 1:1").run()
     no_exception(at)
@@ -262,7 +291,7 @@ def test_custom_base_and_gain_table():
     assert headline(at)[1] == value  # the last valid table stays
 
 
-@pytest.mark.parametrize(("policy", "shown"), [("zero", "0"), ("one", "1"), ("skip", "undefined")])
+@pytest.mark.parametrize(("policy", "shown"), [("zero", "0.000"), ("one", "1.000"), ("skip", "undefined")])
 def test_zero_idcg_policy(policy, shown):
     at = quick(run(), "0,0,0")
     at.selectbox(key="zero_idcg").set_value(policy).run()
@@ -380,3 +409,16 @@ def test_partial_or_bad_scores_are_named():
     at = edit(run(), rows={1: {"Score": "high"}})
     assert any("Row 2 (D2): the score is 'high'" in e.value for e in at.error)
     assert headline(at) == ("NDCG@6", 0.932)
+
+
+def test_defect_1_a_malformed_gain_table_after_a_valid_one_keeps_the_valid_one():
+    """Issue 8, defect 1: a valid table, then `0:0, 1-1`, raised UnboundLocalError in views/common.py."""
+    at = run()
+    at.radio(key="gain").set_value("custom").run()
+    at.text_input(key="gain_table").input("0:0, 1:1, 2:3, 3:7").run()
+    expected = ndcg_core.ndcg([3, 2, 3, 0, 1, 2], gain={0: 0, 1: 1, 2: 3, 3: 7}, discount="jarvelin")
+    assert headline(at)[1] == round(expected, 3)
+    at.text_input(key="gain_table").input("0:0, 1-1").run()
+    no_exception(at)
+    assert any("is not of the form grade:gain" in e.value for e in at.error)
+    assert headline(at)[1] == round(expected, 3)  # the last valid table stays

@@ -30,32 +30,59 @@ def shown(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
+def pytrec_eval_mean(measure: str = "ndcg_cut.10", qrels=QRELS, run=RUN) -> float:
+    import pytrec_eval
+
+    judged, ranked = {}, {}
+    for q, d, g in qrels[["query", "doc", "relevance"]].itertuples(index=False):
+        judged.setdefault(str(q), {})[str(d)] = int(g)
+    for q, d, s in run[["query", "doc", "score"]].itertuples(index=False):
+        ranked.setdefault(str(q), {})[str(d)] = float(s)
+    result = pytrec_eval.RelevanceEvaluator(judged, {measure}).evaluate(ranked)
+    key = measure.replace(".", "_")
+    return sum(r[key] for r in result.values()) / len(result)
+
+
+def test_defect_6_data_sets_default_to_trec_evals_ndcg_at_10_whatever_the_playground_shows():
+    """Issue 8, defect 6: the sample showed the playground's Järvelin–Kekäläinen formula, not trec_eval's."""
+    at = datasets()  # the playground opens on Wikipedia's example (original discount, k = 6)
+    ok(at)
+    assert f"{pytrec_eval_mean():.3f}" == shown(at)["Mean NDCG@10"]
+    assert any("nDCG(ties='docid_desc')@10" in c.value for c in at.caption)
+    # a k beyond the playground list's length is accepted
+    at.toggle(key="ds_k_all").set_value(False).run()
+    at.number_input(key="ds_k").set_value(20).run()
+    ok(at)
+    assert f"{pytrec_eval_mean('ndcg_cut.20'):.3f}" == shown(at)["Mean NDCG@20"]
+
+
 def test_sample_loads_by_default_with_both_averages():
-    at = datasets({"rel": "1,0", "k": "10"})  # plain formula: log2 discount, k = 10
+    at = datasets()
     ok(at)
     expected = ndcg_core.aggregate(ndcg_core.evaluate(QRELS, RUN, 10))
     got = shown(at)
-    assert got["Mean NDCG@10"] == ndcg_core.formula.number(expected.mean_ndcg)
-    assert got["ΣDCG@10 / ΣIDCG@10"] == ndcg_core.formula.number(expected.ratio_of_sums)
+    assert got["Mean NDCG@10"] == f"{expected.mean_ndcg:.3f}"
+    assert got["ΣDCG@10 / ΣIDCG@10"] == f"{expected.ratio_of_sums:.3f}"
     assert got["Queries"] == "250"
     assert got["Queries with IDCG = 0"] == str(expected.n_idcg_zero)
     assert any("scored them 0" in c.value for c in at.caption)
 
 
 def test_zero_idcg_policy_changes_the_mean():
-    at = datasets({"rel": "1,0", "k": "10", "zero": "skip"})
+    at = datasets()
+    at.selectbox(key="ds_zero_idcg").set_value("skip").run()
     ok(at)
     expected = ndcg_core.aggregate(ndcg_core.evaluate(QRELS, RUN, 10, zero_idcg="skip"))
-    assert shown(at)["Mean NDCG@10"] == ndcg_core.formula.number(expected.mean_ndcg)
+    assert shown(at)["Mean NDCG@10"] == f"{expected.mean_ndcg:.3f}"
 
 
 @pytest.mark.parametrize("preset", ["trec_eval", "sklearn"])
 def test_presets(preset):
-    at = datasets({"rel": "1,0", "k": "10"})
+    at = datasets()
     at.selectbox(key="ds_preset").set_value(preset).run()
     ok(at)
     expected = ndcg_core.aggregate(ndcg_core.evaluate(QRELS, RUN, 10, preset=preset))
-    assert shown(at)["Mean NDCG@10"] == ndcg_core.formula.number(expected.mean_ndcg)
+    assert shown(at)["Mean NDCG@10"] == f"{expected.mean_ndcg:.3f}"
 
 
 def test_search_filters_the_table():
@@ -69,12 +96,12 @@ def test_search_filters_the_table():
 
 
 def test_open_a_query_in_the_playground():
-    at = datasets({"rel": "1,0", "k": "10"})
+    at = datasets()
     at.selectbox(key="ds_query").set_value("q007").run()
     at.button(key="ds_open").click().run()
     ok(at)
     expected = ndcg_core.evaluate(QRELS, RUN, 10).set_index("query").loc["q007", "ndcg"]
-    assert {m.label: m.value for m in at.metric}["NDCG@10"] == ndcg_core.formula.number(expected)
+    assert {m.label: m.value for m in at.metric}["NDCG@10"] == f"{expected:.3f}"
     retrieved = RUN[RUN["query"] == "q007"]
     assert len(at.session_state["pg_items"]) == len(retrieved)
 
@@ -104,3 +131,22 @@ def test_histogram_keeps_negative_scores():
     fig = ndcg_histogram(pd.DataFrame({"ndcg": [-0.3, 0.5, 1.0]}))
     assert sum(fig.data[0].y) == 3
     assert min(fig.data[0].x) < 0
+
+
+def test_defect_7_open_in_the_playground_keeps_the_chosen_library():
+    """Issue 8, defect 7: "Score as" sklearn showed 0.567 in the table and 0.667 in the playground."""
+    from sklearn.metrics import ndcg_score
+
+    at = datasets()
+    at.selectbox(key="ds_preset").set_value("sklearn").run()
+    for query in ("q007", "q011", "q042"):
+        at.selectbox(key="ds_query").set_value(query).run()
+        at.button(key="ds_open").click().run()
+        ok(at)
+        retrieved = RUN[RUN["query"] == query]
+        grade = QRELS[QRELS["query"] == query].set_index("doc")["relevance"]
+        y_true = [float(grade.get(d, 0.0)) for d in retrieved["doc"]]
+        expected = ndcg_score([y_true], [retrieved["score"].tolist()], k=10)
+        assert {m.label: m.value for m in at.metric}["NDCG@10"] == f"{expected:.3f}", query
+        assert at.session_state["pg_spec"].preset == "sklearn"
+        at.switch_page("views/datasets.py").run()

@@ -41,7 +41,7 @@ def test_opens_on_seed_001_comparison():
     [
         ("items", {"NDCG@5 of ABCDE": "0.893", "NDCG@5 of DAECB": "0.851"}, "ABCDE"),
         ("shop-binary", {"NDCG@3 of A": "0.531", "NDCG@3 of B": "0.765"}, "B"),
-        ("shop-graded", {"NDCG@3 of A": "0.9", "NDCG@3 of B": "0.765"}, "A"),
+        ("shop-graded", {"NDCG@3 of A": "0.900", "NDCG@3 of B": "0.765"}, "A"),
     ],
 )
 def test_document_comparisons_one_click(preset, expected, winner):
@@ -57,11 +57,11 @@ def test_typed_ranking_and_bad_label():
     at.button(key="cmp_preset_items").click().run()
     at.text_input(key="cmp_rank_1").input("B, D, A, C, E").run()
     ok(at)
-    assert values(at)["NDCG@5 of DAECB"] == "1"
+    assert values(at)["NDCG@5 of DAECB"] == "1.000"
     at.text_input(key="cmp_rank_1").input("B, Z").run()
     ok(at)
     assert any("names 'Z'" in e.value for e in at.error)
-    assert values(at)["NDCG@5 of DAECB"] == "1"  # the last valid comparison stays
+    assert values(at)["NDCG@5 of DAECB"] == "1.000"  # the last valid comparison stays
     assert any("last valid comparison" in c.value for c in at.caption)
 
 
@@ -79,7 +79,7 @@ def test_from_the_playground():
     at.button(key="cmp_from_playground").click().run()
     ok(at)
     got = values(at)
-    assert got["NDCG@6 of Playground"] == "0.932" and got["NDCG@6 of Ideal"] == "1"
+    assert got["NDCG@6 of Playground"] == "0.932" and got["NDCG@6 of Ideal"] == "1.000"
 
 
 def test_variant_matrix_marks_flips():
@@ -110,7 +110,7 @@ def test_base_demo_changes_only_the_jarvelin_line():
 
 
 def library_view(at: AppTest):
-    return next(d.value for d in at.dataframe if "Checked here" in d.value.columns)
+    return next(t.value for t in at.table if "Checked here" in t.value.columns).reset_index()
 
 
 def test_library_table_for_the_playground_list():
@@ -118,9 +118,42 @@ def test_library_table_for_the_playground_list():
     ok(at)
     table = library_view(at).set_index("Preset")
     assert set(table.index) == set(ndcg_core.PRESETS)
-    expected = ndcg_core.ndcg([3, 2, 3, 0, 1, 2], preset="sklearn")
-    assert table.loc["sklearn", "NDCG"] == f"{expected:.4f}".rstrip("0")
-    assert table.loc["sklearn", "Checked here"] == "yes"
+    from sklearn.metrics import ndcg_score
+
+    expected = ndcg_score([[3, 2, 3, 0, 1, 2]], [[6, 5, 4, 3, 2, 1]])  # the list as ranked
+    assert table.loc["sklearn", "NDCG"] == f"{expected:.4f}"
+    assert table.loc["sklearn", "Checked here"].startswith("yes: scikit-learn ")
+
+
+#: The presets tests/test_crosscheck_libraries.py compares with the real library.
+CROSSCHECKED = {
+    "sklearn",
+    "sklearn-ignore-ties",
+    "trec_eval",
+    "ir_measures-exp",
+    "ranx",
+    "ranx-burges",
+    "xgboost",
+    "xgboost-minus",
+    "lightgbm",
+}
+
+
+def test_defect_8_checked_here_says_what_the_suite_verified_not_what_is_installed(monkeypatch):
+    """Issue 8, defect 8: in a `make run` install (no test libraries) every row said "no"."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    absent = {p.module for p in ndcg_core.PRESETS.values() if p.module}
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a, **kw: None if name in absent else real(name, *a, **kw)
+    )
+    table = library_view(explore()).set_index("Preset")
+    said_yes = {name for name in table.index if table.loc[name, "Checked here"].startswith("yes: ")}
+    assert said_yes == CROSSCHECKED
+    for name in ndcg_core.PRESETS:
+        # the reasons are shown whole, in a table that wraps its text
+        assert table.loc[name, "Why it differs"] == "; ".join(ndcg_core.PRESETS[name].differences)
 
 
 def test_library_scores_with_ties_and_bad_scores():
@@ -129,8 +162,9 @@ def test_library_scores_with_ties_and_bad_scores():
     ok(at)
     table = library_view(at).set_index("Preset")
     rel, scores = [3, 2, 3, 0, 1, 2], [1, 1, 1, 0, 0, 0]
-    sk = ndcg_core.ndcg(rel, scores=scores, preset="sklearn")
-    assert table.loc["sklearn", "NDCG"] == ndcg_core.formula.number(sk, 4)
+    from sklearn.metrics import ndcg_score
+
+    assert table.loc["sklearn", "NDCG"] == f"{ndcg_score([rel], [scores]):.4f}"
     at.text_input(key="lib_scores").input("1, 2").run()
     assert any("2 scores for 6 items" in e.value for e in at.error)
 
@@ -160,3 +194,29 @@ def test_teaching_cards_open_in_the_playground(card):
     assert label in shown
     expected = ex.ndcg
     assert math.isclose(float(shown[label]), round(expected, 3))
+
+
+def test_defect_3_rankings_survive_a_visit_to_another_page():
+    """Issue 8, defect 3: Explore, leave, come back: blank rankings and "NDCG@0 of A = 0"."""
+    at = explore()
+    at.button(key="cmp_preset_shop-binary").click().run()
+    at.text_input(key="cmp_rank_1").input("Apple Watch, Nike sneakers, Adidas shorts").run()
+    before = values(at)
+    at.switch_page("views/playground.py").run()
+    at.switch_page("views/datasets.py").run()
+    at.switch_page("views/explore.py").run()
+    ok(at)
+    assert values(at) == before
+    assert at.text_input(key="cmp_rank_1").value == "Apple Watch, Nike sneakers, Adidas shorts"
+
+
+def test_defect_4_an_undefined_ndcg_is_plain_text_in_the_metric():
+    """Issue 8, defect 4: zero=skip with all-zero grades showed raw \\text{undefined} in a metric."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["rel"] = "0,0,0"
+    at.query_params["zero"] = "skip"
+    at.run().switch_page("views/explore.py").run()
+    at.button(key="cmp_from_playground").click().run()
+    ok(at)
+    shown = values(at)
+    assert shown and all(v == "undefined" for v in shown.values()), shown

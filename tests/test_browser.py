@@ -133,10 +133,27 @@ def test_changing_a_control_updates_the_url(page: Page, app_url):
     expect(headline(page)).to_have_text(f"{expected:.3f}")
 
 
+def test_defect_5_move_up_keeps_moving_the_chosen_item(page: Page, app_url):
+    """Issue 8, defect 5: Move up worked once, then the box showed a stale label and moved D1."""
+    open_app(page, app_url)
+    box = page.get_by_test_id("stSelectbox").filter(has_text="Move an item")
+    box.click()
+    page.get_by_role("option", name="5. D5 (1)").click()
+    chosen = box.get_by_role("combobox")
+    expect(chosen).to_have_value("5. D5 (1)")
+    for position, rel in ((4, "3,2,3,1,0,2"), (3, "3,2,1,3,0,2"), (2, "3,1,2,3,0,2")):
+        page.locator(".st-key-move_up button").click()
+        expect(page).to_have_url(re.compile("rel=" + rel.replace(",", "%2C") + "(&|$)"))
+        expect(chosen).to_have_value(f"{position}. D5 (1)")
+    page.get_by_text(ndcg_core.examples.SOURCES["002"]).click()  # open the gallery's group
+    page.get_by_role("button", name=ndcg_core.get_example("shop-graded-a").title).click()
+    expect(chosen).to_have_value("1. Nike sneakers (3)")
+
+
 def test_one_click_ideal_order(page: Page, app_url):
     open_app(page, app_url)
     page.get_by_role("button", name="Ideal", exact=True).click()
-    expect(headline(page)).to_have_text("1")
+    expect(headline(page)).to_have_text("1.000")
     expect(sortable_items(page).nth(1)).to_contain_text("D3")
 
 

@@ -94,14 +94,10 @@ def test_preset_rules_and_conflicts():
         evaluate(qrels, run, preset="sklearn-ignore-ties")
     with pytest.raises(ValueError, match="unknown preset 'nope'"):
         evaluate(qrels, run, preset="nope")
-    # An evaluate-only keyword set explicitly wins over the preset's choice.
-    # (a keyword left at its default counts as not given).
-    assert (
-        evaluate(qrels.assign(relevance=[1, 0]), run, preset="trec_eval").attrs["options"]["queries"]
-        == "both"
-    )
+    # A data-set keyword (queries, duplicates) set explicitly wins over the preset's choice.
+    assert evaluate(qrels.assign(relevance=[1, 0]), run, preset="trec_eval").attrs["spec"].queries == "both"
     chosen = evaluate(qrels.assign(relevance=[1, 0]), run, preset="trec_eval", queries="run")
-    assert chosen.attrs["options"]["queries"] == "run"
+    assert chosen.attrs["spec"].queries == "run"
 
 
 def test_exponential_presets_use_exponential_gain():

@@ -212,11 +212,11 @@ def test_lightgbm_refuses_fractional_labels():
 
 
 def test_snippets_reproduce_the_number():
-    from ndcg_core.presets import PRESETS
+    from ndcg_core import snippet_for
 
     grades, scores, labels, k = [3, 0, 2, 1], [0.5, 0.9, 0.5, 0.1], ["a", "b", "c", "d"], 3
     for name in ("sklearn", "sklearn-ignore-ties", "trec_eval", "ranx"):
-        code = PRESETS[name].snippet_for(grades, scores, labels, k)
+        code = snippet_for(name, grades, scores, labels, k)
         printed = []
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

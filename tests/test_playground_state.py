@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ndcg_core import EXAMPLES, Variant
+from ndcg_core import EXAMPLES, Spec, Variant
 from ndcg_core.playground import (
     DEFAULT_STATE,
     from_query_params,
@@ -50,7 +50,7 @@ labels = st.text(st.characters(blacklist_categories=["Cs", "Cc"]), min_size=1, m
 )
 def test_share_link_round_trip_property(pairs, variant):
     state = DEFAULT_STATE.with_items(pairs)
-    state = type(state)(items=state.items, variant=variant)
+    state = type(state)(items=state.items, spec=Spec(variant))
     if not pairs:
         return
     back, warnings = from_query_params(to_query_params(state))
@@ -128,6 +128,6 @@ def test_curve_agrees_with_explaining_at_each_k(params):
     curve = state.curve()
     assert len(curve) == len(state.items) + len(state.pool)
     for k, value in zip(curve["k"], curve["ndcg"], strict=True):
-        at_k = type(state)(items=state.items, pool=state.pool, variant=state.variant.with_(k=int(k)))
+        at_k = type(state)(items=state.items, pool=state.pool, spec=state.spec.with_k(int(k)))
         assert value == pytest.approx(at_k.explain().ndcg)
     assert state.curve(state.explain()).equals(curve)

@@ -6,7 +6,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_core import PRESETS, STEP_COLUMNS, Preset, Variant, explain, library_table, ndcg
+from ndcg_core import (
+    PRESETS,
+    STEP_COLUMNS,
+    Preset,
+    Variant,
+    explain,
+    library_table,
+    ndcg,
+    snippet_for,
+)
 from ndcg_core.metrics import rank_by_scores
 from ndcg_core.presets import get_preset
 
@@ -85,16 +94,15 @@ def test_registry_has_every_preset_with_reasons_and_snippets():
         assert p.library and p.version and p.differences
         assert all(len(line) > 15 for line in p.differences), name
         assert p.variant.k is None
-        code = p.snippet_for([2, 0, 1], scores=[0.3, 0.2, 0.1], k=2)
+        code = snippet_for(p, [2, 0, 1], scores=[0.3, 0.2, 0.1], k=2)
         assert "$" not in code.replace("$ ", ""), name
 
 
-def test_preset_is_values_of_the_same_engine():
-    # xgboost: exponential gain and zero_idcg="one", nothing else
+def test_xgboost_preset_is_exponential_gain_and_one_for_nothing_relevant():
+    # Ranked by score: grades 1, 2, 3, 0 -> gains 1, 3, 7, 0; ideal gains 7, 3, 1, 0.
     grades, scores = [3, 1, 0, 2], [0.2, 0.9, 0.1, 0.4]
-    assert ndcg(grades, scores=scores, preset="xgboost") == ndcg(
-        grades, scores=scores, gain="exponential", zero_idcg="one"
-    )
+    closed_form = (1 + 3 / math.log2(3) + 7 / 2) / (7 + 3 / math.log2(3) + 1 / 2)
+    assert ndcg(grades, scores=scores, preset="xgboost") == pytest.approx(closed_form, abs=1e-12)
     assert ndcg([0, 0], preset="xgboost") == 1.0
     assert ndcg([0, 0], preset="xgboost-minus") == 0.0
     assert ndcg([0, 0], preset="lightgbm") == 1.0
@@ -161,11 +169,12 @@ def test_library_table():
     table = library_table([3, 2, 0, 1], scores=[0.1, 0.4, 0.4, 0.3], k=3)
     assert isinstance(table, pd.DataFrame)
     assert list(table["preset"]) == list(PRESETS)
-    for col in ("library", "version", "value", "differences", "refusal", "snippet", "checked_here"):
+    for col in ("library", "version", "value", "differences", "refusal", "snippet", "checked"):
         assert col in table.columns
+    from sklearn.metrics import ndcg_score
+
     row = table.set_index("preset").loc["sklearn"]
-    assert row["value"] == pytest.approx(ndcg([3, 2, 0, 1], 3, scores=[0.1, 0.4, 0.4, 0.3], preset="sklearn"))
-    assert not table.set_index("preset").loc["torchmetrics", "checked_here"]
+    assert row["value"] == pytest.approx(ndcg_score([[3, 2, 0, 1]], [[0.1, 0.4, 0.4, 0.3]], k=3), abs=1e-12)
     refused = library_table([1.5, 0])
     lgb = refused.set_index("preset").loc["lightgbm"]
     assert np.isnan(lgb["value"]) and "non-negative integers" in lgb["refusal"]

@@ -9,13 +9,15 @@ from ndcg_core.variants import parse_base, parse_gain_table
 def test_schema_names_match_variant_fields_and_ndcg_keywords():
     import inspect
 
-    from ndcg_core import ndcg
+    from ndcg_core import ndcg, resolve
 
     params = inspect.signature(ndcg).parameters
     for option in SCHEMA:
         assert option.name in params, option.name
-        assert hasattr(Variant(), option.name)
-        assert params[option.name].default == option.default or option.name == "k"
+        # a keyword left out means "not given": the schema's default fills it in
+        assert params[option.name].default is None
+        assert getattr(resolve().variant, option.name) == option.default
+        assert getattr(Variant(), option.name) == option.default
         assert option.help and option.url_key
 
 

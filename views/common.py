@@ -1,28 +1,39 @@
 """Session plumbing shared by the pages: one state, read from and written to the URL.
 
 The playground's state lives in ``st.session_state``: the ranking and the
-judged pool under ``pg_items`` / ``pg_pool`` (tuples of ``Item``), the
-variant in the keyed controls (``k_all``, ``k``, ``gain``, ``gain_table``,
-``discount``, ``base``, ``base_custom``, ``zero_idcg``, ``ties``), which the sidebar
-settles into one ``Variant`` per run under ``pg_variant`` (the last valid one when a
-control holds a bad entry). Everything else is computed from it by ``ndcg_core``.
+judged pool under ``pg_items`` / ``pg_pool`` (tuples of ``Item``). Formula
+choices live in two scopes (:data:`PLAYGROUND` and :data:`DATASETS`), each
+settled once per run into one resolved ``Spec`` kept in non-widget state
+(``pg_spec``, ``ds_spec``): the last valid one when a control holds a bad
+entry, and the source the controls are redrawn from after Streamlit cleaned
+up their widget state on another page. Everything else is computed from it
+by ``ndcg_core``.
+
+Which settings are shared: the Playground and Explore (and every page that
+works on the playground's list) share the playground formula, drawn in their
+sidebar; the Data sets page has its own (default: trec_eval's NDCG@10), so a
+data set's numbers do not change with the worked example on the playground.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
+from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
 from streamlit_sortables import sort_items
 
-from ndcg_core import SCHEMA, Variant
+from ndcg_core import PRESETS, SCHEMA, Spec, Variant, resolve
+from ndcg_core.dataset import DATASET_BASE, TIE_RULES
 from ndcg_core.export import figure_image, formulas_latex, table_csv, table_latex, table_markdown
 from ndcg_core.history import History
 from ndcg_core.lesson import COLUMN_HELP
 from ndcg_core.playground import Item, PlaygroundState, all_scored, from_query_params, to_query_params
-from ndcg_core.variants import format_base, parse_gain_table
+from ndcg_core.variants import LOG_BASES as SCHEMA_BASES
+from ndcg_core.variants import format_base, format_number, parse_gain_table
 
 DRAG_LIMIT = 1000
 SORTABLE_STYLE = """
@@ -34,7 +45,7 @@ SORTABLE_STYLE = """
   justify-content: flex-start;
 }
 """
-NAMED_BASES = {"2": 2.0, "e": math.e, "10": 10.0}
+NAMED_BASES = {format_base(b): b for b in SCHEMA_BASES}  # the schema's named bases, as shown
 OPTIONS = {o.name: o for o in SCHEMA}
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~])")
@@ -45,38 +56,59 @@ def md_escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", str(text))
 
 
+def count_run() -> None:
+    """Number this script run (app.py calls it first): see :func:`drawn_last_run`."""
+    st.session_state["_run"] = st.session_state.get("_run", 0) + 1
+
+
+def drawn_last_run(tag: str) -> bool:
+    """Whether the widgets tagged ``tag`` were drawn in the previous run; marks them drawn now.
+
+    When they were not (another page ran), Streamlit has dropped their widget state, or
+    left a stale value behind: the caller redraws them from its non-widget copy.
+    """
+    ss = st.session_state
+    last = ss.get(f"_drawn_{tag}")
+    ss[f"_drawn_{tag}"] = ss.get("_run", 0)
+    return last is not None and last == ss.get("_run", 0) - 1
+
+
+@contextlib.contextmanager
+def keep_widgets(tag: str, keys: list[str]):
+    """Keep these widgets' values across page changes (Streamlit drops a page's widget state).
+
+    Each value is copied to non-widget state (``_kept_<key>``) after the page ran, and put
+    back when the page is drawn again after another page, as Streamlit's multipage
+    documentation advises.
+    """
+    ss = st.session_state
+    if not drawn_last_run(tag):
+        for key in keys:
+            if f"_kept_{key}" in ss:
+                ss[key] = ss[f"_kept_{key}"]
+    try:
+        yield
+    finally:
+        for key in keys:
+            if key in ss:
+                ss[f"_kept_{key}"] = ss[key]
+
+
 def bump(name: str) -> None:
     """Change a component's key so it redraws from the state (sortables, editors)."""
     st.session_state[name] = st.session_state.get(name, 0) + 1
 
 
 def load_state(state: PlaygroundState, example: str | None = None) -> None:
-    """Put a whole state in place: items, pool and every variant control."""
+    """Put a whole state in place: items, pool and the playground's formula."""
     ss = st.session_state
     ss.pg_items = state.items
     ss.pg_pool = state.pool
     ss.pg_example = example
-    load_variant(state.variant, len(state.items))
+    ss.pop("pg_move_id", None)
+    load_spec(PLAYGROUND, state.spec)
     for name in ("pg_sort_version", "pg_editor_version", "pg_pool_version"):
         bump(name)
-
-
-def load_variant(v: Variant, n: int) -> None:
-    """Set every formula control to a variant (n: the list length, for k = whole list)."""
-    ss = st.session_state
-    ss.k_all = v.k is None
-    ss.k = v.k if v.k is not None else max(n, 1)
-    if v.gain_table is not None:
-        ss.gain = "custom"
-        ss.gain_table = ", ".join(f"{g:g}:{x:g}" for g, x in v.gain)
-    else:
-        ss.gain = v.gain
-    named = next((name for name, b in NAMED_BASES.items() if b == v.log_base), None)
-    ss.base = named or "custom"
-    ss.base_custom = v.log_base
-    ss.discount = v.discount
-    ss.zero_idcg = v.zero_idcg
-    ss.ties = v.ties
 
 
 def next_id() -> int:
@@ -193,7 +225,94 @@ def drag_list(items: tuple[Item, ...]) -> None:
         bump("pg_editor_version")
 
 
-# ------------------------------------------------------------------ sidebar
+# ------------------------------------------------------------------ formula scopes
+
+
+@dataclass(frozen=True)
+class FormulaScope:
+    """One set of formula controls: its widget keys, where its Spec is kept, what it offers."""
+
+    prefix: str  # prefix of the widget keys ("" for the playground's, kept short for share links)
+    store: str  # the session key of the settled Spec (non-widget state: survives page changes)
+    title: str
+    note: str  # which pages share it
+    ties: tuple[str, ...]  # tie rules offered
+    presets: tuple[str, ...]  # library presets offered in "Score as"
+    k_up_to_list: bool  # k is capped at the playground list's length
+
+    def key(self, name: str) -> str:
+        return f"{self.prefix}{name}"
+
+
+PLAYGROUND = FormulaScope(
+    prefix="",
+    store="pg_spec",
+    title="Formula",
+    note="Shared by the Playground and Explore.",
+    ties=tuple(OPTIONS["ties"].choices),
+    presets=tuple(PRESETS),
+    k_up_to_list=True,
+)
+DATASETS = FormulaScope(
+    prefix="ds_",
+    store="ds_spec",
+    title="Data-set formula",
+    note="This page only (default: trec_eval's NDCG@10).",
+    ties=tuple(TIE_RULES),
+    presets=tuple(name for name, p in PRESETS.items() if p.variant.ties in TIE_RULES),
+    k_up_to_list=False,
+)
+#: The data-set page's formula before anyone touches it: log2(i + 1), linear gain, trec_eval's ties, k = 10.
+DATASET_DEFAULT = DATASET_BASE.with_k(10)
+_CONTROLS = (
+    "k_all",
+    "k",
+    "gain",
+    "gain_table",
+    "discount",
+    "base",
+    "base_custom",
+    "zero_idcg",
+    "ties",
+    "preset",
+)
+
+
+def load_spec(scope: FormulaScope, spec: Spec, n: int | None = None, *, with_preset: bool = True) -> None:
+    """Keep ``spec`` as the scope's formula and set every control of the scope to it.
+
+    ``with_preset=False`` leaves the "Score as" box alone (it is already drawn).
+    """
+    ss = st.session_state
+    ss[scope.store] = spec
+    v = spec.variant
+    n = len(ss.get("pg_items", ())) if n is None else n
+    if with_preset:
+        ss[scope.key("preset")] = spec.preset
+    ss[scope.key("k_all")] = v.k is None
+    ss[scope.key("k")] = v.k if v.k is not None else max(n, 1)
+    if v.gain_table is not None:
+        ss[scope.key("gain")] = "custom"
+        ss[scope.key("gain_table")] = OPTIONS["gain"].to_url(v.gain).replace(",", ", ")
+    else:
+        ss[scope.key("gain")] = v.gain
+    named = next((name for name, b in NAMED_BASES.items() if b == v.log_base), None)
+    ss[scope.key("base")] = named or "custom"
+    ss[scope.key("base_custom")] = v.log_base
+    ss[scope.key("discount")] = v.discount
+    ss[scope.key("zero_idcg")] = v.zero_idcg
+    ss[scope.key("ties")] = v.ties
+
+
+def _restore_controls(scope: FormulaScope) -> None:
+    """Redraw the controls from the kept Spec when another page ran (their widget state is gone)."""
+    ss = st.session_state
+    if not drawn_last_run(scope.store) or any(scope.key(name) not in ss for name in _CONTROLS):
+        table = ss.get(scope.key("gain_table"))
+        load_spec(scope, ss[scope.store])
+        if table is not None and ss[scope.key("gain")] != "custom":
+            ss[scope.key("gain_table")] = table  # what was typed last stays, even when unused
+    ss.setdefault(scope.key("gain_table"), "0:0, 1:1, 2:3, 3:7")
 
 
 def init_session() -> None:
@@ -204,56 +323,71 @@ def init_session() -> None:
         return
     params = state_params(st.query_params.to_dict())
     state, warnings = from_query_params(params)
-    ss.gain_table = "0:0, 1:1, 2:3, 3:7"
     load_state(state)
+    load_spec(DATASETS, DATASET_DEFAULT)
     ss.pg_url_warnings = warnings
     ss.pg_messages = []
-    ss.pg_variant = state.variant
     ss.pg_url = params
     ss.pg_ready = True
 
 
-def variant_from_controls() -> tuple[Variant, list[str]]:
-    """The variant the controls describe; a bad entry keeps the last good variant's value."""
+def spec_from_controls(scope: FormulaScope) -> tuple[Spec, list[str]]:
+    """The spec the scope's controls describe; a bad entry keeps the last good spec's value."""
     ss = st.session_state
     errors: list[str] = []
-    last: Variant = ss.pg_variant
-    k = None if ss.k_all else int(ss.k)
-    gain = ss.gain
+    last: Spec = ss[scope.store]
+    k = None if ss[scope.key("k_all")] else int(ss[scope.key("k")])
+    preset = ss[scope.key("preset")]
+    if preset is not None:
+        spec = resolve(preset, k=k)
+        ss[scope.store] = spec
+        return spec, errors
+    gain = ss[scope.key("gain")]
     if gain == "custom":
+        grades = {i.grade for i in ss.pg_items + ss.pg_pool} if scope is PLAYGROUND else set()
         try:
-            gain = parse_gain_table(ss.gain_table)
-            grades = {i.grade for i in ss.pg_items + ss.pg_pool}
+            gain = parse_gain_table(ss[scope.key("gain_table")])
             missing = sorted(grades - set(gain))
             if missing:
                 raise ValueError(
-                    f"grade {missing[0]:g} has no gain in the table; add an entry such as {missing[0]:g}:1"
+                    f"grade {format_number(missing[0])} has no gain in the table; add an entry such as "
+                    f"{format_number(missing[0])}:1"
                 )
         except ValueError as err:
-            gain = last.gain_table or last.gain
+            gain = last.variant.gain_table or last.variant.gain
             if isinstance(gain, dict) and not grades <= set(gain):
                 gain = "linear"  # the previous table does not cover the grades either
             errors.append(
-                f"Gain table: {err}. Using {'linear' if gain == 'linear' else 'the previous'} gain."
+                f"Gain table: {md_escape(str(err))}. "
+                f"Using {'linear' if gain == 'linear' else 'the previous'} gain."
             )
-    base = NAMED_BASES.get(ss.base, ss.base_custom)
+    base = NAMED_BASES.get(ss[scope.key("base")], ss[scope.key("base_custom")])
+
+    def variant_with(log_base: float) -> Variant:
+        return Variant(
+            k=k,
+            gain=gain,
+            discount=ss[scope.key("discount")],
+            log_base=log_base,
+            zero_idcg=ss[scope.key("zero_idcg")],
+            ties=ss[scope.key("ties")],
+        )
+
     try:
-        variant = Variant(
-            k=k, gain=gain, discount=ss.discount, log_base=base, zero_idcg=ss.zero_idcg, ties=ss.ties
-        )
+        variant = variant_with(base)
     except ValueError as err:
-        errors.append(f"Log base: {err}. Still using base {format_base(last.log_base)}.")
-        variant = Variant(
-            k=k, gain=gain, discount=ss.discount, log_base=last.log_base, zero_idcg=ss.zero_idcg, ties=ss.ties
-        )
-    ss.pg_variant = variant
-    return variant, errors
+        kept = format_base(last.variant.log_base)
+        errors.append(f"Log base: {md_escape(str(err))}. Still using base {kept}.")
+        variant = variant_with(last.variant.log_base)
+    spec = Spec(variant)
+    ss[scope.store] = spec
+    return spec, errors
 
 
 def current_state() -> PlaygroundState:
-    """The shared state: items and pool, and the variant the sidebar's controls settled on this run."""
+    """The shared state: items and pool, and the spec the playground's controls settled on this run."""
     ss = st.session_state
-    return PlaygroundState(items=ss.pg_items, pool=ss.pg_pool, variant=ss.pg_variant)
+    return PlaygroundState(items=ss.pg_items, pool=ss.pg_pool, spec=ss.pg_spec)
 
 
 PAGE_PARAMS = ("step", "present")  # share-link parameters of one page (Learn), not of the shared state
@@ -278,7 +412,6 @@ def _adopt_url() -> None:
         return
     state, warnings = from_query_params(params)
     load_state(state)
-    ss.pg_variant = state.variant
     ss.pg_url_warnings = warnings
     ss.pg_url = params
 
@@ -383,81 +516,98 @@ def export_buttons(prefix: str, frame: pd.DataFrame, formulas, figure, name: str
         )
 
 
-def formula_controls() -> None:
-    """The formula controls, generated from the variant schema; drawn on every page."""
+def formula_name(spec: Spec) -> None:
+    """The active formula's canonical name, at the top of a page."""
+    st.caption(f"Formula: `{spec.name}`", help="The formula in ndcg_core's notation (see the sidebar).")
+
+
+def _choice(scope: FormulaScope, name: str, widget, choices, disabled: bool, **kwargs) -> None:
+    option = OPTIONS[name]
+    widget(
+        option.label,
+        list(choices),
+        key=scope.key(name),
+        help=option.help,
+        format_func=option.label_of,
+        disabled=disabled,
+        **kwargs,
+    )
+
+
+def formula_controls(scope: FormulaScope = PLAYGROUND) -> Spec:
+    """The scope's formula controls, generated from the variant schema; returns the settled Spec."""
     ss = st.session_state
-    n_max = len(ss.pg_items) + len(ss.pg_pool)
-    st.subheader("Formula")
+    _restore_controls(scope)
+    st.subheader(scope.title)
+    st.caption(scope.note)
+    st.selectbox(
+        "Score as",
+        [None, *scope.presets],
+        key=scope.key("preset"),
+        format_func=lambda p: "the formula below" if p is None else f"{p}: {PRESETS[p].library}",
+        help="A library's NDCG: its formula and its rules on grades, ideal and ties. "
+        "The controls below then show its choices.",
+    )
+    preset = ss[scope.key("preset")]
+    fixed = preset is not None
+    if fixed:  # show the library's own choices
+        k = None if ss[scope.key("k_all")] else int(ss[scope.key("k")])
+        load_spec(scope, resolve(preset, k=k), with_preset=False)
     k_opt = OPTIONS["k"]
-    st.toggle("Whole list (k = n)", key="k_all", help=k_opt.help)
+    whole = "Whole list (k = n)" if scope.k_up_to_list else "No cutoff (every document)"
+    st.toggle(whole, key=scope.key("k_all"), help=k_opt.help)
+    n_max = len(ss.pg_items) + len(ss.pg_pool) if scope.k_up_to_list else None
     st.number_input(
         k_opt.label,
         min_value=1,
-        max_value=max(n_max, int(ss.k), 1),
+        max_value=None if n_max is None else max(n_max, int(ss[scope.key("k")]), 1),
         step=1,
-        key="k",
-        disabled=ss.k_all,
+        key=scope.key("k"),
+        disabled=ss[scope.key("k_all")],
         help=k_opt.help,
     )
     gain = OPTIONS["gain"]
-    gains = [*gain.choices, "custom"]
     st.radio(
         gain.label,
-        gains,
-        key="gain",
+        [*gain.choices, "custom"],
+        key=scope.key("gain"),
         horizontal=True,
         help=gain.help,
-        format_func=lambda c: "custom table" if c == "custom" else c,
+        disabled=fixed,
+        format_func=lambda c: "custom table" if c == "custom" else gain.label_of(c),
     )
-    if ss.gain == "custom":
-        st.text_input("Gain table (grade:gain, ...)", key="gain_table", help="e.g. 0:0, 1:1, 2:3, 3:7")
+    if ss[scope.key("gain")] == "custom":
+        st.text_input(
+            "Gain table (grade:gain, ...)",
+            key=scope.key("gain_table"),
+            help="e.g. 0:0, 1:1, 2:3, 3:7",
+            disabled=fixed,
+        )
     else:
-        st.caption(gain.choices[ss.gain])
-    discount = OPTIONS["discount"]
-    st.radio(
-        discount.label,
-        list(discount.choices),
-        key="discount",
-        horizontal=True,
-        help=discount.help,
-        format_func=lambda c: {"log": "log(i+1)", "jarvelin": "Järvelin–Kekäläinen"}.get(c, c),
-    )
-    st.caption(discount.choices[ss.discount])
+        st.caption(gain.choices[ss[scope.key("gain")]])
+    _choice(scope, "discount", st.radio, OPTIONS["discount"].choices, fixed, horizontal=True)
+    st.caption(OPTIONS["discount"].choices[ss[scope.key("discount")]])
     base = OPTIONS["log_base"]
-    st.radio(base.label, [*NAMED_BASES, "custom"], key="base", horizontal=True, help=base.help)
-    if ss.base == "custom":
-        st.number_input("Custom base (> 1)", min_value=1.0001, key="base_custom", format="%.4g")
-    zero = OPTIONS["zero_idcg"]
-    st.selectbox(
-        zero.label,
-        list(zero.choices),
-        key="zero_idcg",
-        help=zero.help,
-        format_func=lambda c: {
-            "zero": "score 0",
-            "one": "score 1",
-            "skip": "no score (NaN)",
-            "error": "show an error",
-        }[c],
+    st.radio(
+        base.label,
+        [*NAMED_BASES, "custom"],
+        key=scope.key("base"),
+        horizontal=True,
+        help=base.help,
+        disabled=fixed,
     )
-    st.caption(zero.choices[ss.zero_idcg])
-    ties = OPTIONS["ties"]
-    st.selectbox(
-        ties.label,
-        list(ties.choices),
-        key="ties",
-        help=ties.help,
-        format_func=lambda c: {
-            "stable": "keep the input order",
-            "average": "average the tie group",
-            "docid_desc": "by item id, descending",
-            "reverse_argsort": "numpy argsort, reversed",
-        }.get(c, c),
-    )
-    if all_scored(ss.get("pg_items", ())):
-        st.caption(ties.choices[ss.ties])
+    if ss[scope.key("base")] == "custom":
+        st.number_input("Custom base (> 1)", min_value=1.0001, key=scope.key("base_custom"), format="%.4g")
+    _choice(scope, "zero_idcg", st.selectbox, OPTIONS["zero_idcg"].choices, fixed)
+    st.caption(OPTIONS["zero_idcg"].choices[ss[scope.key("zero_idcg")]])
+    _choice(scope, "ties", st.selectbox, scope.ties, fixed)
+    if scope is DATASETS or all_scored(ss.get("pg_items", ())):
+        st.caption(OPTIONS["ties"].choices[ss[scope.key("ties")]])
     else:
         st.caption("Only matters when the items carry scores (Edit items, Score column).")
-    _, errors = variant_from_controls()
+    spec, errors = spec_from_controls(scope)
+    if fixed:
+        st.caption("The library fixes these choices; pick 'the formula below' to change them.")
     for message in errors:
         st.error(message)
+    return spec

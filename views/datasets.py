@@ -8,12 +8,11 @@ import pathlib
 import pandas as pd
 import streamlit as st
 
-from ndcg_core import PRESETS, Variant, aggregate, evaluate, read_qrels, read_run
-from ndcg_core.dataset import TIE_RULES
+from ndcg_core import Spec, aggregate, evaluate, read_qrels, read_run
 from ndcg_core.drilldown import query_state
 from ndcg_core.figures import ndcg_histogram
-from ndcg_core.formula import number
-from views.common import current_state, load_state, md_escape
+from ndcg_core.formula import latex_number, number
+from views.common import formula_name, load_state, md_escape
 
 ASSETS = pathlib.Path(__file__).resolve().parents[1] / "assets"
 SAMPLE = ("Bundled sample (250 queries)", ASSETS / "sample_qrels.tsv", ASSETS / "sample_run.tsv")
@@ -46,22 +45,9 @@ def _load_sample() -> None:
 
 
 @st.cache_data(max_entries=16, show_spinner="Scoring every query ...")
-def _evaluate(token: str, _qrels: pd.DataFrame, _run: pd.DataFrame, variant_name: str, preset, ties):
-    """Per-query table, cached by the data set's token, the variant's canonical name, preset and ties."""
-    v = Variant.parse(variant_name)
-    if preset:
-        return evaluate(_qrels, _run, v.k, preset=preset)
-    gain = v.gain_table if v.gain_table is not None else v.gain
-    return evaluate(
-        _qrels,
-        _run,
-        v.k,
-        gain=gain,
-        discount=v.discount,
-        log_base=v.log_base,
-        zero_idcg=v.zero_idcg,
-        ties=ties,
-    )
+def _evaluate(token: str, _qrels: pd.DataFrame, _run: pd.DataFrame, spec: Spec):
+    """Per-query table, cached by the data set's token and the (hashable) spec."""
+    return evaluate(_qrels, _run, spec=spec)
 
 
 def _reconcile_uploads() -> None:
@@ -108,11 +94,11 @@ def _sources() -> None:
         st.error(ss.ds_message)
 
 
-def _open_query(query: str, ties: str) -> None:
+def _open_query(query: str, spec: Spec) -> None:
+    """Open a query in the playground under the very spec the table was scored with."""
     ss = st.session_state
     data = ss.ds_data
-    state = query_state(data["qrels"], data["run"], query, variant=current_state().variant, ties=ties)
-    load_state(state)
+    load_state(query_state(data["qrels"], data["run"], query, spec=spec))
     ss.go_to_playground = True
 
 
@@ -123,40 +109,22 @@ def render() -> None:
     if "ds_data" not in ss:
         _load_sample()
     st.markdown("### Data sets: many queries at once")
+    formula_name(ss.ds_spec)
     _sources()
     data = ss.get("ds_data")
     if data is None:
         st.info("No data set is loaded.")
         return
 
-    variant = current_state().variant
-    c1, c2 = st.columns(2)
-    preset = c1.selectbox(
-        "Score as",
-        [None, *PRESETS],
-        key="ds_preset",
-        format_func=lambda p: "the formula in the sidebar" if p is None else f"{p}: {PRESETS[p].library}",
-    )
-    ties = c2.selectbox(
-        "Equal scores",
-        list(TIE_RULES),
-        key="ds_ties",
-        disabled=preset is not None,
-        help="How documents with the same score are ordered",
-        format_func=lambda t: {
-            "docid_desc": "by document id (trec_eval)",
-            "stable": "file order",
-            "average": "averaged (scikit-learn)",
-        }[t],
-    )
+    spec: Spec = ss.ds_spec
     try:
-        per_query = _evaluate(data["token"], data["qrels"], data["run"], variant.name, preset, ties)
+        per_query = _evaluate(data["token"], data["qrels"], data["run"], spec)
         agg = aggregate(per_query)
     except ValueError as err:
         st.error(f"Cannot score this data set: {md_escape(str(err))}")
         return
 
-    k_text = f"@{variant.k}" if variant.k else ""
+    k_text = f"@{spec.k}" if spec.k else ""
     st.caption(
         f"{md_escape(data['name'])}: {len(data['qrels']):,} judgements, {len(data['run']):,} retrieved "
         f"documents, {agg.n_queries:,} queries."
@@ -167,10 +135,10 @@ def render() -> None:
     m[2].metric("Queries", f"{agg.n_queries:,}", border=True)
     m[3].metric("Queries with IDCG = 0", f"{agg.n_idcg_zero:,}", border=True)
     st.latex(
-        f"\\frac{{1}}{{{agg.n_in_mean}}}\\sum_q \\mathrm{{NDCG}}_q = {number(agg.mean_ndcg)}"
+        f"\\frac{{1}}{{{agg.n_in_mean}}}\\sum_q \\mathrm{{NDCG}}_q = {latex_number(agg.mean_ndcg)}"
         f"\\qquad \\frac{{\\sum_q \\mathrm{{DCG}}_q}}{{\\sum_q \\mathrm{{IDCG}}_q}} = "
-        f"\\frac{{{number(per_query['dcg'].sum())}}}{{{number(per_query['idcg'].sum())}}} = "
-        f"{number(agg.ratio_of_sums)}"
+        f"\\frac{{{latex_number(per_query['dcg'].sum())}}}{{{latex_number(per_query['idcg'].sum())}}} = "
+        f"{latex_number(agg.ratio_of_sums)}"
     )
     st.caption(
         f"{agg.policy_effect} The mean gives every query one vote; the ratio of sums lets queries "
@@ -219,7 +187,7 @@ def render() -> None:
                 "Open in the playground",
                 key="ds_open",
                 on_click=_open_query,
-                args=(ss.ds_query, ties if preset is None else "docid_desc"),
+                args=(ss.ds_query, spec),
                 width="stretch",
             )
         else:

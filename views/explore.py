@@ -13,10 +13,22 @@ from ndcg_core.figures import base_sensitivity_figure
 from ndcg_core.formula import number
 from ndcg_core.playground import make_items, state_from_example
 from ndcg_core.teaching import CARDS
-from views.common import bump, current_state, items_editor, load_state, load_variant, md_escape
+from views.common import (
+    PLAYGROUND,
+    bump,
+    current_state,
+    formula_name,
+    items_editor,
+    keep_widgets,
+    load_spec,
+    load_state,
+    md_escape,
+)
 
 RANK_KEYS = [f"cmp_rank_{i}" for i in range(4)]
 NAMES = ["A", "B", "C", "D"]
+#: Widgets whose values must survive a visit to another page (Streamlit drops a page's widget state).
+KEPT = [*RANK_KEYS, *(f"{k}_name" for k in RANK_KEYS), "lib_scores", "cmp_base_demo", "lib_snippet"]
 
 
 # ------------------------------------------------------------------ state
@@ -42,7 +54,7 @@ def _load_group(group: str, set_variant: bool = True) -> None:
     c = comparison_from_group(group)
     _load_comparison(c)
     if set_variant:
-        load_variant(c.variant, len(c.judged))
+        load_spec(PLAYGROUND, c.spec, len(c.judged))
 
 
 def _from_playground() -> None:
@@ -123,7 +135,7 @@ def _rankings_form() -> tuple[Comparison | None, list[str]]:
         return None, problems
     try:
         return Comparison(
-            tuple((i.label, i.grade) for i in ss.cmp_judged), tuple(rankings), current_state().variant
+            tuple((i.label, i.grade) for i in ss.cmp_judged), tuple(rankings), current_state().spec
         ), []
     except ValueError as err:
         return None, [md_escape(str(err))]
@@ -234,23 +246,21 @@ def _libraries_section() -> None:
                 "refused" if r else number(v, 4)
                 for v, r in zip(table["value"], table["refusal"], strict=True)
             ],
-            "Checked here": ["yes" if c else "no" for c in table["checked_here"]],
+            "Checked here": [
+                f"yes: {c}" if c else "no: built from its source and documentation" for c in table["checked"]
+            ],
             "Why it differs": [
                 r if r else (d.replace("\n", "; ") or "the default formula")
                 for d, r in zip(table["differences"], table["refusal"], strict=True)
             ],
         }
+    ).set_index("Library")
+    # A static table wraps its text: every reason is read in full.
+    st.table(shown)
+    st.caption(
+        "'Checked here': the version of the real library this repository's test suite compared the "
+        "preset with, and the test file that does it."
     )
-    st.dataframe(
-        shown,
-        hide_index=True,
-        height=min(38 + 35 * len(shown), 470),
-        column_config={
-            "Library": st.column_config.TextColumn(width="medium"),
-            "Why it differs": st.column_config.TextColumn(width="large"),
-        },
-    )
-    st.caption("'Checked here': this repository's tests compare the preset with the real library.")
     choice = st.selectbox("Details and code for one library", list(table["preset"]), key="lib_snippet")
     row = table.set_index("preset").loc[choice]
     if row["refusal"]:
@@ -287,11 +297,17 @@ def _cards_section() -> None:
 
 
 def render() -> None:
+    with keep_widgets("explore", KEPT):
+        _render()
+
+
+def _render() -> None:
     _init()
     ss = st.session_state
     if ss.pop("go_to_playground", False):
         st.switch_page("views/playground.py")
     st.markdown("### Explore: rankings, formulas, libraries")
+    formula_name(ss.pg_spec)
     with st.sidebar:
         st.subheader("Comparisons from the documents")
         for key, (title, group) in COMPARISON_PRESETS.items():

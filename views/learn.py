@@ -33,12 +33,14 @@ from ndcg_core.lesson import (
     step_frame,
 )
 from ndcg_core.playground import all_scored, state_from_example
+from ndcg_core.variants import format_number
 from views.common import (
     bump,
     column_help_config,
     current_state,
     drag_list,
     export_buttons,
+    formula_name,
     history_buttons,
     items_editor,
     load_state,
@@ -247,7 +249,8 @@ def _grid(frame, key: str, beyond=None) -> None:
     if "Position" in frame:
         config["Position"] = st.column_config.Column("Position", width="small", help=COLUMN_HELP["Position"])
     numeric = [c for c in frame.columns if frame[c].dtype.kind == "f"]
-    styled = frame.style.format({c: (lambda x: number(x)) for c in numeric})
+    # Computed values at a fixed precision (as on the Playground); grades exactly as typed.
+    styled = frame.style.format({c: (format_number if c == "Grade" else number) for c in numeric})
     if beyond is not None:
         styled = styled.apply(lambda row: ["color: #9aa5b1" if beyond[row.name] else "" for _ in row], axis=1)
     with st.container(key=key):
@@ -414,6 +417,7 @@ def render() -> None:
         for message in ss.get("pg_url_warnings", []):
             st.warning(message)
         st.markdown("## Learn NDCG in seven steps")
+        formula_name(ss.pg_spec)
         _nav(present=False)
         # The lesson comes first (on a phone the columns stack), the list beside it.
         right, left = st.columns([0.7, 0.3], gap="large")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import pandas as pd
@@ -24,12 +23,14 @@ from ndcg_core.playground import (
     reorder,
     state_from_example,
 )
+from ndcg_core.variants import format_number
 from views.common import (
     bump,
     column_help_config,
     current_state,
     drag_list,
     export_buttons,
+    formula_name,
     history_buttons,
     items_editor,
     load_state,
@@ -69,9 +70,9 @@ def _move(delta: int) -> None:
     ss = st.session_state
     items = list(ss.pg_items)
     ids = [i.id for i in items]
-    if ss.get("move_item") not in ids:
+    if ss.get("pg_move_id") not in ids:
         return
-    pos = ids.index(ss.move_item)
+    pos = ids.index(ss.pg_move_id)
     new = pos + delta
     if 0 <= new < len(items):
         items[pos], items[new] = items[new], items[pos]
@@ -115,7 +116,7 @@ def _gallery() -> None:
     st.subheader("Worked examples")
     st.caption("One click loads the list and the formula a document used.")
     for seed, source in SOURCES.items():
-        with st.expander(f"{seed}: {source}"):
+        with st.expander(source):
             for ex in (e for e in EXAMPLES if e.seed == seed):
                 st.button(
                     ex.title,
@@ -130,7 +131,8 @@ def _gallery() -> None:
 # ------------------------------------------------------------------ main views
 
 
-NUMBER_COLUMNS = ["Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG"]
+NUMBER_COLUMNS = ["Gain", "Divisor", "Discounted gain", "Cumulative DCG"]  # computed: fixed precision
+EXACT_COLUMNS = ["Grade", "Score"]  # typed by a person: shown exactly as entered
 STYLE_LIMIT = 150  # per-cell styling is slow in Streamlit; long tables mark rows instead
 
 
@@ -142,8 +144,10 @@ def _style_steps(steps: pd.DataFrame):
     if len(steps) > STYLE_LIMIT:
         marks = [f"{p}" if b else f"{p} ✓" for p, b in zip(steps["Position"], beyond, strict=True)]
         return shown.assign(Position=marks)
-    formatted = NUMBER_COLUMNS + (["Score"] if scored else [])
-    return shown.style.format({c: (lambda x: number(x)) for c in formatted}).apply(
+    formats = {c: number for c in NUMBER_COLUMNS} | {
+        c: (lambda x: "" if x != x else format_number(x)) for c in EXACT_COLUMNS if c in shown
+    }
+    return shown.style.format(formats).apply(
         lambda row: ["color: #a0a7b1" if beyond[row.name] else "" for _ in row], axis=1
     )
 
@@ -165,6 +169,7 @@ def _step_table(title: str, steps: pd.DataFrame, key: str) -> None:
                     for c in NUMBER_COLUMNS
                 }
             )
+            config["Grade"] = st.column_config.NumberColumn("Grade", format="%g", help=COLUMN_HELP["Grade"])
         st.dataframe(_style_steps(steps), hide_index=True, height=height, column_config=config)
 
 
@@ -180,7 +185,7 @@ def _figures_panel(state: PlaygroundState, ex) -> None:
     if not same or state.variant != example.variant:
         st.caption(f"You changed the loaded example ({example.title}); its printed figures are hidden.")
         return
-    with st.expander(f"From the document (seed {example.seed}): {example.title}", expanded=True):
+    with st.expander(f"From the document ({SOURCES[example.seed]}): {example.title}", expanded=True):
         st.write(example.lesson)
         if example.figures:
             rows = [
@@ -210,6 +215,7 @@ def render() -> None:
         "Drag the items, edit their grades, or change the formula in the sidebar: "
         "every number on this page follows."
     )
+    formula_name(ss.pg_spec)
     messages = st.container()
     scored = all_scored(ss.pg_items)
     # With scores the left column only holds a note, and the step tables gain two columns.
@@ -256,10 +262,22 @@ def render() -> None:
             history_buttons("pg")
             if ss.pg_items and not score_mode:
                 ids = [i.id for i in ss.pg_items]
-                labels = {i.id: f"{n}. {i.label} ({i.grade:g})" for n, i in enumerate(ss.pg_items, start=1)}
-                if ss.get("move_item") not in ids:
-                    ss.move_item = ids[0]
-                st.selectbox("Move an item (keyboard friendly)", ids, key="move_item", format_func=labels.get)
+                labels = {
+                    i.id: f"{n}. {i.label} ({format_number(i.grade)})"
+                    for n, i in enumerate(ss.pg_items, start=1)
+                }
+                if ss.get("pg_move_id") not in ids:
+                    ss.pg_move_id = ids[0]
+                # The choice is kept in non-widget state (pg_move_id); the box is a new widget whenever
+                # the order changes, so its labels (which carry positions) are never stale.
+                order_key = abs(hash(tuple(ids))) % 10**9
+                ss.pg_move_id = st.selectbox(
+                    "Move an item (keyboard friendly)",
+                    ids,
+                    index=ids.index(ss.pg_move_id),
+                    key=f"move_item_{ss.get('pg_sort_version', 0)}_{order_key}",
+                    format_func=labels.get,
+                )
                 c1, c2 = st.columns(2)
                 c1.button("Move up", key="move_up", on_click=_move, args=(-1,), width="stretch")
                 c2.button("Move down", key="move_down", on_click=_move, args=(1,), width="stretch")
@@ -285,7 +303,7 @@ def render() -> None:
             return
         k = ex.k
         m = st.columns(4)
-        m[0].metric(f"NDCG@{k}", number(ex.ndcg) if not math.isnan(ex.ndcg) else "undefined", border=True)
+        m[0].metric(f"NDCG@{k}", number(ex.ndcg), border=True)
         m[1].metric(f"DCG@{k}", number(ex.dcg), border=True)
         m[2].metric(f"IDCG@{k}", number(ex.idcg), border=True)
         m[3].metric(f"CG@{k}", number(ex.cg), border=True)
