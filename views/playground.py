@@ -259,7 +259,6 @@ def render() -> None:
                         width="stretch",
                         help=ORDER_HELP[how],
                     )
-            history_buttons("pg")
             if ss.pg_items and not score_mode:
                 ids = [i.id for i in ss.pg_items]
                 labels = {
@@ -281,6 +280,7 @@ def render() -> None:
                 c1, c2 = st.columns(2)
                 c1.button("Move up", key="move_up", on_click=_move, args=(-1,), width="stretch")
                 c2.button("Move down", key="move_down", on_click=_move, args=(1,), width="stretch")
+            history_buttons("pg")
 
     state = current_state()
     with messages:  # above the columns, where a projector audience sees them
