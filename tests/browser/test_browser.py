@@ -137,6 +137,8 @@ def test_defect_5_move_up_keeps_moving_the_chosen_item(page: Page, app_url):
     """Issue 8, defect 5: Move up worked once, then the box showed a stale label and moved D1."""
     open_app(page, app_url)
     box = page.get_by_test_id("stSelectbox").filter(has_text="Move an item")
+    # a rerun that redraws the box would close its menu: open it once the page has settled
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
     box.click()
     page.get_by_role("option", name="5. D5 (1)").click()
     chosen = box.get_by_role("combobox")
