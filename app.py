@@ -19,13 +19,15 @@ init_session()
 
 VIEWS = ROOT / "views"
 pages = [
+    # Learn comes first in the navigation; the Playground stays the default page at "/".
+    st.Page(VIEWS / "learn.py", title="Learn", icon=":material/school:", url_path="learn"),
     st.Page(VIEWS / "playground.py", title="Playground", icon=":material/tune:", default=True),
     st.Page(VIEWS / "explore.py", title="Explore", icon=":material/compare_arrows:", url_path="explore"),
     st.Page(VIEWS / "datasets.py", title="Data sets", icon=":material/table_view:", url_path="datasets"),
-    st.Page(VIEWS / "practice.py", title="Practice", icon=":material/school:", url_path="practice"),
+    st.Page(VIEWS / "practice.py", title="Practice", icon=":material/quiz:", url_path="practice"),
 ]
 #: Which formula each page's sidebar shows (see views.common: shared and per-page settings).
-FORMULA_OF = {"": PLAYGROUND, "explore": PLAYGROUND, "datasets": DATASETS}
+FORMULA_OF = {"learn": PLAYGROUND, "": PLAYGROUND, "explore": PLAYGROUND, "datasets": DATASETS}
 
 page = st.navigation(pages, position="top")
 scope = FORMULA_OF.get(page.url_path)

@@ -219,12 +219,14 @@ def main(argv=None) -> int:
         for fn in (ours, *peers.values()):  # warm imports (ranx is compiled on the real ids below)
             fn(qrels.iloc[:3000], run.iloc[:3000], args.k)
         t_ours, per_query = timed(ours, qrels, run, args.k, repeats=1 if args.quick else 3)
-        results = {"ndcg_core.evaluate": (t_ours, f"reference ({ndcg_core.dataset._THREADS} threads)")}
-        threads, ndcg_core.dataset._THREADS = ndcg_core.dataset._THREADS, 1
+        results = {
+            "ndcg_core.evaluate": (t_ours, f"reference ({ndcg_core.dataset.kernels._THREADS} threads)")
+        }
+        threads, ndcg_core.dataset.kernels._THREADS = ndcg_core.dataset.kernels._THREADS, 1
         try:  # the same call on one thread, as every peer runs
             t_one, one = timed(ours, qrels, run, args.k, repeats=1 if args.quick else 3)
         finally:
-            ndcg_core.dataset._THREADS = threads
+            ndcg_core.dataset.kernels._THREADS = threads
         same = one.equals(per_query)
         results["ndcg_core.evaluate, 1 thread"] = (t_one, "identical table" if same else "DIFFERENT TABLE")
         big = n >= 5_000_000

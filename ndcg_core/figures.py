@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import html
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .metrics import Explanation
+from .metrics import Explanation, ndcg
 
 __all__ = ["cumulative_figure", "gains_figure", "ndcg_at_k_figure"]
 
@@ -138,10 +139,6 @@ def base_sensitivity_figure(
     grades, base: float, *, name: str = "ranking", ideal=None, k: int | None = None
 ) -> go.Figure:
     """NDCG against the log base, for both discounts: flat for log(i+1), moving for Järvelin–Kekäläinen."""
-    import numpy as np
-
-    from .metrics import ndcg
-
     bases = np.exp(np.linspace(np.log(1.2), np.log(12.0), 60))
     fig = go.Figure()
     for discount, label, color in (

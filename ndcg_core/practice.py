@@ -37,6 +37,8 @@ from .answers import Answer, is_correct, parse_answer, precision_problem, same_a
 from .formula import dcg_latex, ndcg_latex, number, trimmed
 from .metrics import Explanation, dcg, explain, ndcg
 from .presets import PRESETS
+from .spec import Spec
+from .variants import Variant
 
 __all__ = [
     "KINDS",
@@ -151,6 +153,18 @@ class Formula:
             return {0.0: 0.0, 1.0: 1.0, 2.0: 1.0, 3.0: 1.0, 4.0: 1.0}
         return self.gain
 
+    @property
+    def spec(self) -> Spec:
+        """These choices as the engine's one :class:`~ndcg_core.spec.Spec`."""
+        variant = Variant(
+            k=self.k,
+            gain=self.gain_arg,
+            discount=self.discount,
+            log_base=self.log_base,
+            ties=self.ties or "stable",
+        )
+        return Spec(variant)
+
     def explain(
         self,
         grades: Sequence[float],
@@ -159,24 +173,13 @@ class Formula:
     ) -> Explanation:
         return explain(
             list(grades),
-            self.k,
-            gain=self.gain_arg,
-            discount=self.discount,
-            log_base=self.log_base,
             ideal=None if ideal is None else list(ideal),
             scores=None if scores is None else list(scores),
-            ties=self.ties or "stable",
+            spec=self.spec,
         )
 
     def ndcg(self, grades: Sequence[float], ideal: Sequence[float] | None = None) -> float:
-        return ndcg(
-            list(grades),
-            self.k,
-            gain=self.gain_arg,
-            discount=self.discount,
-            log_base=self.log_base,
-            ideal=None if ideal is None else list(ideal),
-        )
+        return ndcg(list(grades), ideal=None if ideal is None else list(ideal), spec=self.spec)
 
     def changes_from(self, other: Formula) -> str:
         """The parts of :meth:`describe` that differ from ``other``'s: ``k = 3``."""

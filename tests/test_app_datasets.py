@@ -150,3 +150,18 @@ def test_defect_7_open_in_the_playground_keeps_the_chosen_library():
         assert {m.label: m.value for m in at.metric}["NDCG@10"] == f"{expected:.3f}", query
         assert at.session_state["pg_spec"].preset == "sklearn"
         at.switch_page("views/datasets.py").run()
+
+
+def test_defect_9_headline_numbers_have_a_fixed_precision():
+    """Issue 8, defect 9: values were trimmed (mean NDCG "0.48" instead of "0.480", "1" for 1.000)."""
+    at = datasets()
+    at.selectbox(key="ds_zero_idcg").set_value("one").run()
+    ok(at)
+    for label in ("Mean NDCG@10", "ΣDCG@10 / ΣIDCG@10"):
+        value = shown(at)[label]
+        assert len(value.partition(".")[2]) == 3, (label, value)
+    at.switch_page("views/playground.py").run()
+    at.button(key="order_ideal").click().run()
+    ok(at)
+    assert shown(at)["NDCG@6"] == "1.000"  # the ideal order: exactly 1, shown as 1.000
+    assert all(len(v.partition(".")[2]) == 3 for v in shown(at).values()), shown(at)

@@ -197,7 +197,7 @@ def test_hash_collisions_fall_back_to_an_exact_join(monkeypatch):
     qrels["relevance"] = rng.integers(0, 4, len(qrels))
     want = evaluate(qrels, run, 10)
     # Every document hashes alike: the fast join must notice and stay exact.
-    monkeypatch.setattr(ndcg_core.dataset, "_HASH_MULTIPLIER", np.uint64(0))
+    monkeypatch.setattr(ndcg_core.dataset.keys, "_HASH_MULTIPLIER", np.uint64(0))
     got = evaluate(qrels, run, 10)
     pd.testing.assert_frame_equal(got, want)
     assert got["dcg"].gt(0).all()
@@ -216,7 +216,7 @@ def test_blocks_and_chunks_change_nothing(monkeypatch, grouped):
     if not grouped:
         run = run.sample(frac=1.0, random_state=2)
     want = evaluate(qrels, run, 5)
-    monkeypatch.setattr(ndcg_core.dataset, "_BLOCK_ROWS", 50)
+    monkeypatch.setattr(ndcg_core.dataset.kernels, "_BLOCK_ROWS", 50)
     got = evaluate(qrels, run, 5)
     pd.testing.assert_frame_equal(got, want)
     reference_values = reference(qrels, run, 5)
@@ -376,7 +376,7 @@ def test_grouped_fast_paths_match_shuffled_object_input(ids, monkeypatch):
         slow = evaluate(shuffled_qrels, shuffled_run, k).set_index("query").sort_index()
         pd.testing.assert_frame_equal(fast, slow, check_dtype=False, check_index_type=False)
         with monkeypatch.context() as m:
-            m.setattr(ndcg_core.dataset, "_BLOCK_ROWS", 300)
+            m.setattr(ndcg_core.dataset.kernels, "_BLOCK_ROWS", 300)
             blocked = evaluate(qrels, run, k).set_index("query").sort_index()
         pd.testing.assert_frame_equal(fast, blocked)
     want = reference(qrels, run, 3)
@@ -402,7 +402,7 @@ def test_narrow_sort_keys_take_the_wider_paths(monkeypatch, rank_bits, hash_bits
     qrels = run.sample(frac=0.7, random_state=2).rename(columns={"score": "relevance"})
     qrels["relevance"] = qrels["relevance"] % 4
     want = {ties: evaluate(qrels, run, 5, ties=ties) for ties in ("docid_desc", "stable", "average")}
-    monkeypatch.setattr(ndcg_core.dataset, "_RANK_KEY_BITS", rank_bits)
-    monkeypatch.setattr(ndcg_core.dataset, "_MIN_HASH_BITS", hash_bits)
+    monkeypatch.setattr(ndcg_core.dataset.kernels, "_RANK_KEY_BITS", rank_bits)
+    monkeypatch.setattr(ndcg_core.dataset.keys, "_MIN_HASH_BITS", hash_bits)
     for ties, table in want.items():
         pd.testing.assert_frame_equal(evaluate(qrels, run, 5, ties=ties), table)

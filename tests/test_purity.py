@@ -26,3 +26,20 @@ def test_importing_ndcg_core_does_not_load_streamlit():
     code = "import sys, ndcg_core; print('streamlit' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_only_the_browser_tests_import_playwright():
+    """Unit, property, cross-library and AppTest files run without Playwright installed."""
+    tests = pathlib.Path(__file__).resolve().parent
+    for path in tests.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        imported = {
+            (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Import, ast.ImportFrom))
+            for alias in node.names
+        }
+        assert not any(name.split(".")[0] in {"playwright", "pytest_playwright"} for name in imported), (
+            path.name
+        )
+    assert list((tests / "browser").glob("test_*.py")), "the browser tests live in tests/browser/"

@@ -24,9 +24,13 @@ from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
+from streamlit_sortables import sort_items
 
 from ndcg_core import PRESETS, SCHEMA, Spec, Variant, resolve
 from ndcg_core.dataset import DATASET_BASE, TIE_RULES
+from ndcg_core.export import figure_image, formulas_latex, table_csv, table_latex, table_markdown
+from ndcg_core.history import History
+from ndcg_core.lesson import COLUMN_HELP
 from ndcg_core.playground import (
     Item,
     PlaygroundState,
@@ -39,6 +43,16 @@ from ndcg_core.playground import (
 from ndcg_core.variants import LOG_BASES as SCHEMA_BASES
 from ndcg_core.variants import format_base, format_number, parse_gain_table
 
+DRAG_LIMIT = 1000
+SORTABLE_STYLE = """
+.sortable-component { background-color: transparent; padding: 0; max-height: 330px; overflow-y: auto; }
+.sortable-container { background-color: transparent; counter-reset: item; }
+.sortable-item, .sortable-item:hover {
+  background-color: #eef2ff; color: #1e293b; border: 1px solid #c7d2fe;
+  font-size: 1rem; height: auto; min-height: 2rem; padding: 0.2rem 0.6rem; margin: 0.15rem 0;
+  justify-content: flex-start;
+}
+"""
 NAMED_BASES = {format_base(b): b for b in SCHEMA_BASES}  # the schema's named bases, as shown
 OPTIONS = {o.name: o for o in SCHEMA}
 
@@ -203,6 +217,30 @@ def items_editor(kind: str, items: tuple[Item, ...], prefix: str, *, with_scores
     return _read_editor(key, ss[f"{base_key}_ids"], edited, prefix)
 
 
+def drag_list(items: tuple[Item, ...]) -> None:
+    """The drag-to-reorder list of the shared items (Playground and Learn draw the same one)."""
+    ss = st.session_state
+    shown = {}
+    for n, item in enumerate(items, start=1):
+        text = f"{item.label}  ·  {item.grade:g}"
+        while text in shown:
+            text = f"{text} ({n})"
+        shown[text] = item
+    if len(items) > DRAG_LIMIT:
+        st.info(f"Dragging is offered up to {DRAG_LIMIT} items; use move up/down or the one-click orders.")
+        return
+    st.caption("Drag an item to a new position.")
+    new = sort_items(
+        list(shown),
+        direction="vertical",
+        custom_style=SORTABLE_STYLE,
+        key=f"sort_{ss.get('pg_sort_version', 0)}",
+    )
+    if new and new != list(shown) and sorted(new) == sorted(shown):
+        ss.pg_items = tuple(shown[t] for t in new)
+        bump("pg_editor_version")
+
+
 # ------------------------------------------------------------------ formula scopes
 
 
@@ -297,12 +335,15 @@ def init_session() -> None:
     """On a session's first run, take the state from the share link (or the default)."""
     ss = st.session_state
     if ss.get("pg_ready"):
+        _adopt_url()
         return
-    state, warnings = from_query_params(st.query_params.to_dict())
+    params = state_params(st.query_params.to_dict())
+    state, warnings = from_query_params(params)
     load_state(state)
     load_spec(DATASETS, DATASET_DEFAULT)
     ss.pg_url_warnings = warnings
     ss.pg_messages = []
+    ss.pg_url = params
     ss.pg_ready = True
 
 
@@ -365,20 +406,51 @@ def current_state() -> PlaygroundState:
     return PlaygroundState(items=ss.pg_items, pool=ss.pg_pool, spec=ss.pg_spec)
 
 
-def sync_url(state: PlaygroundState) -> bool:
-    """Write the state into the address bar, so copying it shares this exact view.
+PAGE_PARAMS = ("step", "present")  # share-link parameters of one page (Learn), not of the shared state
 
-    Every URL stays under ``MAX_URL`` characters: a long state goes into one compact
-    ``state`` parameter; when even that is too long, the address bar is cleared (a stale link
-    would share another state) and this returns False: the page then offers the state as a file.
+
+def state_params(params: dict[str, str]) -> dict[str, str]:
+    """The shared state's share-link parameters (a page's own, such as ``step``, left out)."""
+    return {key: value for key, value in params.items() if key not in PAGE_PARAMS}
+
+
+def _adopt_url() -> None:
+    """Follow the address bar when it changed from outside (the browser's Back and Forward).
+
+    ``pg_url`` holds the state parameters this session last wrote (or read). A URL that carries
+    a list (or a compact state) and differs from them was not written by the app: it is history
+    navigation, so the state follows the URL instead of rewriting it (which made Back fight the
+    app). A URL with no list (a page switch drops the parameters) changes nothing.
     """
+    ss = st.session_state
+    params = state_params(st.query_params.to_dict())
+    if not ({"rel", "state"} & set(params)) or params == ss.get("pg_url"):
+        return
+    state, warnings = from_query_params(params)
+    load_state(state)
+    ss.pg_url_warnings = warnings
+    ss.pg_url = params
+
+
+def sync_url(state: PlaygroundState, page_params: dict[str, str] | None = None) -> bool:
+    """Write the state (and a page's own parameters) into the address bar, only when it changed.
+
+    Every write adds a browser history entry, so unchanged state is never rewritten. Every URL
+    stays under ``MAX_URL`` characters: a long state goes into one compact ``state`` parameter;
+    when even that is too long, the address bar is cleared (a stale link would share another
+    state) and this returns False: the page then offers the state as a file.
+    """
+    ss = st.session_state
     params = share_params(state)
     if params is None:
         if st.query_params.to_dict():
             st.query_params.clear()
+        ss.pg_url = {}
         return False
-    if st.query_params.to_dict() != params:
-        st.query_params.from_dict(params)
+    full = {**params, **(page_params or {})}
+    if st.query_params.to_dict() != full:
+        st.query_params.from_dict(full)
+    ss.pg_url = params
     return True
 
 
@@ -411,6 +483,93 @@ def state_file_controls(key: str = "pg_state_download", with_loader: bool = True
     )
     if with_loader:
         st.file_uploader("Load a saved state", type=["json"], key="pg_state_file", on_change=_load_state_file)
+
+
+# ------------------------------------------------------------------ undo / redo
+
+
+def _snapshot() -> tuple:
+    ss = st.session_state
+    return (ss.pg_items, ss.pg_pool)
+
+
+def record_history() -> None:
+    """Note the list after this run's changes (call once per run, after the list may have changed)."""
+    ss = st.session_state
+    history = ss.get("pg_history")
+    ss.pg_history = History.start(_snapshot()) if history is None else history.record(_snapshot())
+
+
+def _restore(which: str) -> None:
+    ss = st.session_state
+    history = ss.get("pg_history") or History.start(_snapshot())
+    history, (items, pool) = history.undo() if which == "undo" else history.redo()
+    ss.pg_history = history
+    ss.pg_items, ss.pg_pool = items, pool
+    ss.pg_messages = []
+    for name in ("pg_sort_version", "pg_editor_version", "pg_pool_version"):
+        bump(name)
+
+
+def history_buttons(prefix: str, *, inline: bool = False) -> None:
+    """Undo and Redo buttons for list changes (drags, edits, loaded examples).
+
+    ``inline`` draws them where they are (in a horizontal container) instead of in two columns.
+    """
+    record_history()  # a change made earlier in this run (a drag) enables Undo right away
+    history = st.session_state.get("pg_history")
+    c1, c2 = (st, st) if inline else st.columns(2)
+    c1.button(
+        "Undo",
+        key=f"{prefix}_undo",
+        icon=":material/undo:",
+        on_click=_restore,
+        args=("undo",),
+        disabled=history is None or not history.can_undo,
+        help="Undo the last change to the list",
+        width="content" if inline else "stretch",
+    )
+    c2.button(
+        "Redo",
+        key=f"{prefix}_redo",
+        icon=":material/redo:",
+        on_click=_restore,
+        args=("redo",),
+        disabled=history is None or not history.can_redo,
+        help="Redo the change you undid",
+        width="content" if inline else "stretch",
+    )
+
+
+# ------------------------------------------------------------------ step tables and exports
+
+
+def column_help_config(columns) -> dict:
+    """Column configs carrying the one-line explanation of each step-table column (hover)."""
+    return {c: st.column_config.Column(c, help=COLUMN_HELP[c]) for c in columns if c in COLUMN_HELP}
+
+
+def export_buttons(prefix: str, frame: pd.DataFrame, formulas, figure, name: str) -> None:
+    """One-click downloads for slides: the table (CSV, Markdown, LaTeX), formulas, chart (PNG, SVG)."""
+    files = [
+        ("csv", "Table CSV", "csv", "text/csv", lambda: table_csv(frame)),
+        ("md", "Table Markdown", "md", "text/markdown", lambda: table_markdown(frame)),
+        ("tex", "Table LaTeX", "tex", "application/x-tex", lambda: table_latex(frame)),
+        ("formula", "Formula LaTeX", "formula.tex", "application/x-tex", lambda: formulas_latex(formulas)),
+        ("png", "Chart PNG", "png", "image/png", lambda: figure_image(figure, "png")),
+        ("svg", "Chart SVG", "svg", "image/svg+xml", lambda: figure_image(figure, "svg")),
+    ]
+    cols = st.columns(3)
+    for n, (key, label, ext, mime, build) in enumerate(files):
+        cols[n % 3].download_button(
+            label,
+            data=build,
+            file_name=f"{name}.{ext}",
+            mime=mime,
+            key=f"{prefix}_export_{key}",
+            on_click="ignore",
+            width="stretch",
+        )
 
 
 def formula_name(spec: Spec) -> None:

@@ -6,12 +6,12 @@ from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
-from streamlit_sortables import sort_items
 
 from ndcg_core import EXAMPLES, get_example
 from ndcg_core.examples import SOURCES
 from ndcg_core.figures import cumulative_figure, gains_figure, ndcg_at_k_figure
 from ndcg_core.formula import dcg_latex, definition_latex, ndcg_latex, number
+from ndcg_core.lesson import COLUMN_HELP
 from ndcg_core.playground import (
     DEFAULT_STATE,
     MAX_URL,
@@ -27,17 +27,21 @@ from ndcg_core.playground import (
 from ndcg_core.variants import format_number
 from views.common import (
     bump,
+    column_help_config,
     current_state,
+    drag_list,
+    export_buttons,
     formula_name,
+    history_buttons,
     items_editor,
     load_state,
     md_escape,
     next_id,
+    record_history,
     state_file_controls,
     sync_url,
 )
 
-DRAG_LIMIT = 1000
 ORDER_HELP = {
     "ideal": "Best first: sort by grade, highest on top",
     "worst": "Worst first: sort by grade, lowest on top",
@@ -45,15 +49,6 @@ ORDER_HELP = {
     "shuffle": "A random order",
     "reset": "Back to the order the items were entered in",
 }
-SORTABLE_STYLE = """
-.sortable-component { background-color: transparent; padding: 0; max-height: 330px; overflow-y: auto; }
-.sortable-container { background-color: transparent; counter-reset: item; }
-.sortable-item, .sortable-item:hover {
-  background-color: #eef2ff; color: #1e293b; border: 1px solid #c7d2fe;
-  font-size: 1rem; height: auto; min-height: 2rem; padding: 0.2rem 0.6rem; margin: 0.15rem 0;
-  justify-content: flex-start;
-}
-"""
 SHOWN_COLUMNS = ["Position", "Item", "Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG"]
 
 
@@ -165,15 +160,18 @@ def _step_table(title: str, steps: pd.DataFrame, key: str) -> None:
         marker = "rows beyond k in grey" if len(steps) <= STYLE_LIMIT else "✓ marks the top k rows"
         st.markdown(f"**{title}** ({marker})")
         height = min(38 + 35 * max(len(steps), 1), 420)
-        config = {
-            "Position": st.column_config.Column("Pos.", width="small", help="✓: counted in DCG@k"),
-            "Tie group": st.column_config.Column(
-                "Tie", width=40, help="Items with equal scores share a group"
-            ),
-        }
+        # Every column explains itself on hover, from the one table in ndcg_core.lesson.
+        config = column_help_config([*SHOWN_COLUMNS, "Score"])
+        config["Position"] = st.column_config.Column("Pos.", width="small", help=COLUMN_HELP["Position"])
+        config["Tie group"] = st.column_config.Column("Tie", width=40, help=COLUMN_HELP["Tie group"])
         if len(steps) > STYLE_LIMIT:  # no Styler to format the numbers: let the grid do it
-            config.update({c: st.column_config.NumberColumn(format="%.3f") for c in NUMBER_COLUMNS})
-            config["Grade"] = st.column_config.NumberColumn(format="%g")
+            config.update(
+                {
+                    c: st.column_config.NumberColumn(c, format="%.3f", help=COLUMN_HELP[c])
+                    for c in NUMBER_COLUMNS
+                }
+            )
+            config["Grade"] = st.column_config.NumberColumn("Grade", format="%g", help=COLUMN_HELP["Grade"])
         st.dataframe(_style_steps(steps), hide_index=True, height=height, column_config=config)
 
 
@@ -202,29 +200,6 @@ def _figures_panel(state: PlaygroundState, ex) -> None:
                 for f in example.figures
             ]
             st.dataframe(pd.DataFrame(rows), hide_index=True)
-
-
-def _drag_list(items: tuple[Item, ...]) -> None:
-    ss = st.session_state
-    shown = {}
-    for n, item in enumerate(items, start=1):
-        text = f"{item.label}  ·  {item.grade:g}"
-        while text in shown:
-            text = f"{text} ({n})"
-        shown[text] = item
-    if len(items) > DRAG_LIMIT:
-        st.info(f"Dragging is offered up to {DRAG_LIMIT} items; use move up/down or the one-click orders.")
-        return
-    st.caption("Drag an item to a new position.")
-    new = sort_items(
-        list(shown),
-        direction="vertical",
-        custom_style=SORTABLE_STYLE,
-        key=f"sort_{ss.get('pg_sort_version', 0)}",
-    )
-    if new and new != list(shown) and sorted(new) == sorted(shown):
-        ss.pg_items = tuple(shown[t] for t in new)
-        bump("pg_editor_version")
 
 
 def render() -> None:
@@ -277,7 +252,7 @@ def render() -> None:
                 score_mode = True
             else:
                 score_mode = False
-                _drag_list(ss.pg_items)
+                drag_list(ss.pg_items)
             for row in (["ideal", "worst", "reverse"], ["shuffle", "reset"]) if not score_mode else ():
                 for col, how in zip(st.columns(3), row, strict=False):
                     col.button(
@@ -309,6 +284,7 @@ def render() -> None:
                 c1, c2 = st.columns(2)
                 c1.button("Move up", key="move_up", on_click=_move, args=(-1,), width="stretch")
                 c2.button("Move down", key="move_down", on_click=_move, args=(1,), width="stretch")
+            history_buttons("pg")
 
     state = current_state()
     with messages:  # above the columns, where a projector audience sees them
@@ -322,6 +298,7 @@ def render() -> None:
                 "under **Save or load this state** in the sidebar."
             )
             state_file_controls(key="pg_state_download_here", with_loader=False)
+    record_history()
 
     with right:
         if not state.items:
@@ -360,7 +337,13 @@ def render() -> None:
     if ss.get("chart") not in charts:
         ss.chart = next(iter(charts))
     st.segmented_control("Chart", list(charts), key="chart", label_visibility="collapsed")
-    st.plotly_chart(charts[ss.chart](), key="chart_figure")
+    figure = charts[ss.chart]()
+    st.plotly_chart(figure, key="chart_figure")
+    with st.expander("Export for slides", icon=":material/download:"):
+        st.caption("The step table of your ranking, the formulas above, and the chart shown, at slide size.")
+        shown = [*SHOWN_COLUMNS, *(["Score", "Tie group"] if all_scored(state.items) else [])]
+        formulas = [definition_latex(state.variant), dcg_latex(ex), dcg_latex(ex, ideal=True), ndcg_latex(ex)]
+        export_buttons("pg", ex.steps[shown], formulas, figure, "ndcg-playground")
 
 
 render()

@@ -137,6 +137,8 @@ def test_defect_5_move_up_keeps_moving_the_chosen_item(page: Page, app_url):
     """Issue 8, defect 5: Move up worked once, then the box showed a stale label and moved D1."""
     open_app(page, app_url)
     box = page.get_by_test_id("stSelectbox").filter(has_text="Move an item")
+    # a rerun that redraws the box would close its menu: open it once the page has settled
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
     box.click()
     page.get_by_role("option", name="5. D5 (1)").click()
     chosen = box.get_by_role("combobox")
@@ -172,7 +174,7 @@ def test_projector_screenshots_and_no_horizontal_scroll(page: Page, app_url, art
 
 def test_compare_view_reads_both_ndcg_values(page: Page, app_url, artifacts):
     open_app(page, app_url, "explore")
-    page.get_by_role("button", name="Seed 002: lists A and B, bought or not").click()
+    page.get_by_role("button", name="Shop article: lists A and B, bought or not").click()
     metrics = page.get_by_test_id("stMetric")
     expect(metrics).to_have_count(2)
     expect(metrics.nth(0)).to_contain_text("NDCG@3 of A")

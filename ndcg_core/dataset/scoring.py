@@ -1,0 +1,309 @@
+"""The data-set API: :func:`evaluate` (every query of a run, one Spec) and :func:`aggregate`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..metrics import TOO_LARGE
+from ..presets import Preset, as_spec
+from ..spec import Spec
+from ..variants import TIES, Variant
+from .kernels import score_queries
+from .keys import _query_codes
+from .tables import _QRELS_COLUMNS, _RUN_COLUMNS, _check_ids, _normalize_columns, _numeric, _row_name
+
+#: Tie rules :func:`evaluate` can apply over a data set (descriptions from the schema).
+#: ``reverse_argsort`` depends on numpy's sort internals for each list and is left out.
+TIE_RULES: dict[str, str] = {t: TIES[t] for t in ("docid_desc", "stable", "average")}
+
+
+#: Where :func:`evaluate` starts when no preset is given: the schema's defaults with
+#: trec_eval's tie order, so that the numbers match trec_eval's exactly.
+DATASET_BASE = Spec(Variant(ties="docid_desc"))
+
+
+def evaluate(
+    qrels: pd.DataFrame,
+    run: pd.DataFrame,
+    k: int | None = None,
+    *,
+    spec: Spec | None = None,
+    preset: str | Preset | None = None,
+    gain: str | Mapping[float, float] | None = None,
+    discount: str | None = None,
+    log_base: float | None = None,
+    zero_idcg: str | None = None,
+    ties: str | None = None,
+    ideal: str | None = None,
+    queries: str | None = None,
+    duplicates: str | None = None,
+    score_dtype: str | None = None,
+) -> pd.DataFrame:
+    """NDCG@k of every query of a run, in one vectorised pass.
+
+    Parameters
+    ----------
+    qrels : pandas.DataFrame
+        Relevance judgements, columns ``query``, ``doc``, ``relevance`` (aliases
+        such as ``qid``, ``docno``, ``label`` are accepted, in any case). The
+        judged pool may include documents the run did not retrieve. A
+        (query, doc) pair listed twice is an error.
+    run : pandas.DataFrame
+        Retrieved documents, columns ``query``, ``doc``, ``score``; a higher
+        score ranks first. A retrieved document missing from the qrels is
+        unjudged and has grade 0.
+    k : int, optional
+        Cutoff. ``None`` means no cutoff on either side: DCG over every
+        retrieved document and IDCG over the whole ideal pool, as trec_eval's
+        ``ndcg``. (Note: :func:`ndcg_core.ndcg` with ``k=None`` cuts the ideal
+        at the list's length instead; pass ``k`` explicitly to compare.)
+    spec : Spec, optional
+        Every choice at once (see :func:`ndcg_core.resolve`); then give no
+        preset or keyword below (``k`` may still replace its cutoff).
+    preset : str, optional
+        A library's conventions from :data:`ndcg_core.PRESETS`: its formula,
+        input rules and the queries it scores. ``queries`` and ``duplicates``
+        may still be chosen; a formula keyword that contradicts it is refused.
+    gain, discount, log_base, zero_idcg
+        The formula variant, exactly as in :func:`ndcg_core.ndcg` (``None``:
+        the schema's default).
+        ``zero_idcg`` decides the NDCG of a query whose IDCG is not positive:
+        ``"zero"``, ``"one"``, ``"skip"`` (NaN) or ``"error"``.
+    ties : {"docid_desc", "stable", "average"}, optional, default "docid_desc"
+        How equal scores are ordered; see :data:`TIE_RULES`. The default is
+        trec_eval's rule (:data:`DATASET_BASE`), so the numbers match
+        trec_eval's exactly.
+    ideal : {"pool", "retrieved"}, optional, default "pool"
+        Where the ideal ordering comes from; see :data:`IDEAL_SOURCES`.
+    queries : {"union", "run", "qrels", "both"}, optional, default "union"
+        Which queries get a row when the two sides disagree; see
+        :data:`QUERY_RULES`.
+    duplicates : {"error", "max"}, optional, default "error"
+        A document listed twice for one query in the run; see
+        :data:`DUPLICATE_RULES`.
+    score_dtype : {"float64", "float32"}, optional, default "float64"
+        Compare scores at this precision (``"docid_desc"`` always uses float32).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per query: ``query``, ``dcg``, ``idcg``, ``ndcg``,
+        ``n_retrieved``, ``n_judged``, ``n_relevant`` (judged with a positive
+        grade), ``idcg_zero``, ``in_run``, ``in_qrels``. Queries come in the
+        order they first appear in the run, then qrels-only ones. The spec
+        used is kept in ``.attrs["spec"]`` for :func:`aggregate`.
+
+    Raises
+    ------
+    ValueError
+        Missing columns, non-numeric grades or scores (naming the row), a
+        duplicate pair, an unknown option, a grade missing from a custom gain
+        table, or IDCG = 0 with ``zero_idcg="error"`` (naming the queries).
+
+    Examples
+    --------
+    Document ``c`` is judged relevant but was not retrieved: it still counts
+    in the ideal ordering. ``b`` was retrieved but never judged: grade 0.
+
+    >>> import pandas as pd
+    >>> qrels = pd.DataFrame({"query": ["q1"] * 3, "doc": ["a", "c", "d"], "relevance": [1, 1, 0]})
+    >>> run = pd.DataFrame({"query": ["q1"] * 2, "doc": ["a", "b"], "score": [2.0, 1.0]})
+    >>> evaluate(qrels, run, k=2)[["query", "dcg", "idcg", "ndcg", "n_retrieved", "n_judged"]].round(3)
+      query  dcg   idcg   ndcg  n_retrieved  n_judged
+    0    q1  1.0  1.631  0.613            2         3
+    """
+    spec = as_spec(
+        spec,
+        preset,
+        base=DATASET_BASE,
+        k=k,
+        gain=gain,
+        discount=discount,
+        log_base=log_base,
+        zero_idcg=zero_idcg,
+        ties=ties,
+        ideal_source=ideal,
+        queries=queries,
+        duplicates=duplicates,
+        score_dtype=score_dtype,
+    )
+    if spec.variant.ties not in TIE_RULES:
+        raise ValueError(
+            f"ties={spec.variant.ties!r} depends on numpy's sort internals for each list and cannot be "
+            "reproduced over a data set; choose one of "
+            + ", ".join(repr(t) for t in TIE_RULES)
+            + (" (or preset='sklearn', tie-averaged)" if spec.preset else "")
+        )
+    k = spec.k
+
+    qrels = _normalize_columns(qrels, _QRELS_COLUMNS, "qrels")
+    run = _normalize_columns(run, _RUN_COLUMNS, "run")
+    for table, frame in (("qrels", qrels), ("run", run)):
+        _check_ids(frame, table)
+    grades = _numeric(qrels["relevance"], "relevance", "qrels")
+    spec.check_grades(grades, lambda i: f"on {_row_name(qrels.index, i)}", "these qrels")
+    grades = spec.rewrite_grades(grades)
+    scores = _numeric(run["score"], "score", "run")
+    run_codes, qrels_codes, labels = _query_codes(run["query"], qrels["query"])
+    nq = labels.size
+    dcg_value, idcg_value, n_ret = score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec)
+    overflow = ~(np.isfinite(dcg_value) & np.isfinite(idcg_value))
+    if overflow.any():
+        raise ValueError(f"query {labels[overflow][0]!r}: {TOO_LARGE}")
+    if spec.min_items and (short := (n_ret > 0) & (n_ret < spec.min_items)).any():
+        raise spec.refusal(
+            f"{spec.min_items_error} (it retrieved {n_ret[short][0]})", f"query {labels[short][0]!r}"
+        )
+    n_judged = np.bincount(qrels_codes, minlength=nq)
+    n_relevant = np.bincount(qrels_codes, weights=(grades > 0), minlength=nq).astype(np.int64)
+    in_run, in_qrels = n_ret > 0, n_judged > 0
+    keep_q = {
+        "union": np.ones(nq, dtype=bool),
+        "run": in_run,
+        "qrels": in_qrels,
+        "both": in_run & in_qrels,
+    }[spec.queries]
+    zero = spec.undefined(idcg_value)
+    if spec.variant.zero_idcg == "error" and (zero & keep_q).any():
+        bad = labels[zero & keep_q]
+        shown = ", ".join(repr(x) for x in bad[:5]) + (", ..." if bad.size > 5 else "")
+        raise ValueError(
+            f"IDCG is 0 for {bad.size} quer{'y' if bad.size == 1 else 'ies'} ({shown}): nothing relevant "
+            "to find, so NDCG is undefined (choose zero_idcg='zero', 'one' or 'skip')"
+        )
+    ndcg_value = spec.normalize(dcg_value, idcg_value)
+    out = pd.DataFrame(
+        {
+            "query": labels,
+            "dcg": dcg_value,
+            "idcg": idcg_value,
+            "ndcg": ndcg_value,
+            "n_retrieved": n_ret,
+            "n_judged": n_judged,
+            "n_relevant": n_relevant,
+            "idcg_zero": zero,
+            "in_run": in_run,
+            "in_qrels": in_qrels,
+        }
+    )
+    out = out[keep_q].reset_index(drop=True)
+    out.attrs["spec"] = spec
+    return out
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """A data set's NDCG, averaged both ways.
+
+    Attributes
+    ----------
+    n_queries : int
+        Rows of the per-query table.
+    mean_ndcg : float
+        Mean of per-query NDCG: every query one vote (NaN scores left out).
+    ratio_of_sums : float
+        ΣDCG / ΣIDCG over the queries whose IDCG is positive: queries with a
+        large IDCG weigh more. A query with IDCG ≤ 0 (nothing relevant, or
+        only negative grades) is left out of both sums whatever ``zero_idcg``
+        says (``"error"`` raises): its DCG has nothing to be measured against.
+        NaN when no query has IDCG > 0.
+    sum_dcg, sum_idcg : float
+        The two sums of ``ratio_of_sums``.
+    n_idcg_zero : int
+        Queries whose IDCG is not positive (0, or negative with negative grades).
+    zero_idcg : str
+        The policy applied to them.
+    n_in_mean : int
+        Queries counted in ``mean_ndcg``.
+    policy_effect : str
+        One sentence saying what the policy did to the mean.
+    """
+
+    n_queries: int
+    mean_ndcg: float
+    ratio_of_sums: float
+    n_idcg_zero: int
+    zero_idcg: str
+    n_in_mean: int
+    policy_effect: str
+    sum_dcg: float = math.nan
+    sum_idcg: float = math.nan
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields as a plain dict (for a table or JSON)."""
+        return dict(self.__dict__)
+
+
+def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None) -> Aggregate:
+    """Average a per-query table from :func:`evaluate` both ways.
+
+    Parameters
+    ----------
+    per_query : pandas.DataFrame
+        Needs columns ``dcg`` and ``idcg`` (``ndcg`` is recomputed from them).
+    zero_idcg : {"zero", "one", "skip", "error"}, optional
+        Policy for IDCG = 0 queries; default: the one :func:`evaluate` used
+        (``"zero"`` if unknown). Passing another shows its effect.
+
+    Returns
+    -------
+    Aggregate
+
+    Examples
+    --------
+    Seed 003 ("Intro to NDCG") averages three queries both ways:
+
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"dcg": [2.0, 0.5, 0.0], "idcg": [4.0, 0.5, 0.0]})
+    >>> a = aggregate(table)
+    >>> a.mean_ndcg, a.ratio_of_sums, a.n_idcg_zero
+    (0.5, 0.5555555555555556, 1)
+    >>> aggregate(table, zero_idcg="skip").mean_ndcg
+    0.75
+    >>> a.policy_effect.split("; ")  # doctest: +NORMALIZE_WHITESPACE
+    ['1 of 3 queries have IDCG = 0 (or below)',
+     "zero_idcg='zero' scored them 0 and kept them in the mean",
+     'ΣDCG/ΣIDCG leaves them out.']
+    """
+    if not isinstance(per_query, pd.DataFrame) or not {"dcg", "idcg"} <= set(per_query.columns):
+        found = list(per_query.columns) if isinstance(per_query, pd.DataFrame) else type(per_query).__name__
+        raise ValueError(f"aggregate needs the table from evaluate() with columns dcg and idcg; got {found}")
+    spec = per_query.attrs.get("spec", Spec())
+    if zero_idcg is not None:
+        spec = replace(spec, variant=spec.variant.with_(zero_idcg=zero_idcg))
+    policy = spec.variant.zero_idcg
+    dcg_value = per_query["dcg"].to_numpy(dtype=float)
+    idcg_value = per_query["idcg"].to_numpy(dtype=float)
+    zero = spec.undefined(idcg_value)
+    n, nz = dcg_value.size, int(zero.sum())
+    if policy == "error" and nz:
+        raise ValueError(f"{nz} of {n} queries have IDCG = 0 and zero_idcg='error'")
+    scores = spec.normalize(dcg_value, idcg_value)
+    counted = np.isfinite(scores)
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean = float(scores[counted].mean()) if counted.any() else math.nan
+        total_idcg = float(idcg_value[~zero].sum())
+        total_dcg = float(dcg_value[~zero].sum())
+    if not all(map(math.isfinite, (total_dcg, total_idcg))) or (counted.any() and not math.isfinite(mean)):
+        raise ValueError(f"cannot average this data set: {TOO_LARGE}")
+    ratio = total_dcg / total_idcg if total_idcg > 0 else math.nan
+    if nz == 0:
+        effect = f"No query has IDCG = 0; zero_idcg={policy!r} changed nothing."
+    else:
+        what = {
+            "zero": "scored them 0 and kept them in the mean",
+            "one": "scored them 1 and kept them in the mean",
+            "skip": "left them out of the mean",
+            "error": "",
+        }[policy]
+        effect = (
+            f"{nz} of {n} queries have IDCG = 0 (or below); zero_idcg={policy!r} {what}; "
+            "ΣDCG/ΣIDCG leaves them out."
+        )
+    return Aggregate(n, mean, ratio, nz, policy, int(counted.sum()), effect, total_dcg, total_idcg)

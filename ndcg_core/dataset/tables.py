@@ -1,0 +1,304 @@
+"""The two tables of a data set: column names, checks with row-naming messages, and the readers.
+
+:func:`read_qrels` and :func:`read_run` read TREC files (as trec_eval does: ``#`` comment lines
+in qrels, text after a run's tag ignored) and CSV/TSV tables with a header.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import math
+import os
+import re
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+_ALIASES: dict[str, tuple[str, ...]] = {
+    "query": ("query", "qid", "query_id", "queryid", "topic", "topic_id", "topicid", "q"),
+    "doc": ("doc", "docid", "docno", "doc_id", "document", "document_id", "pid", "item", "item_id"),
+    "relevance": ("relevance", "rel", "label", "grade", "judgment", "judgement", "qrel", "relevance_grade"),
+    "score": ("score", "sim", "similarity", "prediction", "pred", "rank_score"),
+}
+
+
+_QRELS_COLUMNS = ("query", "doc", "relevance")
+
+
+_RUN_COLUMNS = ("query", "doc", "score")
+
+
+def _normalize_columns(df: Any, expected: tuple[str, ...], what: str) -> pd.DataFrame:
+    """Rename known aliases (case-insensitively) to ``expected``; raise listing what was found."""
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError(f"{what} must be a pandas DataFrame with columns {', '.join(expected)}")
+    found = {str(c).strip().lower(): c for c in df.columns}
+    rename, missing = {}, []
+    for name in expected:
+        hit = next((found[a] for a in _ALIASES[name] if a in found), None)
+        if hit is None:
+            missing.append(name)
+        else:
+            rename[hit] = name
+    if missing:
+        shown = ", ".join(repr(str(c)) for c in df.columns) or "no columns"
+        hints = "; ".join(f"{m}: {', '.join(_ALIASES[m])}" for m in missing)
+        raise ValueError(
+            f"{what} needs columns {', '.join(expected)}; missing {', '.join(missing)} "
+            f"(accepted names, any case: {hints}); found {shown}"
+        )
+    return df[list(rename)].rename(columns=rename)
+
+
+def _row_name(index: pd.Index, i: int) -> str:
+    label = index[i]
+    return f"line {label}" if index.name == "line" else f"row {label}"
+
+
+def _show(value: Any) -> str:
+    if hasattr(value, "item"):
+        value = value.item()
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+        return "missing (NaN)"
+    return repr(value)
+
+
+def _numeric(values: pd.Series, what: str, table: str) -> np.ndarray:
+    """A float array of finite numbers, or a ValueError naming the first bad row."""
+    if isinstance(values.dtype, np.dtype) and values.dtype.kind in "fiub":  # numbers already
+        arr = values.to_numpy(dtype=float)
+    else:
+        arr = np.asarray(pd.to_numeric(values, errors="coerce"), dtype=float)
+    finite = np.isfinite(arr)
+    if not finite.all():
+        bad = np.flatnonzero(~finite)
+        i = int(bad[0])
+        raise ValueError(
+            f"{table}: {what} on {_row_name(values.index, i)} is {_show(values.iloc[i])}, "
+            "expected a finite number" + (f" ({bad.size} such rows)" if bad.size > 1 else "")
+        )
+    return arr
+
+
+def _check_ids(frame: pd.DataFrame, table: str) -> None:
+    """Ids are text or numbers; a missing one (None, NaN) is an error naming its row."""
+    for col, what in (("query", "query id"), ("doc", "document id")):
+        missing = frame[col].isna().to_numpy()
+        if missing.any():
+            raise ValueError(
+                f"{table}: {_row_name(frame.index, int(np.flatnonzero(missing)[0]))} has no {what} "
+                f"({int(missing.sum())} such rows); every row needs a query id and a document id"
+            )
+
+
+def _read_text(source: Any) -> tuple[str, str]:
+    """The whole text of a path or file-like object, and a name for messages."""
+    if isinstance(source, (str, os.PathLike)):
+        name = os.fspath(source)
+        try:
+            with open(name, "rb") as fh:
+                raw = fh.read()
+        except OSError as err:
+            raise ValueError(f"cannot read {name!r}: {err.strerror or err}") from None
+    elif hasattr(source, "read"):
+        name = getattr(source, "name", None) or "the uploaded file"
+        if hasattr(source, "seek"):
+            source.seek(0)
+        raw = source.read()
+    else:
+        raise ValueError(f"expected a file path or a file-like object, got {type(source).__name__}")
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            raise ValueError(f"{name}: not UTF-8 text (byte {err.start}): is this a text file?") from None
+    return raw, str(name)
+
+
+_COMMENT = re.compile(r"^#.*$", re.MULTILINE)
+
+
+_AFTER_TAG = re.compile(r"^(\s*(?:\S+\s+){5}\S+)[^\n]*$", re.MULTILINE)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
+def _read_table(source: Any, kind: str) -> pd.DataFrame:
+    expected = _QRELS_COLUMNS if kind == "qrels" else _RUN_COLUMNS
+    value_col = expected[2]
+    text, name = _read_text(source)
+    lines = text.splitlines()
+    comment = "#" if kind == "qrels" else None  # trec_eval skips qrels lines starting with '#'
+    first = next((i for i, ln in enumerate(lines) if ln.strip() and not ln.startswith(comment or "\n")), None)
+    if first is None:
+        trec = "query 0 doc grade" if kind == "qrels" else "query Q0 doc rank score tag"
+        raise ValueError(
+            f"{name} is empty: expected {kind} lines such as '{trec}' or a CSV/TSV table with a header "
+            f"({', '.join(expected)})"
+        )
+    fields = lines[first].split()
+    trec_width = 4 if kind == "qrels" else 6
+    value_at = 3 if kind == "qrels" else 4
+    # A run line may carry text after its tag (trec_eval ignores it); a qrels line has 4 fields.
+    width_ok = len(fields) == trec_width or (kind == "run" and len(fields) > trec_width)
+    looks_trec = width_ok and _is_number(fields[value_at])
+    if kind == "qrels" and len(fields) > 4 and _is_number(fields[-1]) and _is_number(fields[1]):
+        raise ValueError(
+            f"{name}: line {first + 1} has {len(fields)} fields; a TREC qrels line has 4 "
+            "(query iteration doc grade): ids cannot contain spaces"
+        )
+    # Ids are text exactly as written: no NA guessing ("NA", "null", "None" are ids), and a
+    # missing field reads as "" (then named as an error) instead of NaN.
+    if looks_trec:
+        names = ["query", "iter", "doc", "relevance"] if kind == "qrels" else [
+            "query", "q0", "doc", "rank", "score", "tag"
+        ]  # fmt: skip
+        read = functools.partial(
+            pd.read_csv,
+            sep=r"\s+",
+            header=None,
+            names=names,
+            dtype={n: str for n in names if n not in ("rank", value_col)},
+            keep_default_na=False,
+            skip_blank_lines=False,
+            engine="c",
+        )
+        if comment and _COMMENT.search(text):
+            text = _COMMENT.sub("", text)  # blanked, so line numbers stay true
+        try:
+            if len(fields) > trec_width:
+                raise pd.errors.ParserError("text after the run tag")
+            df = read(io.StringIO(text))
+        except pd.errors.ParserError as err:
+            if kind == "qrels":
+                raise ValueError(
+                    f"{name}: not a TREC qrels file with 4 fields on every line ({err}); "
+                    "ids cannot contain spaces"
+                ) from None
+            df = read(io.StringIO(_AFTER_TAG.sub(r"\1", text)))  # drop text after the run tag
+        df.index = pd.RangeIndex(1, 1 + len(df), name="line")
+        df = df[df["query"] != ""]  # blank (or comment) lines
+        short = df[names[-1]] == ""
+        if short.any():
+            line = df.index[np.flatnonzero(short.to_numpy())[0]]
+            raise ValueError(f"{name}: line {line} has fewer than {trec_width} fields (TREC {kind} format)")
+        if kind == "run" and not pd.api.types.is_numeric_dtype(df["rank"].dtype):
+            bad = ~df["rank"].map(_is_number).to_numpy(dtype=bool)
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise ValueError(
+                    f"{name}: line {df.index[i]}: the rank {df['rank'].iloc[i]!r} is not a number "
+                    "(TREC run lines are 'query Q0 doc rank score tag'; ids cannot contain spaces)"
+                )
+        df = df[["query", "doc", value_col]]
+    else:
+        header = lines[first]
+        try:
+            sep = csv.Sniffer().sniff(header, delimiters=",\t;|").delimiter
+        except csv.Error:
+            sep = r"\s+" if len(fields) > 1 else ","
+        try:
+            df = pd.read_csv(
+                io.StringIO(text),
+                sep=sep,
+                dtype=str,
+                keep_default_na=False,
+                skip_blank_lines=False,
+                skiprows=first,
+                engine="c" if len(sep) == 1 or sep == r"\s+" else "python",
+                skipinitialspace=True,
+            )
+        except pd.errors.ParserError as err:
+            raise ValueError(f"{name}: could not read a table with delimiter {sep!r} ({err})") from None
+        df.index = pd.RangeIndex(first + 2, first + 2 + len(df), name="line")
+        df = df[(df.astype(str) != "").any(axis=1)]
+        if df.shape[1] == 1:
+            raise ValueError(
+                f"{name}: found a single column {str(df.columns[0])!r}: the delimiter was not recognised. "
+                f"Use commas, tabs, semicolons or spaces between {', '.join(expected)}, or TREC format"
+            )
+        df = _normalize_columns(df, expected, f"{name}")
+        for col in ("query", "doc"):
+            df[col] = df[col].str.strip()
+        for col, what in (("query", "query id"), ("doc", "document id")):
+            empty = (df[col] == "").to_numpy()
+            if empty.any():
+                line = df.index[int(np.flatnonzero(empty)[0])]
+                raise ValueError(f"{name}: line {line} has an empty {what}; every row needs both ids")
+    values = _numeric(df[value_col], value_col, name)
+    out = pd.DataFrame(
+        {"query": df["query"].astype(str), "doc": df["doc"].astype(str), value_col: values}, index=df.index
+    )
+    if out.empty:
+        raise ValueError(f"{name} has a header but no data rows")
+    return out
+
+
+def read_qrels(source: Any) -> pd.DataFrame:
+    """Read relevance judgements from a TREC qrels file or a CSV/TSV table.
+
+    Parameters
+    ----------
+    source : str, path or file-like
+        A path, or an open text/binary file (Streamlit's ``UploadedFile``).
+        TREC format: ``query iteration doc grade`` separated by whitespace,
+        no header. Otherwise a table with a header whose columns are matched
+        case-insensitively with aliases (``qid``, ``topic``; ``docno``,
+        ``doc_id``; ``rel``, ``label``, ``grade``) and whose delimiter (comma,
+        tab, semicolon, bar or spaces) is sniffed from the header.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query``, ``doc`` (text) and ``relevance`` (float), indexed
+        by the file's line numbers (``index.name == "line"``), so errors in
+        :func:`evaluate` name lines.
+
+    Raises
+    ------
+    ValueError
+        An empty file, an unrecognised delimiter, missing columns (listing
+        those found and those expected), or a grade that is not a number
+        (naming its line).
+
+    Examples
+    --------
+    >>> import io
+    >>> read_qrels(io.StringIO("q1 0 d1 2\\nq1 0 d2 0\\n")).reset_index()
+       line query doc  relevance
+    0     1    q1  d1        2.0
+    1     2    q1  d2        0.0
+    """
+    return _read_table(source, "qrels")
+
+
+def read_run(source: Any) -> pd.DataFrame:
+    """Read a ranked run from a TREC run file or a CSV/TSV table.
+
+    TREC format: ``query Q0 doc rank score tag`` separated by whitespace
+    (the rank column is ignored: the score decides the order). Tables with a
+    header are read as in :func:`read_qrels`, with ``score`` (aliases
+    ``sim``, ``similarity``, ``prediction``) instead of a grade.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query``, ``doc`` and ``score`` (float), indexed by line.
+
+    Examples
+    --------
+    >>> import io
+    >>> read_run(io.BytesIO(b"qid,docno,score\\nq1,d1,0.5\\nq1,d2,0.25\\n")).reset_index()
+       line query doc  score
+    0     2    q1  d1   0.50
+    1     3    q1  d2   0.25
+    """
+    return _read_table(source, "run")

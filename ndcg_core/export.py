@@ -1,0 +1,159 @@
+r"""Exports for slides: a step table as CSV, Markdown or LaTeX, formulas as LaTeX, charts as images.
+
+Numbers are written as on screen (at most 3 decimals); item labels are
+escaped for each format, so a label never turns into markup.
+
+>>> import pandas as pd
+>>> frame = pd.DataFrame({"Position": [1, 2], "Item": ["a_1", "b|c"], "Gain": [3.0, 1 / 3]})
+>>> print(table_markdown(frame))
+| Position | Item | Gain |
+| ---: | :--- | ---: |
+| 1 | a_1 | 3 |
+| 2 | b\|c | 0.333 |
+>>> print(table_latex(frame))  # doctest: +NORMALIZE_WHITESPACE
+% requires \usepackage{booktabs}
+\begin{tabular}{rlr}
+\toprule
+Position & Item & Gain \\
+\midrule
+1 & a\_1 & 3 \\
+2 & b|c & 0.333 \\
+\bottomrule
+\end{tabular}
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Iterable
+
+import pandas as pd
+import plotly.graph_objects as go
+
+__all__ = [
+    "SLIDE_HEIGHT",
+    "SLIDE_WIDTH",
+    "figure_image",
+    "formulas_latex",
+    "shown_values",
+    "slide_figure",
+    "table_csv",
+    "table_latex",
+    "table_markdown",
+]
+
+SLIDE_WIDTH, SLIDE_HEIGHT = 1600, 900  # 16:9, the default slide shape
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def _cell(value) -> str:
+    if isinstance(value, (bool,)) or type(value).__name__ == "bool_":
+        return "yes" if value else "no"
+    if isinstance(value, (int,)) or type(value).__name__.startswith("int"):
+        return str(int(value))
+    if isinstance(value, float) or type(value).__name__.startswith("float"):
+        x = float(value)
+        if math.isnan(x):
+            return ""
+        text = f"{x:.3f}".rstrip("0").rstrip(".")
+        return "0" if text in {"-0", ""} else text
+    return str(value)
+
+
+def shown_values(frame: pd.DataFrame) -> list[list[str]]:
+    """The table's cells as on screen: at most 3 decimals, yes/no for flags, NaN as empty."""
+    return [[_cell(v) for v in row] for row in frame.itertuples(index=False)]
+
+
+def _numeric(frame: pd.DataFrame) -> list[bool]:
+    return [
+        pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
+        for c in frame.columns
+    ]
+
+
+def table_csv(frame: pd.DataFrame) -> str:
+    """CSV with a header row, numbers as shown on screen."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([str(c) for c in frame.columns])
+    writer.writerows(shown_values(frame))
+    return out.getvalue()
+
+
+def _md(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def table_markdown(frame: pd.DataFrame) -> str:
+    """A pipe table (GitHub/Pandoc Markdown), numbers right-aligned."""
+    header = "| " + " | ".join(_md(str(c)) for c in frame.columns) + " |"
+    rule = "| " + " | ".join("---:" if num else ":---" for num in _numeric(frame)) + " |"
+    rows = ["| " + " | ".join(_md(x) for x in row) + " |" for row in shown_values(frame)]
+    return "\n".join([header, rule, *rows])
+
+
+def latex_escape(text: str) -> str:
+    """Text made safe inside LaTeX: every special character printed literally."""
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+
+
+def table_latex(frame: pd.DataFrame) -> str:
+    """A ``booktabs`` tabular (``\\toprule``, ``\\midrule``, ``\\bottomrule``), numbers right-aligned."""
+    spec = "".join("r" if num else "l" for num in _numeric(frame))
+    lines = [
+        "% requires \\usepackage{booktabs}",
+        f"\\begin{{tabular}}{{{spec}}}",
+        "\\toprule",
+        " & ".join(latex_escape(str(c)) for c in frame.columns) + " \\\\",
+        "\\midrule",
+        *(" & ".join(latex_escape(x) for x in row) + " \\\\" for row in shown_values(frame)),
+        "\\bottomrule",
+        "\\end{tabular}",
+    ]
+    return "\n".join(lines)
+
+
+def formulas_latex(formulas: Iterable[str]) -> str:
+    """Display-math LaTeX source of the formulas, one block each."""
+    blocks = [f"\\[\n{f}\n\\]" for f in formulas]
+    return "% requires \\usepackage{amsmath,xcolor}\n" + "\n".join(blocks) + "\n"
+
+
+def slide_figure(fig: go.Figure) -> go.Figure:
+    """A copy of a figure laid out for a 16:9 slide: slide size and type large enough to read."""
+    out = go.Figure(fig)
+    out.update_layout(
+        width=SLIDE_WIDTH,
+        height=SLIDE_HEIGHT,
+        font={"size": 26},
+        title={"font": {"size": 36}},
+        margin={"l": 110, "r": 40, "t": 100, "b": 90},
+        paper_bgcolor="white",
+    )
+    for trace in out.data:
+        if getattr(trace, "mode", None) and "markers" in trace.mode:
+            trace.update(marker={"size": 14})
+    return out
+
+
+def figure_image(fig: go.Figure, fmt: str) -> bytes:
+    """The figure as a ``png`` or ``svg`` image at slide size (rendered by kaleido with Chromium)."""
+    if fmt not in {"png", "svg"}:
+        raise ValueError(f"image format must be 'png' or 'svg', not {fmt!r}")
+    slide = slide_figure(fig)
+    return slide.to_image(format=fmt, width=SLIDE_WIDTH, height=SLIDE_HEIGHT)

@@ -1,0 +1,51 @@
+"""Browser-only fixtures: Debian's Chromium through Playwright against a live app server.
+
+Only the tests in this folder need Playwright installed; the unit, property, cross-library
+and AppTest suites do not import it.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+from browser_support import CHROMIUM_ARGS, chromium_path, streamlit_server
+from playwright.sync_api import expect
+
+# Auto-retrying assertions: give a loaded CI machine time, never a fixed sleep.
+expect.set_options(timeout=15_000)
+
+ARTIFACTS = pathlib.Path(__file__).resolve().parents[2] / "artifacts"
+
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items):
+    # A hook in this conftest sees every collected test: mark only the ones in this folder.
+    for item in items:
+        if HERE in pathlib.Path(str(item.path)).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    # Playwright cannot download its own browser here: use Debian's.
+    return {**browser_type_launch_args, "executable_path": chromium_path(), "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 720}}
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    with streamlit_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> pathlib.Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,297 @@
+"""Learn and Present in real headless Chromium: the issue's acceptance checks, one by one."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+import ndcg_core
+from ndcg_core.lesson import IDEAL_COLUMNS, lesson_step
+
+pytestmark = pytest.mark.browser
+
+WIKI = "3,2,3,0,1,2"
+EX = ndcg_core.explain([3, 2, 3, 0, 1, 2], discount="jarvelin")  # the default list (Wikipedia's D1..D6)
+SORTABLE = 'iframe[title="streamlit_sortables.sortable_items"]'
+# Keys a lecturer (or a presentation clicker) uses, forwards and back.
+FORWARD = ["ArrowRight", "PageDown", "Space", "ArrowRight", "PageDown", "Space"]
+BACK = ["ArrowLeft", "PageUp"]
+
+
+def shown(text: str) -> re.Pattern:
+    """A message as shown: every colon of escaped text is followed by an invisible word joiner
+    (views.common.md_escape), so ':emoji:' shortcodes in user text never render."""
+    return re.compile(re.escape(text).replace(":", ":\u2060?"))
+
+
+def expected_columns(n: int) -> list[str]:
+    """Closed list per step (the issue: the table grows one column per step; step 5 shows the ideal)."""
+    base = ["Position", "Item", "Grade"]
+    grown = [
+        base,
+        [*base, "Gain"],
+        [*base, "Gain", "Divisor"],
+        [*base, "Gain", "Divisor", "Discounted gain", "Cumulative DCG"],
+        list(IDEAL_COLUMNS),
+        [*base, "Gain", "Divisor", "Discounted gain", "Cumulative DCG"],
+        [*base, "Gain", "Divisor", "Discounted gain", "Cumulative DCG", "Beyond k"],
+    ]
+    return grown[n - 1]
+
+
+def open_learn(page: Page, url: str, query: str = "") -> None:
+    page.goto(f"{url}/learn{query}")
+    expect(page.locator(".st-key-learn_step_no")).to_be_visible(timeout=30_000)
+
+
+def px(locator) -> float:
+    return float(locator.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
+
+
+LAYOUT_JS = """() => {
+  const scrolling = [];
+  for (const el of document.querySelectorAll('*')) {
+    const style = getComputedStyle(el);
+    const scrollable = ['auto', 'scroll'].includes(style.overflowY) || el === document.scrollingElement;
+    if (scrollable && el.scrollHeight > el.clientHeight + 1) {
+      scrolling.push(el.dataset.testid || el.className || el.tagName);
+    }
+  }
+  const box = sel => {
+    const r = document.querySelector(sel).getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  return {scrolling, table: box('table.learn-table'), nav: box('.st-key-learn_nav'),
+          title: box('.learn-title'), width: innerWidth, height: innerHeight};
+}"""
+
+
+def keys_ready(page: Page) -> None:
+    """The presenter's keys are buttons drawn last on the page: wait until they are there."""
+    expect(page.locator(".st-key-learn_prev_pu button")).to_be_attached()
+    expect(page.locator(".st-key-learn_exit button")).to_be_visible()
+
+
+def assert_fits(page: Page) -> None:
+    layout = page.evaluate(LAYOUT_JS)
+    assert layout["scrolling"] == [], layout
+    for name in ("table", "nav", "title"):
+        left, top, right, bottom = layout[name]
+        assert left >= 0 and top >= 0 and right <= layout["width"] and bottom <= layout["height"], (
+            name,
+            layout,
+        )
+
+
+def shown_columns(page: Page) -> list[str]:
+    return page.locator("table.learn-table th").all_inner_texts()
+
+
+@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1280, 720)])
+def test_presenter_walks_seven_steps_by_keyboard(page: Page, app_url, artifacts: Path, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    open_learn(page, app_url, "?present=1&step=1")
+    expect(page.get_by_test_id("stSidebar")).to_be_hidden()
+    expect(page.get_by_test_id("stHeader")).to_be_hidden()  # the navigation lives in the header
+    for n in range(1, 8):
+        expect(page.locator(".learn-badge")).to_have_text(f"{n} / 7")
+        expect(page.locator(".st-key-learn_step_no")).to_have_text(f"Step {n} of 7")
+        expect(page).to_have_url(re.compile(rf"step={n}(&|$)"))
+        expect(page.locator("table.learn-table th")).to_have_count(len(expected_columns(n)))
+        assert shown_columns(page) == expected_columns(n)
+        expect(page.locator("table.learn-table tbody tr")).to_have_count(6)
+        if n >= 6:
+            ndcg = page.get_by_test_id("stMetric").filter(has_text=re.compile(r"^NDCG@6"))
+            expect(ndcg.get_by_test_id("stMetricValue")).to_have_text(f"{EX.ndcg:.3f}")
+        page.wait_for_load_state("networkidle")
+        assert_fits(page)
+        if width == 1920:
+            assert px(page.locator(".learn-title")) >= 64
+            assert px(page.locator("table.learn-table td").first) >= 24
+            assert px(page.locator("table.learn-table th").first) >= 24
+            if n >= 6:
+                assert px(ndcg.get_by_test_id("stMetricValue")) >= 64
+        page.screenshot(path=str(artifacts / f"learn-present-{width}x{height}-step{n}.png"))
+        if n < 7:
+            keys_ready(page)
+            page.keyboard.press(FORWARD[n - 1])
+    for n, key in zip((6, 5), BACK, strict=True):
+        keys_ready(page)
+        page.keyboard.press(key)
+        expect(page).to_have_url(re.compile(rf"step={n}(&|$)"))
+        expect(page.locator(".learn-badge")).to_have_text(f"{n} / 7")
+    keys_ready(page)
+    page.keyboard.press("Escape")
+    expect(page.locator(".st-key-learn_present_toggle")).to_be_visible()
+    expect(page).not_to_have_url(re.compile(r"present=1"))
+    expect(page.get_by_test_id("stSidebar")).to_be_visible()
+
+
+def test_share_link_opens_presenter_on_step_4(page: Page, app_url):
+    open_learn(page, app_url, f"?rel={WIKI}&discount=jarvelin&step=4&present=1")
+    expect(page.locator(".learn-badge")).to_have_text("4 / 7")
+    assert shown_columns(page) == expected_columns(4)
+    expect(page.get_by_test_id("stSidebar")).to_be_hidden()
+    keys_ready(page)
+    page.keyboard.press("PageDown")
+    expect(page).to_have_url(re.compile(r"step=5(&|$)"))
+    keys_ready(page)
+    page.keyboard.press("PageUp")
+    expect(page).to_have_url(re.compile(r"step=4(&|$)"))
+
+
+def test_learn_is_first_in_the_navigation_and_playground_stays_at_root(page: Page, app_url):
+    page.goto(app_url)
+    expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=30_000)
+    expect(page.locator(".st-key-order_reverse")).to_be_visible()  # the playground's own control
+    links = page.get_by_test_id("stTopNavLink")
+    expect(links.first).to_contain_text("Learn")
+    links.first.click()
+    expect(page).to_have_url(re.compile(r"/learn\?"))
+    expect(page.locator(".st-key-learn_step_no")).to_be_visible()
+
+
+def test_open_in_the_playground_and_back_keeps_the_list(page: Page, app_url):
+    open_learn(page, app_url, "?rel=1,3,2&labels=a,b,c&step=2")
+    page.get_by_test_id("stPageLink").get_by_text("Open in the playground").click()
+    expect(page.locator(".st-key-order_reverse")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"rel=1%2C3%2C2&labels=a%2Cb%2Cc$"))
+    page.locator(".st-key-order_ideal").get_by_role("button", name="Ideal").click()
+    expect(page).to_have_url(re.compile(r"rel=3%2C2%2C1"))
+    page.get_by_test_id("stTopNavLink").first.click()
+    expect(page.locator(".learn-badge, .st-key-learn_step_no").first).to_contain_text("Step 2 of 7")
+    expect(page.locator(".st-key-learn_steps")).to_contain_text("b")
+    expect(page).to_have_url(re.compile(r"rel=3%2C2%2C1&labels=b%2Cc%2Ca&step=2"))
+
+
+def predict(page: Page, text: str) -> None:
+    box = page.locator(".st-key-learn_predict input")
+    box.fill(text)
+    box.press("Enter")
+    page.locator(".st-key-learn_check button").click()
+
+
+def test_a_right_and_a_wrong_prediction(page: Page, app_url):
+    open_learn(page, app_url, f"?rel={WIKI}&step=4")  # log2(i + 1): position 3 is 3 / 2
+    grid = page.locator(".st-key-learn_steps")
+    expect(grid).not_to_contain_text("Discounted gain")
+    predict(page, "1.50")
+    feedback = page.locator(".st-key-learn_feedback")
+    # a colon in an escaped message is followed by an invisible word joiner (views.common.md_escape)
+    expect(feedback.get_by_test_id("stAlertContentSuccess")).to_contain_text(
+        re.compile("Right:\u2060? 3 ÷ 2 = 1.5")
+    )
+    expect(grid).to_contain_text("Discounted gain")
+
+    open_learn(page, app_url, f"?rel={WIKI}&step=3")
+    predict(page, "1.7")  # the divisor at 3 is log2(4) = 2
+    feedback = page.locator(".st-key-learn_feedback")
+    expect(feedback.get_by_test_id("stAlertContentError")).to_contain_text(shown("Not quite: you said 1.7"))
+    expect(feedback).to_contain_text("log2(3 + 1) = 2")
+
+
+def test_an_unreadable_prediction_is_explained_and_kept(page: Page, app_url):
+    open_learn(page, app_url, "?step=2")
+    predict(page, "three")
+    expect(page.get_by_test_id("stAlertContentWarning")).to_contain_text("could not be read")
+    expect(page.locator(".st-key-learn_predict input")).to_have_value("three")
+
+
+def sortable_items(page: Page):
+    return page.frame_locator(SORTABLE).last.locator("li.sortable-item")
+
+
+def test_undo_restores_the_order_before_a_drag(page: Page, app_url):
+    open_learn(page, app_url, f"?rel={WIKI}&discount=jarvelin&step=1")
+    items = sortable_items(page)
+    expect(items).to_have_count(6)
+    src, dst = items.nth(3).bounding_box(), items.nth(0).bounding_box()
+    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + 2, steps=12)
+    page.mouse.up()
+    expect(page).to_have_url(re.compile(r"rel=0%2C3%2C2%2C3%2C1%2C2"))
+    expect(items.first).to_contain_text("D4")
+    page.locator(".st-key-learn_undo").get_by_role("button", name="Undo").click()
+    expect(page).to_have_url(re.compile(r"rel=3%2C2%2C3%2C0%2C1%2C2"))
+    expect(items.first).to_contain_text("D1")
+    page.locator(".st-key-learn_redo").get_by_role("button", name="Redo").click()
+    expect(items.first).to_contain_text("D4")
+
+
+def download(page: Page, key: str) -> bytes:
+    with page.expect_download() as info:
+        page.locator(f".st-key-{key} button").click()
+    return Path(info.value.path()).read_bytes()
+
+
+def test_every_export_downloads_and_parses(page: Page, app_url):
+    open_learn(page, app_url, f"?rel={WIKI}&step=4")
+    page.locator(".st-key-learn_skip button").click()
+    page.get_by_text("Export this step for slides").click()
+    rows = list(csv.reader(io.StringIO(download(page, "learn_export_csv").decode())))
+    assert rows[0] == expected_columns(4) and len(rows) == 7
+    assert rows[3][5] == "1.5"  # discounted gain at position 3: 3 / log2(4)
+    markdown = download(page, "learn_export_md").decode().splitlines()
+    assert markdown[0].startswith("| Position | Item |") and len(markdown) == 8
+    latex = download(page, "learn_export_tex").decode()
+    assert "\\begin{tabular}" in latex and "\\toprule" in latex and "\\bottomrule" in latex
+    formula = download(page, "learn_export_formula").decode()
+    assert formula.count("\\[") == len(lesson_step(4, ndcg_core.explain([3, 2, 3, 0, 1, 2])).formulas)
+    assert "\\mathrm{DCG@6}" in formula
+    png = download(page, "learn_export_png")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert int.from_bytes(png[16:20], "big") >= 1280  # slide size
+    svg = ET.fromstring(download(page, "learn_export_svg"))
+    assert svg.tag.endswith("svg")
+
+    page.goto(f"{app_url}/?rel={WIKI}")  # the playground exports its own table
+    expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=30_000)
+    page.get_by_text("Export for slides").click()
+    rows = list(csv.reader(io.StringIO(download(page, "pg_export_csv").decode())))
+    assert rows[0][:4] == ["Position", "Item", "Grade", "Gain"] and len(rows) == 7
+    assert float(rows[-1][-1]) == pytest.approx(
+        3 + 2 / math.log2(3) + 3 / 2 + 1 / math.log2(6) + 2 / math.log2(7), abs=5e-4
+    )
+
+
+def test_back_button_steps_through_changes_then_leaves(page: Page, app_url):
+    page.goto(f"{app_url}/?rel=3,2,1")
+    headline = (
+        page.get_by_test_id("stMetric").filter(has_text=re.compile(r"^NDCG@")).get_by_test_id("stMetricValue")
+    )
+    expect(headline).to_have_text("1.000")
+    page.locator(".st-key-order_reverse").get_by_role("button", name="Reverse").click()
+    expect(page).to_have_url(re.compile(r"rel=1%2C2%2C3"))
+    expect(headline).to_have_text(f"{ndcg_core.ndcg([1, 2, 3]):.3f}")
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"rel=3(%2C|,)2(%2C|,)1"))
+    expect(headline).to_have_text("1.000")
+    page.go_back()  # one press per change, then the app is left
+    expect(page).to_have_url("about:blank")
+
+
+def test_column_tooltips_on_the_step_tables(page: Page, app_url):
+    open_learn(page, app_url, "?step=4&present=1")
+    header = page.locator("table.learn-table th", has_text="Discounted gain")
+    expect(header).to_have_attribute("title", re.compile(r"Gain ÷ divisor"))
+
+
+def test_screenshots_normal_learn_page(page: Page, app_url, artifacts: Path):
+    for width, height, name in [(1280, 720, "1280x720"), (1920, 1080, "1920x1080"), (390, 844, "phone")]:
+        page.set_viewport_size({"width": width, "height": height})
+        open_learn(page, app_url, f"?rel={WIKI}&discount=jarvelin&step=4")
+        expect(page.locator(".st-key-learn_predict")).to_be_attached()
+        expect(sortable_items(page)).to_have_count(6)
+        expect(page.locator(".st-key-learn_next").get_by_role("button", name="Next")).to_be_visible()
+        expect(page.get_by_test_id("stSkeleton")).to_have_count(0)
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+        page.wait_for_load_state("networkidle")
+        page.screenshot(path=str(artifacts / f"learn-{name}-step4.png"))

@@ -1,0 +1,229 @@
+"""The Learn page through Streamlit's AppTest: steps, predictions, one shared list, undo, URL."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import ndcg_core
+from ndcg_core.lesson import COLUMN_HELP
+
+APP = str(__import__("pathlib").Path(__file__).resolve().parents[1] / "app.py")
+WIKI = [3, 2, 3, 0, 1, 2]
+L2 = math.log2
+
+
+def learn(params: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in (params or {}).items():
+        at.query_params[key] = value
+    at.switch_page("views/learn.py")
+    return ok(at.run())
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def step_table(at: AppTest):
+    """The ranking's step table (the last grid whose columns start with Position)."""
+    tables = [d for d in at.dataframe if list(d.value.columns[:1]) == ["Position"]]
+    return tables[0]
+
+
+def columns(at: AppTest) -> list[str]:
+    return list(step_table(at).value.columns)
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_share_link_opens_its_step_and_list():
+    at = learn({"rel": "3,2,1", "step": "4"})
+    assert at.session_state.learn_step == 4
+    assert columns(at) == ["Position", "Item", "Grade", "Gain", "Divisor"]  # step 4's columns wait
+    assert at.query_params["step"] == ["4"] or at.query_params["step"] == "4"
+
+
+@pytest.mark.parametrize(("given", "step"), [("0", 1), ("12", 7), ("two", 1)])
+def test_a_bad_step_in_the_link_opens_the_nearest_step(given, step):
+    assert learn({"step": given}).session_state.learn_step == step
+
+
+def test_next_and_previous_walk_the_steps_and_write_the_url():
+    at = learn()
+    assert at.button(key="learn_prev").disabled
+    for n in range(2, 8):
+        ok(at.button(key="learn_next").click().run())
+        assert at.session_state.learn_step == n
+        assert at.query_params["step"] in ([str(n)], str(n))
+    assert at.button(key="learn_next").disabled
+    ok(at.button(key="learn_prev").click().run())
+    assert at.session_state.learn_step == 6
+
+
+def test_every_visible_column_explains_itself_on_hover():
+    at = learn({"step": "4"})
+    ok(at.button(key="learn_skip").click().run())
+    config = json.loads(step_table(at).proto.columns)
+    assert columns(at)[-2:] == ["Discounted gain", "Cumulative DCG"]
+    for name in columns(at):
+        assert config[name]["help"] == COLUMN_HELP[name]
+
+
+def test_a_right_prediction_reveals_the_column_with_praise():
+    at = learn({"rel": ",".join(map(str, WIKI)), "step": "4"})  # log2(i + 1): 3 / 2 at position 3
+    assert metric(at, "DCG@6") == "?"
+    ok(at.text_input(key="learn_guess_4").input("1.50").run())
+    ok(at.button(key="learn_check").click().run())
+    assert columns(at)[-2:] == ["Discounted gain", "Cumulative DCG"]
+    (success,) = at.success
+    assert success.value.endswith("3 ÷ 2 = 1\\.5\\.")
+    dcg = 3 + 2 / L2(3) + 3 / 2 + 1 / L2(6) + 2 / L2(7)
+    assert metric(at, "DCG@6") == f"{dcg:.3f}"
+
+
+def test_a_wrong_prediction_reveals_the_column_and_says_why():
+    at = learn({"rel": ",".join(map(str, WIKI)), "step": "4"})
+    ok(at.text_input(key="learn_guess_4").input("3").run())
+    ok(at.button(key="learn_check").click().run())
+    assert "Discounted gain" in columns(at)
+    (error,) = at.error
+    assert "Not quite" in error.value and "you said 3" in error.value
+
+
+def test_an_unreadable_prediction_gets_a_message_and_keeps_what_was_typed():
+    at = learn({"step": "3"})
+    ok(at.text_input(key="learn_guess_3").input("two point five").run())
+    ok(at.button(key="learn_check").click().run())
+    assert "Divisor" not in columns(at)
+    (warning,) = at.warning
+    assert "could not be read" in warning.value
+    assert at.text_input(key="learn_guess_3").value == "two point five"
+    # Leaving for the playground and coming back keeps the typed text.
+    ok(at.switch_page("views/playground.py").run())
+    ok(at.switch_page("views/learn.py").run())
+    assert at.text_input(key="learn_guess_3").value == "two point five"
+
+
+def test_skip_shows_the_answer():
+    at = learn({"step": "2"})
+    ok(at.button(key="learn_skip").click().run())
+    assert "Gain" in columns(at)
+    assert "Answer:" in at.info[0].value
+
+
+def test_choice_prediction_on_the_cutoff_step():
+    at = learn({"step": "7", "k": "3"})
+    ok(at.radio(key="learn_choice_7").set_value("No, nothing at all").run())
+    ok(at.button(key="learn_check").click().run())
+    assert columns(at)[-1] == "Beyond k"
+    assert step_table(at).value["Beyond k"].tolist() == [False] * 3 + [True] * 3
+
+
+def test_from_step_6_the_headline_is_ndcg_at_k():
+    at = learn({"rel": ",".join(map(str, WIKI)), "k": "4", "step": "6"})
+    assert metric(at, "NDCG@4") == "?"
+    ok(at.button(key="learn_skip").click().run())
+    assert metric(at, "NDCG@4") == f"{ndcg_core.ndcg(WIKI, 4):.3f}"
+    ok(at.button(key="learn_next").click().run())
+    assert metric(at, "NDCG@4") == f"{ndcg_core.ndcg(WIKI, 4):.3f}"
+
+
+def test_one_state_with_the_playground():
+    at = learn({"rel": "3,2,1"})
+    ok(at.switch_page("views/playground.py").run())
+    ok(at.button(key="order_reverse").click().run())
+    ok(at.switch_page("views/learn.py").run())
+    assert step_table(at).value["Grade"].tolist() == [1, 2, 3]
+    # A drag on the Learn page shows on the playground.
+    key = f"sort_{at.session_state.pg_sort_version}"
+    at.session_state[key] = [{"header": None, "items": ["D2  ·  2", "D3  ·  1", "D1  ·  3"]}]
+    ok(at.run())
+    ok(at.switch_page("views/playground.py").run())
+    assert [i.label for i in at.session_state.pg_items] == ["D2", "D3", "D1"]
+    assert at.query_params["rel"] in (["2,1,3"], "2,1,3")
+
+
+def test_undo_and_redo_a_list_change():
+    at = learn({"rel": "3,2,1"})
+    assert at.button(key="learn_undo").disabled
+    ok(at.switch_page("views/playground.py").run())
+    ok(at.button(key="order_reverse").click().run())
+    ok(at.switch_page("views/learn.py").run())
+    ok(at.button(key="learn_undo").click().run())
+    assert step_table(at).value["Grade"].tolist() == [3, 2, 1]
+    ok(at.button(key="learn_redo").click().run())
+    assert step_table(at).value["Grade"].tolist() == [1, 2, 3]
+
+
+def test_a_bad_grade_names_the_row_and_keeps_the_list():
+    at = learn({"rel": "3,2,1"})
+    version = at.session_state.pg_editor_version
+    at.session_state[f"editor_{version}"] = {
+        "edited_rows": {1: {"Grade": "high"}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
+    ok(at.run())
+    assert any("Row 2" in e.value and "high" in e.value for e in at.error)
+    assert step_table(at).value["Grade"].tolist() == [3, 2, 1]
+
+
+def test_presenter_mode_from_the_link_and_the_toggle():
+    at = learn({"step": "4", "present": "1"})
+    assert at.session_state.learn_present
+    assert at.button(key="learn_exit")  # Esc's button
+    assert not at.dataframe or all(list(d.value.columns[:1]) != ["Position"] for d in at.dataframe)
+    ok(at.button(key="learn_exit").click().run())
+    assert not at.session_state.learn_present
+    assert "present" not in at.query_params
+    ok(at.toggle(key="learn_present_toggle").set_value(True).run())
+    assert at.query_params["present"] in (["1"], "1")
+
+
+def test_back_button_url_is_followed_not_rewritten():
+    """Back restores an older share link: the app must adopt it, not write the newer state back."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["rel"] = "3,2,1"
+    ok(at.run())
+    ok(at.button(key="order_reverse").click().run())
+    assert at.query_params["rel"] in (["1,2,3"], "1,2,3")
+    at.query_params["rel"] = "3,2,1"  # what the browser's Back does to the address bar
+    ok(at.run())
+    assert [i.grade for i in at.session_state.pg_items] == [3, 2, 1]
+    assert at.query_params["rel"] in (["3,2,1"], "3,2,1")
+
+
+def test_a_page_switch_without_parameters_keeps_the_list():
+    at = learn({"rel": "3,2,1"})
+    ok(at.switch_page("views/playground.py").run())
+    ok(at.button(key="order_reverse").click().run())
+    at.query_params.clear()
+    ok(at.switch_page("views/learn.py").run())
+    assert [i.grade for i in at.session_state.pg_items] == [1, 2, 3]
+
+
+def test_playground_step_tables_take_their_tooltips_from_the_same_table():
+    at = AppTest.from_file(APP, default_timeout=60)
+    ok(at.run())
+    grids = [json.loads(d.proto.columns) for d in at.dataframe if "Discounted gain" in d.value.columns]
+    assert len(grids) == 2  # the ranking and the ideal ordering
+    for config in grids:
+        for name in ("Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG", "Position"):
+            assert config[name]["help"] == COLUMN_HELP[name]
+
+
+def test_back_to_an_earlier_step_in_the_url_is_followed():
+    at = learn({"step": "3"})
+    ok(at.button(key="learn_next").click().run())
+    assert at.session_state.learn_step == 4
+    at.query_params["step"] = "3"  # the browser's Back
+    ok(at.run())
+    assert at.session_state.learn_step == 3
+    assert at.query_params["step"] in (["3"], "3")

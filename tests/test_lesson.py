@@ -1,0 +1,164 @@
+"""The lesson as data: every step's columns, numbers and predictions, checked against closed forms."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from ndcg_core import STEP_COLUMNS, explain
+from ndcg_core.lesson import (
+    COLUMN_HELP,
+    IDEAL_COLUMNS,
+    N_STEPS,
+    check_answer,
+    clamp_step,
+    lesson_step,
+    step_frame,
+)
+
+WIKI = [3, 2, 3, 0, 1, 2]
+L2 = math.log2
+
+
+def steps_of(ex):
+    return [lesson_step(n, ex) for n in range(1, N_STEPS + 1)]
+
+
+def test_every_column_a_step_or_the_playground_shows_has_one_line_of_help():
+    ex = explain(WIKI)
+    shown = set(STEP_COLUMNS) | set(IDEAL_COLUMNS) | {"CG", "DCG", "IDCG", "NDCG"}
+    for step in steps_of(ex):
+        shown |= set(step.columns) | set(step.metrics)
+    assert shown <= set(COLUMN_HELP)
+    for name, text in COLUMN_HELP.items():
+        assert text and "\n" not in text and len(text) < 120, name
+
+
+def test_the_table_grows_one_step_at_a_time_and_never_loses_a_column():
+    steps = steps_of(explain(WIKI))
+    assert steps[0].columns == ("Position", "Item", "Grade")
+    for before, after in itertools.pairwise(steps):
+        assert set(before.columns) <= set(after.columns)
+    assert [s.new_columns for s in steps] == [
+        (),
+        ("Gain",),
+        ("Divisor",),
+        ("Discounted gain", "Cumulative DCG"),
+        (),
+        (),
+        ("Beyond k",),
+    ]
+    assert steps[3].before_reveal == ("Position", "Item", "Grade", "Gain", "Divisor")
+    assert steps[4].ideal and not any(s.ideal for s in steps if s.number != 5)
+    assert [s.number for s in steps if "NDCG" in s.metrics] == [6, 7]
+
+
+def test_predictions_are_the_closed_form_values_of_the_list():
+    ex = explain(WIKI)  # log2(i + 1) discount, linear gain
+    assert lesson_step(1, ex).question is None
+    assert lesson_step(2, ex).question.exact == 3  # D1, grade 3, linear gain
+    assert lesson_step(3, ex).question.exact == pytest.approx(L2(4))  # divisor at position 3 = 2
+    assert lesson_step(4, ex).question.exact == pytest.approx(3 / 2)
+    assert lesson_step(5, ex).question.exact == 3
+    dcg = 3 + 2 / L2(3) + 3 / 2 + 0 + 1 / L2(6) + 2 / L2(7)
+    idcg = 3 + 3 / L2(3) + 2 / 2 + 2 / L2(5) + 1 / L2(6)
+    assert lesson_step(6, ex).question.exact == pytest.approx(dcg / idcg)
+    assert lesson_step(7, ex).question.answer == "No, nothing at all"
+
+
+def test_predictions_follow_the_formula_variant():
+    ex = explain(WIKI, gain="exponential", discount="jarvelin")
+    assert lesson_step(2, ex).question.exact == 2**3 - 1
+    assert lesson_step(3, ex).question.exact == pytest.approx(L2(3))  # max(1, log2 3)
+    assert lesson_step(4, ex).question.exact == pytest.approx(7 / L2(3))
+    assert "2^grade − 1" in " ".join(lesson_step(2, ex).text)
+    assert "max(1, log2 i)" in " ".join(lesson_step(3, ex).text)
+    custom = explain([2, 0, 1], gain={0: 0, 1: 1, 2: 4})
+    assert lesson_step(2, custom).question.exact == 4
+    assert "2 → 4" in " ".join(lesson_step(2, custom).text)
+
+
+def test_a_short_list_asks_about_its_last_row():
+    ex = explain([0, 2])
+    assert "position 2" in lesson_step(3, ex).question.prompt
+    assert lesson_step(4, ex).question.exact == pytest.approx(2 / L2(3))
+
+
+def test_the_ideal_step_names_judged_items_the_list_missed():
+    ex = explain([1, 0], labels=["a", "b"], ideal=[1, 0, 3], ideal_labels=["a", "b", "gold"])
+    text = " ".join(lesson_step(5, ex).text)
+    assert "gold" in text and "never retrieved" in text
+    assert lesson_step(5, ex).question.exact == 3
+    frame = step_frame(ex, IDEAL_COLUMNS, ideal=True)
+    assert list(frame.columns) == list(IDEAL_COLUMNS)
+    assert frame["Item"].tolist() == ["gold", "a", "b"]
+    assert frame["Cumulative IDCG"].iloc[-1] == pytest.approx(3 + 1 / L2(3))
+
+
+def test_the_cutoff_step_says_which_rows_k_hides():
+    ex = explain(WIKI, 3)
+    text = " ".join(lesson_step(7, ex).text)
+    assert "rows 4 to 6 add nothing to DCG@3" in text and "D6 (grade 2)" in text
+    whole = " ".join(lesson_step(7, explain(WIKI)).text)
+    assert "covers the whole list" in whole
+
+
+def test_no_ndcg_question_when_idcg_is_zero():
+    step = lesson_step(6, explain([0, 0]))
+    assert step.question is None
+    assert "IDCG@2 = 0" in " ".join(step.text)
+
+
+@pytest.mark.parametrize(
+    ("typed", "correct"),
+    [
+        ("1.5", True),
+        ("1.50", True),
+        ("3/2", True),
+        ("1.49", False),
+        ("3", False),
+        ("0.5", False),
+        ("2", None),
+    ],
+)
+def test_number_predictions_are_judged_at_the_precision_typed(typed, correct):
+    question = lesson_step(4, explain(WIKI)).question  # exact 1.5
+    assert check_answer(question, typed).correct is correct
+
+
+def test_rounded_predictions_count_and_rough_ones_ask_for_decimals():
+    question = lesson_step(6, explain(WIKI)).question  # 0.9608...
+    assert check_answer(question, "0.96").correct is True
+    assert check_answer(question, "0.961").correct is True
+    assert check_answer(question, "0.95").correct is False
+    rough = check_answer(question, "1")
+    assert rough.correct is None and "2 decimals" in rough.message
+
+
+@pytest.mark.parametrize("typed", ["", "abc", "log2(3)", "1/0", "9" * 100])
+def test_unreadable_predictions_get_a_message_not_a_verdict(typed):
+    feedback = check_answer(lesson_step(4, explain(WIKI)).question, typed)
+    assert feedback.correct is None
+    assert feedback.message.startswith("Your answer could not be read")
+
+
+def test_choice_predictions():
+    question = lesson_step(7, explain(WIKI)).question
+    assert len(question.choices) == 2
+    assert check_answer(question, "No, nothing at all").correct is True
+    assert check_answer(question, "Yes, with a smaller weight").correct is False
+    assert check_answer(question, "maybe").correct is None
+
+
+@pytest.mark.parametrize(("value", "step"), [("4", 4), (" 7 ", 7), ("0", 1), ("99", 7), ("x", 1), (None, 1)])
+def test_step_numbers_from_a_link_stay_within_the_lesson(value, step):
+    assert clamp_step(value) == step
+
+
+def test_lesson_step_refuses_what_it_cannot_show():
+    with pytest.raises(ValueError, match="steps 1 to 7"):
+        lesson_step(8, explain(WIKI))
+    with pytest.raises(ValueError, match="at least one item"):
+        lesson_step(1, explain([]))

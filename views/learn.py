@@ -1,0 +1,438 @@
+"""Learn: NDCG built in seven steps, one column at a time, and a presenter mode for the projector.
+
+The list is the playground's own (``pg_items``, ``pg_pool``, ``pg_variant``): one state, so a
+change here shows there and back. The lesson itself (text, columns, predictions) comes from
+``ndcg_core.lesson``; this page only lays it out.
+
+Page state (non-widget, so it survives a visit to another page): ``learn_step``,
+``learn_present``, ``learn_revealed`` (steps whose new column is shown), ``learn_answers``
+(the checked prediction per step), ``learn_typed`` (what was typed, kept even when unreadable),
+``learn_problem`` (the message for an unreadable prediction) and ``learn_url`` (the page's
+parameters last written to the address bar).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+import streamlit as st
+
+from ndcg_core import EXAMPLES, get_example
+from ndcg_core.export import shown_values
+from ndcg_core.figures import cumulative_figure, gains_figure, ndcg_at_k_figure
+from ndcg_core.formula import number
+from ndcg_core.lesson import (
+    COLUMN_HELP,
+    IDEAL_COLUMNS,
+    N_STEPS,
+    LessonStep,
+    check_answer,
+    clamp_step,
+    lesson_step,
+    step_frame,
+)
+from ndcg_core.playground import all_scored, state_from_example
+from ndcg_core.variants import format_number
+from views.common import (
+    bump,
+    column_help_config,
+    current_state,
+    drag_list,
+    export_buttons,
+    formula_name,
+    history_buttons,
+    items_editor,
+    load_state,
+    md_escape,
+    record_history,
+    sync_url,
+)
+
+PRESENT_CSS = """
+<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"],
+header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecoration"] {
+  display: none !important;
+}
+[data-testid="stMainBlockContainer"], .block-container {
+  padding: 1.4vw 2.6vw 0.6vw 2.6vw !important; max-width: 100% !important;
+}
+[data-testid="stMain"] { background: #ffffff; }
+.st-key-learn_stage { color: #0b1220; gap: 0.7vw; }
+.learn-head { display: flex; align-items: baseline; gap: 1.6vw; margin: 0; }
+.learn-badge { font-size: 1.6vw; font-weight: 700; color: #ffffff; background: #1d4ed8;
+  border-radius: 0.5vw; padding: 0.1vw 0.8vw; white-space: nowrap; }
+.learn-title { font-size: 3.5vw; font-weight: 800; line-height: 1.1; margin: 0; color: #0b1220; }
+.learn-text p { font-size: 1.4vw; line-height: 1.28; margin: 0 0 0.3vw 0; color: #0b1220; }
+.learn-text p.ask { font-weight: 700; color: #1d4ed8; }
+table.learn-table { border-collapse: collapse; font-size: 1.35vw; color: #0b1220; }
+table.learn-table th, table.learn-table td { padding: 0.22vw 1.1vw; border-bottom: 2px solid #cbd5e1;
+  font-size: 1.35vw; line-height: 1.2; }
+table.learn-table th { text-align: left; border-bottom: 3px solid #0b1220; font-weight: 700; }
+table.learn-table td.num, table.learn-table th.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.learn-table tr.beyond td { color: #6b7280; }
+.st-key-learn_stage [data-testid="stMetricValue"] { font-size: 3.5vw; line-height: 1.1; }
+.st-key-learn_stage [data-testid="stMetricLabel"] p { font-size: 1.5vw; }
+.st-key-learn_stage [data-testid="stMetric"] { padding: 0.3vw 1vw; }
+.st-key-learn_stage .katex { font-size: 1.55vw; color: #0b1220; }
+.st-key-learn_nav button p { font-size: 1.1vw; }
+.st-key-learn_nav { margin-top: 0.4vw; }
+.st-key-learn_hidden_keys { display: none !important; }
+</style>
+"""
+
+CHARTS = {1: "gains", 2: "gains", 3: "gains", 4: "cumulative", 5: "cumulative", 6: "curve", 7: "curve"}
+METRIC_LABEL = {"NDCG": "NDCG", "DCG": "DCG", "IDCG": "IDCG", "CG": "CG"}
+
+
+# ------------------------------------------------------------------ state and URL
+
+
+def _init_page() -> None:
+    """Take the step and presenter mode from the address bar on arrival and after Back/Forward."""
+    ss = st.session_state
+    ss.setdefault("learn_revealed", set())
+    ss.setdefault("learn_answers", {})
+    ss.setdefault("learn_typed", {})
+    ss.setdefault("learn_problem", {})
+    query = st.query_params.to_dict()
+    url = {key: query[key] for key in ("step", "present") if key in query}
+    last = ss.get("learn_url")
+    if last is None or ("step" in url and url != last):
+        ss.learn_step = clamp_step(url.get("step", ss.get("learn_step", 1)))
+        ss.learn_present = url.get("present") == "1"
+    ss.setdefault("learn_step", 1)
+    ss.setdefault("learn_present", False)
+
+
+def _page_params() -> dict[str, str]:
+    ss = st.session_state
+    return {"step": str(ss.learn_step), **({"present": "1"} if ss.learn_present else {})}
+
+
+def _go(delta: int) -> None:
+    ss = st.session_state
+    ss.learn_step = clamp_step(ss.learn_step + delta)
+
+
+def _go_to(n: int) -> None:
+    st.session_state.learn_step = clamp_step(n)
+
+
+def _set_present(on: bool) -> None:
+    st.session_state.learn_present = on
+
+
+def _toggle_present() -> None:
+    _set_present(bool(st.session_state.learn_present_toggle))
+
+
+def _load_example() -> None:
+    ss = st.session_state
+    key = ss.get("learn_example")
+    if key:
+        load_state(state_from_example(get_example(key)), example=key)
+        ss.pg_messages = []
+
+
+# ------------------------------------------------------------------ predictions
+
+
+def _check(n: int) -> None:
+    ss = st.session_state
+    question = ss.learn_question
+    text = ss.get(f"learn_choice_{n}") if question.choices else ss.get(f"learn_guess_{n}", "")
+    text = "" if text is None else str(text)
+    ss.learn_typed[n] = text
+    feedback = check_answer(question, text)
+    if feedback.correct is None:
+        ss.learn_problem[n] = feedback.message
+        return
+    ss.learn_problem.pop(n, None)
+    ss.learn_answers[n] = text
+    ss.learn_revealed.add(n)
+
+
+def _skip(n: int) -> None:
+    ss = st.session_state
+    ss.learn_problem.pop(n, None)
+    ss.learn_answers.pop(n, None)
+    ss.learn_revealed.add(n)
+
+
+def _keep_typed(n: int) -> None:
+    ss = st.session_state
+    ss.learn_typed[n] = ss.get(f"learn_guess_{n}", "")
+
+
+def _prediction(step: LessonStep) -> bool:
+    """Ask the step's prediction (or show its feedback); True when the new columns may show."""
+    ss = st.session_state
+    q, n = step.question, step.number
+    if q is None:
+        return True
+    ss.learn_question = q
+    with st.container(border=True, key="learn_predict"):
+        if n not in ss.learn_revealed:
+            st.markdown(f"**Predict first.** {md_escape(q.prompt)}")
+            if q.choices:
+                st.radio("Your answer", q.choices, index=None, key=f"learn_choice_{n}")
+            else:
+                key = f"learn_guess_{n}"
+                if key not in ss and n in ss.learn_typed:
+                    ss[key] = ss.learn_typed[n]  # what was typed survives a page switch
+                st.text_input(
+                    "Your answer",
+                    key=key,
+                    on_change=_keep_typed,
+                    args=(n,),
+                    placeholder="a number, or arithmetic such as 3/1.585",
+                    help="Rounded answers count: 0.93 is right for 0.9315. Use at least 2 decimals.",
+                )
+            c1, c2 = st.columns(2)
+            c1.button("Check", key="learn_check", on_click=_check, args=(n,), type="primary", width="stretch")
+            c2.button("Skip: show me", key="learn_skip", on_click=_skip, args=(n,), width="stretch")
+            if n in ss.learn_problem:
+                st.warning(md_escape(ss.learn_problem[n]))
+            return False
+        with st.container(key="learn_feedback"):
+            if n in ss.learn_answers:
+                feedback = check_answer(q, ss.learn_answers[n])
+                text = f"{md_escape(q.prompt)}  \n{md_escape(feedback.message)}"
+                if feedback.correct:
+                    st.success(text, icon=":material/check_circle:")
+                else:
+                    st.error(text, icon=":material/cancel:")
+            else:
+                st.info(f"{md_escape(q.prompt)}  \nAnswer: {md_escape(q.why)}.")
+    return True
+
+
+# ------------------------------------------------------------------ drawing
+
+
+def _metrics(step: LessonStep, ex, revealed: bool) -> None:
+    if not step.metrics:
+        return
+    values = {"NDCG": ex.ndcg, "DCG": ex.dcg, "IDCG": ex.idcg, "CG": ex.cg}
+    cols = st.columns(len(step.metrics))
+    for col, name in zip(cols, step.metrics, strict=True):
+        value = values[name]
+        shown = "undefined" if math.isnan(value) else number(value)
+        if name == step.new_metric and not revealed:
+            shown = "?"  # the prediction comes first
+        col.metric(f"{METRIC_LABEL[name]}@{ex.k}", shown, border=True, help=COLUMN_HELP[name])
+
+
+def _html_table(frame, beyond=None) -> str:
+    numeric = [frame[c].dtype.kind in "if" for c in frame.columns]
+    head = "".join(
+        f'<th class="{"num" if num else ""}" title="{html.escape(COLUMN_HELP.get(c, ""))}">'
+        f"{html.escape(c)}</th>"
+        for c, num in zip(frame.columns, numeric, strict=True)
+    )
+    rows = []
+    for r, values in enumerate(shown_values(frame)):
+        cls = ' class="beyond"' if beyond is not None and beyond[r] else ""
+        cells = "".join(
+            f'<td class="{"num" if num else ""}">{html.escape(v)}</td>'
+            for v, num in zip(values, numeric, strict=True)
+        )
+        rows.append(f"<tr{cls}>{cells}</tr>")
+    return f'<table class="learn-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _grid(frame, key: str, beyond=None) -> None:
+    """A step table in the page's grid, every column with its hover explanation."""
+    config = column_help_config(frame.columns)
+    if "Position" in frame:
+        config["Position"] = st.column_config.Column("Position", width="small", help=COLUMN_HELP["Position"])
+    numeric = [c for c in frame.columns if frame[c].dtype.kind == "f"]
+    # Computed values at a fixed precision (as on the Playground); grades exactly as typed.
+    styled = frame.style.format({c: (format_number if c == "Grade" else number) for c in numeric})
+    if beyond is not None:
+        styled = styled.apply(lambda row: ["color: #9aa5b1" if beyond[row.name] else "" for _ in row], axis=1)
+    with st.container(key=key):
+        st.dataframe(styled, hide_index=True, column_config=config, height=min(38 + 35 * len(frame), 390))
+
+
+def _figure(step: LessonStep, state, ex):
+    kind = CHARTS[step.number]
+    if kind == "gains":
+        return gains_figure(ex)
+    if kind == "cumulative":
+        return cumulative_figure(ex)
+    return ndcg_at_k_figure(state.curve(ex), ex.k)
+
+
+def _nav(present: bool) -> None:
+    ss = st.session_state
+    n = ss.learn_step
+    with st.container(horizontal=True, key="learn_nav", vertical_alignment="center"):
+        st.button(
+            "Previous",
+            key="learn_prev",
+            icon=":material/arrow_back:",
+            on_click=_go,
+            args=(-1,),
+            disabled=n == 1,
+            shortcut="Left" if present else None,
+        )
+        with st.container(key="learn_step_no", width="content"):
+            st.markdown(f"**Step {n} of {N_STEPS}**")
+        st.button(
+            "Next",
+            key="learn_next",
+            icon=":material/arrow_forward:",
+            on_click=_go,
+            args=(1,),
+            disabled=n == N_STEPS,
+            type="primary",
+            shortcut="Right" if present else None,
+        )
+        if present:
+            st.button(
+                "Leave presenter mode", key="learn_exit", on_click=_set_present, args=(False,), shortcut="Esc"
+            )
+            history_buttons("learn_present", inline=True)
+        else:
+            ss.learn_present_toggle = ss.learn_present
+            st.toggle(
+                "Presenter mode",
+                key="learn_present_toggle",
+                on_change=_toggle_present,
+                help="Full screen steps in large type for a projector. Keys: → / PageDown / Space next, "
+                "← / PageUp back, Esc leaves.",
+            )
+            st.page_link("views/playground.py", label="Open in the playground", icon=":material/tune:")
+    if present:
+        # Clickers send PageDown/PageUp; Space also moves on. One shortcut per button, so two hidden ones.
+        with st.container(key="learn_hidden_keys"):
+            st.button("Next (PageDown)", key="learn_next_pd", on_click=_go, args=(1,), shortcut="PageDown")
+            st.button("Next (Space)", key="learn_next_space", on_click=_go, args=(1,), shortcut="Space")
+            st.button("Previous (PageUp)", key="learn_prev_pu", on_click=_go, args=(-1,), shortcut="PageUp")
+
+
+def _presenter(step: LessonStep, ex) -> None:
+    st.html(PRESENT_CSS)
+    with st.container(key="learn_stage"):
+        st.html(
+            f'<div class="learn-head"><span class="learn-badge">{step.number} / {N_STEPS}</span>'
+            f'<h1 class="learn-title">{html.escape(step.title)}</h1></div>'
+        )
+        paragraphs = "".join(f"<p>{html.escape(p)}</p>" for p in step.text)
+        if step.question is not None:
+            paragraphs += f'<p class="ask">Ask the room: {html.escape(step.question.prompt)}</p>'
+        st.html(f'<div class="learn-text">{paragraphs}</div>')
+        _metrics(step, ex, revealed=True)
+        for formula in step.formulas:
+            st.latex(formula)
+        if step.ideal:
+            frame = step_frame(ex, IDEAL_COLUMNS, ideal=True)
+            beyond = list(ex.ideal_steps["Position"] > ex.k)
+        else:
+            frame = step_frame(ex, step.columns)
+            beyond = list(ex.steps["Beyond k"])
+        with st.container(key="learn_table"):
+            st.html(_html_table(frame, beyond))
+    _nav(present=True)
+
+
+def _list_panel() -> None:
+    ss = st.session_state
+    st.markdown("**Your list**")
+    if all_scored(ss.pg_items):
+        st.caption("The ranking follows the items' scores; clear them in the Playground to drag.")
+    else:
+        drag_list(ss.pg_items)
+    history_buttons("learn")
+    with st.expander("Edit names and grades"):
+        items, problems = items_editor("editor", ss.pg_items, "D", with_scores=True)
+        if not problems and items != ss.pg_items:
+            ss.pg_items = items
+            bump("pg_sort_version")
+        for message in problems:
+            st.error(message)
+    st.selectbox(
+        "Load a worked example",
+        [e.key for e in EXAMPLES],
+        index=None,
+        key="learn_example",
+        on_change=_load_example,
+        format_func=lambda key: get_example(key).title,
+        placeholder="Choose an example",
+    )
+
+
+def _lesson(step: LessonStep, state, ex) -> None:
+    ss = st.session_state
+    st.markdown(f"### {step.number}. {md_escape(step.title)}")
+    for paragraph in step.text:
+        st.markdown(md_escape(paragraph))
+    revealed = _prediction(step)
+    columns = step.columns if revealed else step.before_reveal
+    _metrics(step, ex, revealed)
+    for formula in step.formulas if revealed else ():  # a formula would give the answer away
+        st.latex(formula)
+    beyond = list(ex.steps["Beyond k"])
+    st.markdown("**Your ranking**")
+    _grid(step_frame(ex, columns), "learn_steps", beyond)
+    if step.ideal and revealed:
+        st.markdown("**Ideal ordering of all judged items**")
+        ideal_beyond = list(ex.ideal_steps["Position"] > ex.k)
+        _grid(step_frame(ex, IDEAL_COLUMNS, ideal=True), "learn_ideal", ideal_beyond)
+    figure = _figure(step, state, ex)
+    if step.number >= 4 and revealed:
+        st.plotly_chart(figure, key="learn_chart")
+    with st.expander("Export this step for slides", icon=":material/download:"):
+        frame = step_frame(ex, IDEAL_COLUMNS, ideal=True) if step.ideal else step_frame(ex, columns)
+        export_buttons("learn", frame, step.formulas, figure, f"ndcg-step-{step.number}")
+    ss.learn_last_columns = columns
+
+
+def _explain(state):
+    """The explanation of the shared list, or the message saying why there is none."""
+    if not state.items:
+        return None, "The list is empty. Add items under 'Edit names and grades', or load a worked example."
+    try:
+        return state.explain(), None
+    except ValueError as err:
+        return None, f"Cannot compute NDCG: {md_escape(str(err))}"
+
+
+def render() -> None:
+    ss = st.session_state
+    _init_page()
+    if ss.learn_present:
+        state = current_state()
+        ex, problem = _explain(state)
+        if ex is not None:
+            _presenter(lesson_step(ss.learn_step, ex), ex)
+        else:
+            st.html(PRESENT_CSS)
+            st.info(problem)
+            _nav(present=True)
+    else:
+        for message in ss.get("pg_url_warnings", []):
+            st.warning(message)
+        st.markdown("## Learn NDCG in seven steps")
+        formula_name(ss.pg_spec)
+        _nav(present=False)
+        # The lesson comes first (on a phone the columns stack), the list beside it.
+        right, left = st.columns([0.7, 0.3], gap="large")
+        with left:
+            _list_panel()  # drawn first: it may change the list the lesson shows
+        state = current_state()
+        ex, problem = _explain(state)
+        with right:
+            if ex is None:
+                st.info(problem)
+            else:
+                _lesson(lesson_step(ss.learn_step, ex), state, ex)
+    sync_url(state, _page_params())
+    ss.learn_url = _page_params()
+    record_history()
+
+
+render()
