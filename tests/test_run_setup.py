@@ -184,6 +184,13 @@ def test_dockerfile_commands_are_the_make_targets():
     assert re.search(r"^install:", makefile, re.M) and re.search(r"^run:", makefile, re.M)
 
 
+def test_dockerfile_has_the_browser_that_draws_chart_exports():
+    # ndcg_core.export renders PNG/SVG through kaleido, which needs a Chromium on the machine.
+    assert "kaleido" in (ROOT / "pyproject.toml").read_text()
+    installs = [r for r in of("RUN") if "apt-get install" in r]
+    assert installs and re.search(r"\bchromium\b", installs[0]), installs
+
+
 def test_dockerfile_port_healthcheck_and_expose_agree():
     env = " ".join(of("ENV"))
     port = re.search(r"\bPORT=(\d+)", env).group(1)
