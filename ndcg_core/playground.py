@@ -440,10 +440,12 @@ def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[
 
     base_state = DEFAULT_STATE
     items = base_state.items
+    own_list = False  # True when the link's own grades are used (else: the example and its formula)
     if "rel" in get:
         try:
             grades = _grades(get["rel"])
             items = make_items(zip(default_labels(len(grades)), grades, strict=True))
+            own_list = True
         except ValueError as err:
             warn("rel", str(err), "the default example")
     if "labels" in get and items is not base_state.items:
@@ -453,7 +455,7 @@ def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[
         else:
             warn("labels", f"{len(labels)} labels for {len(items)} grades", "D1, D2, ...")
 
-    if "scores" in get and "rel" in get:
+    if "scores" in get and own_list:
         try:
             scores = _grades(get["scores"])
             if len(scores) != len(items):
@@ -477,10 +479,9 @@ def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[
         else:
             warn("pool_labels", f"{len(labels)} labels for {len(pool)} pool grades", "J1, J2, ...")
 
-    # Without rel, the example's own variant is the starting point.
-    variant_args = (
-        dict(base_state.variant.kwargs()) if "rel" not in get else {k: v for k, v in defaults.items()}
-    )
+    # Without the link's own list (no rel, or a bad one), the example's own variant is the
+    # starting point, so the example shows its own figure (0.932).
+    variant_args = dict(base_state.variant.kwargs()) if not own_list else dict(defaults)
     checks = {
         "k": ("k", _url_k, "the whole list"),
         "discount": ("discount", lambda s: Variant(discount=s).discount, "'log'"),

@@ -248,3 +248,18 @@ def test_item8_a_downloaded_state_file_loads_back():
     assert [(i.label, i.grade) for i in at.session_state["pg_items"]] == [("x", 0.0), ("y", 1.0), ("z", 2.0)]
     assert at.session_state["pg_variant"] == saved.variant
     assert at.query_params["rel"] == "0,1,2"
+
+
+def test_minor_a_custom_base_close_to_1_is_kept_exactly():
+    import math
+
+    import ndcg_core
+
+    at = app({"rel": "3,2,1", "base": "1.00001"})
+    ok(at)
+    assert at.session_state["pg_variant"].log_base == 1.00001
+    expected = ndcg_core.ndcg([3, 2, 1], log_base=1.00001)
+    assert math.isclose(expected, 1.0)  # the list is ideal whatever the base; also check DCG
+    dcg = 3 / math.log(2, 1.00001) + 2 / math.log(3, 1.00001) + 1 / math.log(4, 1.00001)
+    shown = next(m.value for m in at.metric if m.label.startswith("DCG"))
+    assert shown == ndcg_core.formula.number(dcg)

@@ -323,7 +323,9 @@ def formula_controls() -> None:
     base = OPTIONS["log_base"]
     st.radio(base.label, [*NAMED_BASES, "custom"], key="base", horizontal=True, help=base.help)
     if ss.base == "custom":
-        st.number_input("Custom base (> 1)", min_value=1.0001, key="base_custom", format="%.4g")
+        # No minimum above 1 (it would silently turn 1.00001 into it): a base of 1 or less is
+        # refused with a message by variant_from_controls. %.12g shows the base as given.
+        st.number_input("Custom base (> 1)", min_value=1.0, key="base_custom", format="%.12g")
     zero = OPTIONS["zero_idcg"]
     st.selectbox(
         zero.label,
