@@ -263,3 +263,20 @@ def test_minor_a_custom_base_close_to_1_is_kept_exactly():
     dcg = 3 / math.log(2, 1.00001) + 2 / math.log(3, 1.00001) + 1 / math.log(4, 1.00001)
     shown = next(m.value for m in at.metric if m.label.startswith("DCG"))
     assert shown == ndcg_core.formula.number(dcg)
+
+
+def test_item9_the_table_store_is_bounded_and_keeps_the_most_recently_used():
+    import pandas as pd
+
+    from views.datastore import TableStore, content_key
+
+    table = pd.DataFrame({"x": range(1000)})  # 8,000 bytes of values + a small index
+    size = int(table.memory_usage(index=True).sum())
+    store = TableStore(budget_bytes=2 * size)
+    store.put("a", table)
+    store.put("b", table.copy())
+    assert store.get("a") is table  # a is now the most recently used
+    store.put("c", table.copy())
+    assert store.get("b") is None and store.get("a") is table and store.get("c") is not None
+    assert store.used() <= 2 * size
+    assert content_key("run", b"same") == content_key("run", b"same") != content_key("run", b"other")

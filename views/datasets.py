@@ -17,7 +17,7 @@ from ndcg_core.drilldown import query_state
 from ndcg_core.figures import ndcg_histogram
 from ndcg_core.formula import number
 from views.common import current_state, load_state, md_escape
-from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, content_key, get_table, table_store
+from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, content_key, get_table, release_memory, table_store
 
 MAX_CHOICES = 500
 KINDS = {"qrels": "Qrels", "run": "Run"}
@@ -34,6 +34,8 @@ def _read(kind: str, upload) -> str | None:
                 f"{KINDS[kind]} file: {md_escape(str(err))} The previous data set stays loaded."
             )
             return None
+        finally:
+            release_memory()  # the parse's buffers (the file's text, pandas' chunks)
         table_store().put(key, table)
     return key
 
