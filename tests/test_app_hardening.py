@@ -280,3 +280,21 @@ def test_item9_the_table_store_is_bounded_and_keeps_the_most_recently_used():
     assert store.get("b") is None and store.get("a") is table and store.get("c") is not None
     assert store.used() <= 2 * size
     assert content_key("run", b"same") == content_key("run", b"same") != content_key("run", b"other")
+
+
+def test_item9_a_dropped_table_is_parsed_again_from_its_compressed_file(monkeypatch):
+    import streamlit as st
+
+    from views import datastore
+
+    st.cache_resource.clear()
+    monkeypatch.setenv("NDCG_DATA_CACHE_MB", "0.000001")  # room for one table only
+    try:
+        first = datastore.load("run", RUN_A, "a.txt")
+        second = datastore.load("run", RUN_B, "b.txt")
+        assert datastore.table_store().get(first) is None  # dropped from the parsed tables
+        again = datastore.get_table(first)
+        assert again["doc"].tolist() == ["d1", "d2", "d3"] and again["score"].tolist() == [0.9, 0.8, 0.5]
+        assert datastore.get_table(second) is not None
+    finally:
+        st.cache_resource.clear()

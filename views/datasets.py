@@ -11,33 +11,27 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ndcg_core import PRESETS, Variant, aggregate, evaluate, read_qrels, read_run
+from ndcg_core import PRESETS, Variant, aggregate, evaluate
 from ndcg_core.dataset import TIE_RULES
 from ndcg_core.drilldown import query_state
 from ndcg_core.figures import ndcg_histogram
 from ndcg_core.formula import number
 from views.common import current_state, load_state, md_escape
-from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, content_key, get_table, release_memory, table_store
+from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, get_table, load
 
 MAX_CHOICES = 500
 KINDS = {"qrels": "Qrels", "run": "Run"}
 
 
 def _read(kind: str, upload) -> str | None:
-    """Parse an upload into the shared store (once per content); its key, or None and a message."""
-    key = content_key(kind, upload.getvalue())
-    if table_store().get(key) is None:
-        try:
-            table = (read_qrels if kind == "qrels" else read_run)(upload)
-        except ValueError as err:
-            st.session_state.ds_message = (
-                f"{KINDS[kind]} file: {md_escape(str(err))} The previous data set stays loaded."
-            )
-            return None
-        finally:
-            release_memory()  # the parse's buffers (the file's text, pandas' chunks)
-        table_store().put(key, table)
-    return key
+    """Parse an upload into the shared stores (once per content); its key, or None and a message."""
+    try:
+        return load(kind, upload.getvalue(), upload.name)
+    except ValueError as err:
+        st.session_state.ds_message = (
+            f"{KINDS[kind]} file: {md_escape(str(err))} The previous data set stays loaded."
+        )
+        return None
 
 
 def _sample_data() -> dict:
@@ -75,6 +69,8 @@ def _evaluate(token: str, _qrels: pd.DataFrame, _run: pd.DataFrame, variant_name
 def _score(data: dict, preset, ties) -> pd.DataFrame:
     """The per-query table of a data set under the sidebar's formula (ValueError if it cannot)."""
     qrels, run = get_table(data["qrels"]), get_table(data["run"])
+    if qrels is None or run is None:
+        raise ValueError("the server no longer holds this file (too many large data sets): upload it again.")
     return _evaluate(_token(data), qrels, run, current_state().variant.name, preset, ties)
 
 
