@@ -26,7 +26,7 @@ KINDS = {"qrels": "Qrels", "run": "Run"}
 def _read(kind: str, upload) -> str | None:
     """Parse an upload into the shared stores (once per content); its key, or None and a message."""
     try:
-        return load(kind, upload.getvalue(), upload.name)
+        return load(kind, upload.getbuffer(), upload.name)  # a view: no copy of the bytes
     except ValueError as err:
         st.session_state.ds_message = (
             f"{KINDS[kind]} file: {md_escape(str(err))} The previous data set stays loaded."

@@ -39,7 +39,7 @@ SAMPLE_NAME = "Bundled sample (250 queries)"
 SAMPLE_KEYS = ("sample:qrels", "sample:run")
 
 
-def content_key(kind: str, data: bytes) -> str:
+def content_key(kind: str, data: bytes | memoryview) -> str:
     """The store key of a file's content: equal bytes give one key, whatever the file's name."""
     return f"{kind}:{hashlib.blake2b(data, digest_size=16).hexdigest()}"
 
@@ -130,7 +130,7 @@ def release_memory() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
-def _parse(kind: str, data: bytes, name: str) -> pd.DataFrame:
+def _parse(kind: str, data: bytes | memoryview, name: str) -> pd.DataFrame:
     source = io.BytesIO(data)
     source.name = name  # messages name the file
     reader = ndcg_core.read_qrels if kind == "qrels" else ndcg_core.read_run
@@ -141,7 +141,7 @@ def _parse(kind: str, data: bytes, name: str) -> pd.DataFrame:
         release_memory()  # the parse's buffers (the file's text, the parser's chunks)
 
 
-def load(kind: str, data: bytes, name: str) -> str:
+def load(kind: str, data: bytes | memoryview, name: str) -> str:
     """Parse a file into the stores (once per content); its key. ``ValueError`` if unreadable."""
     key = content_key(kind, data)
     if table_store().get(key) is None:
