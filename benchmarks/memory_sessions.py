@@ -119,9 +119,13 @@ def main(argv=None) -> int:
                     page.locator(".st-key-ds_run_file input[type=file]").set_input_files(str(r_path))
                 for page, (_, _, n_queries) in zip(pages, pairs, strict=True):
                     value = page.get_by_test_id("stMetric").filter(has_text="Queries").first
-                    expect(value.get_by_test_id("stMetricValue")).to_have_text(
-                        f"{n_queries:,}", timeout=600_000
-                    )
+                    try:
+                        expect(value.get_by_test_id("stMetricValue")).to_have_text(
+                            f"{n_queries:,}", timeout=600_000
+                        )
+                    except AssertionError:
+                        alerts = page.get_by_test_id("stAlert").all_inner_texts()
+                        raise AssertionError(f"a page never showed {n_queries:,} queries: {alerts}") from None
                 loaded = memory_mb(proc.pid)
                 print(
                     f"all {args.sessions} data sets scored in {time.monotonic() - t0:.0f} s "

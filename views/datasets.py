@@ -98,7 +98,9 @@ def _reconcile_uploads() -> None:
             key = _read(kind, upload)
             cached = None if key is None else (upload.file_id, upload.name, key)
             ss[f"ds_parsed_{kind}"] = cached
-        if cached is not None:
+        elif get_table(cached[2]) is None:  # dropped from the stores while waiting for its pair
+            cached = (upload.file_id, upload.name, _read(kind, upload))
+        if cached is not None and cached[2] is not None:
             parsed[kind] = cached
     loaded = ss.get("ds_data") or _sample_data()
     if not parsed or (len(parsed) == 1 and loaded["qrels"] in SAMPLE_KEYS):

@@ -6,9 +6,9 @@ person left. Instead, each parsed table lives once in a process-wide store keyed
 of the file's content, and a session keeps only that key. Two least-recently-used stores,
 bounded in bytes, share the work:
 
-- parsed tables (``NDCG_DATA_CACHE_MB``, default 192);
-- the files themselves, zlib-compressed (``NDCG_SOURCE_CACHE_MB``, default 96; a 31 MB
-  TREC run packs to about 8 MB), from which a dropped table is parsed again when needed.
+- parsed tables (``NDCG_DATA_CACHE_MB``, default 160: about three 1M-row data sets);
+- the files themselves, zlib-compressed (``NDCG_SOURCE_CACHE_MB``, default 160; a 31 MB
+  TREC run packs to about 10 MB), from which a dropped table is parsed again when needed.
 
 A session whose file was dropped from both is told to upload it again. Parsing runs one file
 at a time per process (a classroom uploading at once queues instead of multiplying the
@@ -92,13 +92,13 @@ def _budget(variable: str, default_mb: float) -> int:
 @st.cache_resource
 def table_store() -> TableStore:
     """The process's parsed tables, shared by every session."""
-    return TableStore(_budget("NDCG_DATA_CACHE_MB", 192))
+    return TableStore(_budget("NDCG_DATA_CACHE_MB", 160))
 
 
 @st.cache_resource
 def source_store() -> TableStore:
     """The process's uploaded files, compressed: a dropped table is parsed again from here."""
-    return TableStore(_budget("NDCG_SOURCE_CACHE_MB", 96), size=len)
+    return TableStore(_budget("NDCG_SOURCE_CACHE_MB", 160), size=len)
 
 
 @st.cache_resource
