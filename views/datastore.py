@@ -34,6 +34,14 @@ import streamlit as st
 
 import ndcg_core
 
+# Arrow's default pool (mimalloc) keeps freed pages in per-thread heaps, and Streamlit runs each
+# session's script on its own thread: freed tables of closed sessions stayed resident. The
+# system allocator's freed memory goes back to the OS with malloc_trim (release_memory).
+with contextlib.suppress(ImportError):
+    import pyarrow as _pa
+
+    _pa.set_memory_pool(_pa.system_memory_pool())
+
 ASSETS = pathlib.Path(__file__).resolve().parents[1] / "assets"
 SAMPLE_NAME = "Bundled sample (250 queries)"
 SAMPLE_KEYS = ("sample:qrels", "sample:run")
