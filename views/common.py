@@ -656,7 +656,9 @@ def formula_controls(scope: FormulaScope = PLAYGROUND) -> Spec:
         disabled=fixed,
     )
     if ss[scope.key("base")] == "custom":
-        st.number_input("Custom base (> 1)", min_value=1.0001, key=scope.key("base_custom"), format="%.4g")
+        # No minimum above 1 (it would silently turn 1.00001 into it): a base of 1 or less is
+        # refused with a message by spec_from_controls. %.12g shows the base as given.
+        st.number_input("Custom base (> 1)", min_value=1.0, key=scope.key("base_custom"), format="%.12g")
     _choice(scope, "zero_idcg", st.selectbox, OPTIONS["zero_idcg"].choices, fixed)
     st.caption(OPTIONS["zero_idcg"].choices[ss[scope.key("zero_idcg")]])
     _choice(scope, "ties", st.selectbox, scope.ties, fixed)
