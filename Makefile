@@ -84,3 +84,12 @@ $(HEAVY_VENV)/.installed: pyproject.toml
 
 check-heavy-peers: $(HEAVY_VENV)/.installed
 	$(HEAVY_VENV)/bin/pytest checks_heavy -rxX
+
+# Server memory: 10 browser sessions each upload a 1M-row data set, then close; memory is watched
+# for 5 minutes (about 10 minutes in all). Server CPU per interaction and interactions/s per core.
+.PHONY: bench-memory bench-capacity
+bench-memory: install-test chromium
+	$(PYTHON) benchmarks/memory_sessions.py --sessions 10 --rows 1e6 --wait 300
+
+bench-capacity: install-test chromium
+	$(PYTHON) benchmarks/capacity.py --repeats 20 --items 6,100 --browser-clicks 30

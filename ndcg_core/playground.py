@@ -434,10 +434,12 @@ def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[
 
     base_state = DEFAULT_STATE
     items = base_state.items
+    own_list = False  # True when the link's own grades are used (else: the example and its formula)
     if "rel" in get:
         try:
             grades = _grades(get["rel"])
             items = make_items(zip(default_labels(len(grades)), grades, strict=True))
+            own_list = True
         except ValueError as err:
             warn("rel", str(err), "the default example")
     own_list = items is not base_state.items

@@ -248,3 +248,53 @@ def test_item8_a_downloaded_state_file_loads_back():
     assert [(i.label, i.grade) for i in at.session_state["pg_items"]] == [("x", 0.0), ("y", 1.0), ("z", 2.0)]
     assert at.session_state["pg_spec"].variant == saved.variant
     assert at.query_params["rel"] == "0,1,2"
+
+
+def test_minor_a_custom_base_close_to_1_is_kept_exactly():
+    import math
+
+    import ndcg_core
+
+    at = app({"rel": "3,2,1", "base": "1.00001"})
+    ok(at)
+    assert at.session_state["pg_spec"].variant.log_base == 1.00001
+    expected = ndcg_core.ndcg([3, 2, 1], log_base=1.00001)
+    assert math.isclose(expected, 1.0)  # the list is ideal whatever the base; also check DCG
+    dcg = 3 / math.log(2, 1.00001) + 2 / math.log(3, 1.00001) + 1 / math.log(4, 1.00001)
+    shown = next(m.value for m in at.metric if m.label.startswith("DCG"))
+    assert shown == f"{dcg:.3f}"
+
+
+def test_item9_the_table_store_is_bounded_and_keeps_the_most_recently_used():
+    import pandas as pd
+
+    from views.datastore import TableStore, content_key
+
+    table = pd.DataFrame({"x": range(1000)})  # 8,000 bytes of values + a small index
+    size = int(table.memory_usage(index=True).sum())
+    store = TableStore(budget_bytes=2 * size)
+    store.put("a", table)
+    store.put("b", table.copy())
+    assert store.get("a") is table  # a is now the most recently used
+    store.put("c", table.copy())
+    assert store.get("b") is None and store.get("a") is table and store.get("c") is not None
+    assert store.used() <= 2 * size
+    assert content_key("run", b"same") == content_key("run", b"same") != content_key("run", b"other")
+
+
+def test_item9_a_dropped_table_is_parsed_again_from_its_compressed_file(monkeypatch):
+    import streamlit as st
+
+    from views import datastore
+
+    st.cache_resource.clear()
+    monkeypatch.setenv("NDCG_DATA_CACHE_MB", "0.000001")  # room for one table only
+    try:
+        first = datastore.load("run", RUN_A, "a.txt")
+        second = datastore.load("run", RUN_B, "b.txt")
+        assert datastore.table_store().get(first) is None  # dropped from the parsed tables
+        again = datastore.get_table(first)
+        assert again["doc"].tolist() == ["d1", "d2", "d3"] and again["score"].tolist() == [0.9, 0.8, 0.5]
+        assert datastore.get_table(second) is not None
+    finally:
+        st.cache_resource.clear()

@@ -267,3 +267,13 @@ def test_item8_a_broken_compact_link_is_a_named_warning(bad):
     state, warnings = from_query_params({"state": bad})
     assert len(warnings) == 1 and "'state'" in warnings[0]
     assert state == from_query_params({})[0]
+
+
+# ---------------------------------------------------------------- minor
+
+
+def test_minor_an_invalid_rel_shows_the_default_example_under_its_own_formula():
+    state, warnings = from_query_params({"rel": "3,x,1"})
+    assert len(warnings) == 1 and "'rel'" in warnings[0]
+    assert [i.grade for i in state.items] == [3, 2, 3, 0, 1, 2]
+    assert round(state.explain().ndcg, 3) == 0.932  # Wikipedia's figure, Järvelin–Kekäläinen discount

@@ -280,6 +280,9 @@ DATASETS = FormulaScope(
 )
 #: The data-set page's formula before anyone touches it: log2(i + 1), linear gain, trec_eval's ties, k = 10.
 DATASET_DEFAULT = DATASET_BASE.with_k(10)
+#: The "Score as" choice that means no library: the formula the controls describe. (Not None:
+#: a select box shows None as an empty "Choose an option".)
+FORMULA_BELOW = ""
 _CONTROLS = (
     "k_all",
     "k",
@@ -304,7 +307,7 @@ def load_spec(scope: FormulaScope, spec: Spec, n: int | None = None, *, with_pre
     v = spec.variant
     n = len(ss.get("pg_items", ())) if n is None else n
     if with_preset:
-        ss[scope.key("preset")] = spec.preset
+        ss[scope.key("preset")] = spec.preset or FORMULA_BELOW
     ss[scope.key("k_all")] = v.k is None
     ss[scope.key("k")] = v.k if v.k is not None else max(n, 1)
     if v.gain_table is not None:
@@ -353,7 +356,7 @@ def spec_from_controls(scope: FormulaScope) -> tuple[Spec, list[str]]:
     errors: list[str] = []
     last: Spec = ss[scope.store]
     k = None if ss[scope.key("k_all")] else int(ss[scope.key("k")])
-    preset = ss[scope.key("preset")]
+    preset = ss[scope.key("preset")] or None
     if preset is not None:
         spec = resolve(preset, k=k)
         ss[scope.store] = spec
@@ -598,13 +601,13 @@ def formula_controls(scope: FormulaScope = PLAYGROUND) -> Spec:
     st.caption(scope.note)
     st.selectbox(
         "Score as",
-        [None, *scope.presets],
+        [FORMULA_BELOW, *scope.presets],
         key=scope.key("preset"),
-        format_func=lambda p: "the formula below" if p is None else f"{p}: {PRESETS[p].library}",
+        format_func=lambda p: "the formula below" if p == FORMULA_BELOW else f"{p}: {PRESETS[p].library}",
         help="A library's NDCG: its formula and its rules on grades, ideal and ties. "
         "The controls below then show its choices.",
     )
-    preset = ss[scope.key("preset")]
+    preset = ss[scope.key("preset")] or None
     fixed = preset is not None
     if fixed:  # show the library's own choices
         k = None if ss[scope.key("k_all")] else int(ss[scope.key("k")])
@@ -653,7 +656,9 @@ def formula_controls(scope: FormulaScope = PLAYGROUND) -> Spec:
         disabled=fixed,
     )
     if ss[scope.key("base")] == "custom":
-        st.number_input("Custom base (> 1)", min_value=1.0001, key=scope.key("base_custom"), format="%.4g")
+        # No minimum above 1 (it would silently turn 1.00001 into it): a base of 1 or less is
+        # refused with a message by spec_from_controls. %.12g shows the base as given.
+        st.number_input("Custom base (> 1)", min_value=1.0, key=scope.key("base_custom"), format="%.12g")
     _choice(scope, "zero_idcg", st.selectbox, OPTIONS["zero_idcg"].choices, fixed)
     st.caption(OPTIONS["zero_idcg"].choices[ss[scope.key("zero_idcg")]])
     _choice(scope, "ties", st.selectbox, scope.ties, fixed)

@@ -11,30 +11,26 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ndcg_core import Spec, aggregate, evaluate, read_qrels, read_run
+from ndcg_core import Spec, aggregate, evaluate
 from ndcg_core.drilldown import query_state
 from ndcg_core.figures import ndcg_histogram
 from ndcg_core.formula import latex_number, number
 from views.common import formula_name, load_state, md_escape
-from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, content_key, get_table, table_store
+from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, get_table, load
 
 MAX_CHOICES = 500
 KINDS = {"qrels": "Qrels", "run": "Run"}
 
 
 def _read(kind: str, upload) -> str | None:
-    """Parse an upload into the shared store (once per content); its key, or None and a message."""
-    key = content_key(kind, upload.getvalue())
-    if table_store().get(key) is None:
-        try:
-            table = (read_qrels if kind == "qrels" else read_run)(upload)
-        except ValueError as err:
-            st.session_state.ds_message = (
-                f"{KINDS[kind]} file: {md_escape(str(err))} The previous data set stays loaded."
-            )
-            return None
-        table_store().put(key, table)
-    return key
+    """Parse an upload into the shared stores (once per content); its key, or None and a message."""
+    try:
+        return load(kind, upload.getbuffer(), upload.name)  # a view: no copy of the bytes
+    except ValueError as err:
+        st.session_state.ds_message = (
+            f"{KINDS[kind]} file: {md_escape(str(err))} The previous data set stays loaded."
+        )
+        return None
 
 
 def _sample_data() -> dict:
@@ -59,6 +55,8 @@ def _evaluate(token: str, _qrels: pd.DataFrame, _run: pd.DataFrame, spec: Spec):
 def _score(data: dict, spec: Spec) -> pd.DataFrame:
     """The per-query table of a data set under the page's formula (ValueError if it cannot)."""
     qrels, run = get_table(data["qrels"]), get_table(data["run"])
+    if qrels is None or run is None:
+        raise ValueError("the server no longer holds this file (too many large data sets): upload it again.")
     return _evaluate(_token(data), qrels, run, spec)
 
 
@@ -86,7 +84,9 @@ def _reconcile_uploads() -> None:
             key = _read(kind, upload)
             cached = None if key is None else (upload.file_id, upload.name, key)
             ss[f"ds_parsed_{kind}"] = cached
-        if cached is not None:
+        elif get_table(cached[2]) is None:  # dropped from the stores while waiting for its pair
+            cached = (upload.file_id, upload.name, _read(kind, upload))
+        if cached is not None and cached[2] is not None:
             parsed[kind] = cached
     loaded = ss.get("ds_data") or _sample_data()
     if not parsed or (len(parsed) == 1 and loaded["qrels"] in SAMPLE_KEYS):

@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import streamlit as st
 
-from ndcg_core import get_example, library_table, variant_matrix
+from ndcg_core import PRESETS, get_example, library_table, variant_matrix
 from ndcg_core.compare import COMPARISON_PRESETS, Comparison, compare, comparison_from_group, parse_ranking
 from ndcg_core.figures import base_sensitivity_figure
 from ndcg_core.formula import number
@@ -240,29 +240,38 @@ def _libraries_section() -> None:
     k_text = f"@{state.variant.k}" if state.variant.k else ""
     shown = pd.DataFrame(
         {
-            "Library": table["library"],
             "Preset": table["preset"],
             f"NDCG{k_text}": [
                 "refused" if r else number(v, 4)
                 for v, r in zip(table["value"], table["refusal"], strict=True)
             ],
             "Checked here": [
-                f"yes: {c}" if c else "no: built from its source and documentation" for c in table["checked"]
+                f"yes: {c.split(',')[0]}" if c else "no: from its source" for c in table["checked"]
             ],
             "Why it differs": [
                 r if r else (d.replace("\n", "; ") or "the default formula")
                 for d, r in zip(table["differences"], table["refusal"], strict=True)
             ],
         }
-    ).set_index("Library")
+    ).set_index("Preset")
     # A static table wraps its text: every reason is read in full.
     st.table(shown)
     st.caption(
-        "'Checked here': the version of the real library this repository's test suite compared the "
-        "preset with, and the test file that does it."
+        "'Checked here': the version of the real library this repository's tests compared the preset "
+        "with (make test; torchmetrics and TF-Ranking: make check-heavy-peers). Each preset's library "
+        "call, the test that checks it and the code that reproduces the number are below."
     )
-    choice = st.selectbox("Details and code for one library", list(table["preset"]), key="lib_snippet")
+    choice = st.selectbox(
+        "Details and code for one library",
+        list(table["preset"]),
+        key="lib_snippet",
+        format_func=lambda p: f"{p}: {PRESETS[p].library}",
+    )
     row = table.set_index("preset").loc[choice]
+    checked = row["checked"] or "not compared with the library here (built from its source and documentation)"
+    st.caption(
+        f"{md_escape(row['library'])}, version {md_escape(row['version'])}. Checked: {md_escape(checked)}."
+    )
     if row["refusal"]:
         st.error(f"{md_escape(row['library'])} refuses this list: {md_escape(row['refusal'])}")
     for line in filter(None, row["differences"].split("\n")):
