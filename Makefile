@@ -89,7 +89,7 @@ check-heavy-peers: $(HEAVY_VENV)/.installed
 # for 5 minutes (about 10 minutes in all). Server CPU per interaction and interactions/s per core.
 .PHONY: bench-memory bench-capacity
 bench-memory: install-test chromium
-	$(PYTHON) benchmarks/memory_sessions.py --sessions 10 --rows 1e6 --wait 300
+	$(PY) benchmarks/memory_sessions.py --sessions 10 --rows 1e6 --wait 300
 
 bench-capacity: install-test chromium
-	$(PYTHON) benchmarks/capacity.py --repeats 20 --items 6,100 --browser-clicks 30
+	$(PY) benchmarks/capacity.py --repeats 20 --items 6,100 --browser-clicks 30

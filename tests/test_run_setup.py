@@ -111,7 +111,7 @@ def test_make_run_defaults_to_port_8501(tmp_path):
 
 def test_every_target_runs_through_the_chosen_interpreter(tmp_path):
     venv = tmp_path / "venv"
-    for target in ["lint", "test", "bench", "bench-data"]:
+    for target in ["lint", "test", "bench", "bench-data", "bench-memory", "bench-capacity"]:
         out = dry_run(target, f"PYTHON={BASE_PYTHON}", f"VENV={venv}")
         runs = [line for line in out.splitlines() if re.search(r" -m (ruff|pytest)\b|benchmarks/", line)]
         assert runs, (target, out)
