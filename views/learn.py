@@ -1,6 +1,6 @@
 """Learn: NDCG built in seven steps, one column at a time, and a presenter mode for the projector.
 
-The list is the playground's own (``pg_items``, ``pg_pool``, ``pg_variant``): one state, so a
+The list is the playground's own (``pg_items``, ``pg_pool``, ``pg_spec``): one state, so a
 change here shows there and back. The lesson itself (text, columns, predictions) comes from
 ``ndcg_core.lesson``; this page only lays it out.
 
