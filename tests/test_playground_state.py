@@ -131,3 +131,24 @@ def test_curve_agrees_with_explaining_at_each_k(params):
         at_k = type(state)(items=state.items, pool=state.pool, spec=state.spec.with_k(int(k)))
         assert value == pytest.approx(at_k.explain().ndcg)
     assert state.curve(state.explain()).equals(curve)
+
+
+def test_a_preset_in_a_share_link_is_the_librarys_spec_and_round_trips():
+    from sklearn.metrics import ndcg_score
+
+    state, warnings = from_query_params(
+        {"rel": "3,2,0,1", "scores": "0.9,0.5,0.5,0.1", "preset": "sklearn", "k": "3"}
+    )
+    assert warnings == []
+    assert state.spec.preset == "sklearn" and state.spec.k == 3
+    expected = ndcg_score([[3, 2, 0, 1]], [[0.9, 0.5, 0.5, 0.1]], k=3)  # tie-averaged, as sklearn does
+    assert state.explain().ndcg == pytest.approx(expected, abs=1e-12)
+    written = to_query_params(state)
+    assert written["preset"] == "sklearn" and "ties" not in written  # the preset fixes the formula
+    assert from_query_params(written)[0].spec == state.spec
+
+
+def test_an_unknown_preset_in_a_share_link_is_named_and_the_formula_stays():
+    state, warnings = from_query_params({"rel": "3,2,1", "preset": "sk-learn", "gain": "exponential"})
+    assert len(warnings) == 1 and "'preset'" in warnings[0]
+    assert state.spec.preset is None and state.variant.gain == "exponential"
