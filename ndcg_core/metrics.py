@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .presets import Preset, as_spec
-from .spec import Spec, replace_spec
+from .spec import Spec
 from .variants import Variant, check_choice, check_log_base
 
 __all__ = [
@@ -545,7 +545,7 @@ def ndcg_curve(
     dcg_k = np.cumsum(padded / d)
     idcg_k = np.cumsum(ideal_padded / d)
     if v.zero_idcg == "error":  # a curve shows every k: mark undefined points instead of raising
-        spec = replace_spec(spec, variant=v.with_(zero_idcg="skip"))
+        spec = replace(spec, variant=v.with_(zero_idcg="skip"))
     ndcg_k = spec.normalize(dcg_k, idcg_k)
     return pd.DataFrame({"k": np.arange(1, n + 1), "dcg": dcg_k, "idcg": idcg_k, "ndcg": ndcg_k})
 

@@ -45,7 +45,7 @@ import pandas as pd
 from .examples import WorkedExample
 from .metrics import Explanation, explain, ndcg_curve
 from .presets import resolve
-from .spec import Spec, replace_spec
+from .spec import Spec
 from .variants import SCHEMA, Variant, format_number
 
 __all__ = [
@@ -122,7 +122,7 @@ class PlaygroundState:
         the list, tie averaging that changes gains and a library's input rules are already applied.
         """
         ex = self.explain() if ex is None else ex
-        on_gains = replace_spec(self.spec, variant=self.variant.with_(gain="linear"))  # steps hold gains
+        on_gains = replace(self.spec, variant=self.variant.with_(gain="linear"))  # steps hold gains
         return ndcg_curve(list(ex.steps["Gain"]), ideal=list(ex.ideal_steps["Gain"]), spec=on_gains)
 
     def with_items(self, pairs: Iterable[tuple[str, float]]) -> PlaygroundState:

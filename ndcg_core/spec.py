@@ -189,7 +189,7 @@ class Spec:
 
     def with_k(self, k: int | None) -> Spec:
         """The same spec with another cutoff."""
-        return replace_spec(self, variant=self.variant.with_(k=k))
+        return replace(self, variant=self.variant.with_(k=k))
 
     # ------------------------------------------------------------------ grades
 
@@ -288,11 +288,6 @@ ZERO_IDCG_VALUES: dict[str, float] = {"zero": 0.0, "one": 1.0, "skip": math.nan,
 
 #: The fields of :class:`Spec` other than the variant and the preset's name: the input rules.
 RULE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Spec) if f.name not in {"variant", "preset"})
-
-
-def replace_spec(spec: Spec, **changes) -> Spec:
-    """A copy of ``spec`` with some fields changed (checked like a new one)."""
-    return replace(spec, **changes)
 
 
 def pool_extras(grades: np.ndarray, ideal: np.ndarray) -> list[float]:

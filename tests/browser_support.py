@@ -84,3 +84,17 @@ def streamlit_server(timeout: float = 60.0, script: str | pathlib.Path | None = 
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+def drag(page, source, target, *, onto: str = "top") -> None:
+    """Drag ``source`` onto ``target`` (locators) the way a person does, over several pointer events.
+
+    dnd-kit needs movement between pointer down and up; a single jump does nothing. ``onto="top"``
+    drops just inside the target's top edge (the item lands above it), ``"centre"`` on its middle.
+    """
+    src, dst = source.bounding_box(), target.bounding_box()
+    y = dst["y"] + 2 if onto == "top" else dst["y"] + dst["height"] / 2
+    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(dst["x"] + dst["width"] / 2, y, steps=12)
+    page.mouse.up()

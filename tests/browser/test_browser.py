@@ -6,6 +6,7 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from browser_support import drag
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -67,11 +68,7 @@ def test_drag_item_four_to_the_top(page: Page, app_url):
     open_app(page, app_url)
     items = sortable_items(page)
     expect(items).to_have_count(6)
-    src, dst = items.nth(3).bounding_box(), items.nth(0).bounding_box()
-    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + 2, steps=12)
-    page.mouse.up()
+    drag(page, items.nth(3), items.nth(0))
     expected = ndcg_core.ndcg([0, 3, 2, 3, 1, 2], discount="jarvelin")
     expect(headline(page)).to_have_text(f"{expected:.3f}")
     expect(items.first).to_contain_text("D4")

@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from browser_support import drag
 from playwright.sync_api import Page, expect
 
 import ndcg_core
@@ -212,11 +213,7 @@ def test_undo_restores_the_order_before_a_drag(page: Page, app_url):
     open_learn(page, app_url, f"?rel={WIKI}&discount=jarvelin&step=1")
     items = sortable_items(page)
     expect(items).to_have_count(6)
-    src, dst = items.nth(3).bounding_box(), items.nth(0).bounding_box()
-    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + 2, steps=12)
-    page.mouse.up()
+    drag(page, items.nth(3), items.nth(0))
     expect(page).to_have_url(re.compile(r"rel=0%2C3%2C2%2C3%2C1%2C2"))
     expect(items.first).to_contain_text("D4")
     page.locator(".st-key-learn_undo").get_by_role("button", name="Undo").click()

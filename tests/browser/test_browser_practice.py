@@ -9,6 +9,7 @@ import math
 import re
 
 import pytest
+from browser_support import drag
 from playwright.sync_api import Browser, Page, expect
 
 from ndcg_core.practice import kind_for, make_exercise
@@ -90,12 +91,7 @@ def test_answer_right_then_with_the_log2_i_mistake(page: Page, app_url, artifact
 
 def drag_to(page: Page, src_text: str, dst_index: int) -> None:
     items = page.frame_locator(SORTABLE).last.locator("li.sortable-item")
-    src = items.filter(has_text=src_text).first.bounding_box()
-    dst = items.nth(dst_index).bounding_box()
-    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2, steps=12)
-    page.mouse.up()
+    drag(page, items.filter(has_text=src_text).first, items.nth(dst_index), onto="centre")
 
 
 def test_a_drag_exercise_is_solved_by_dragging(page: Page, app_url, artifacts):
