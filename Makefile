@@ -22,7 +22,7 @@ $(PY):
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "Could not create $(VENV) (on Debian/Ubuntu: apt-get install python3-venv)"; exit 1; }
 endif
 
-.PHONY: run test install install-test chromium lint bench
+.PHONY: run test install install-test chromium fonts lint bench catalogs compile-catalogs
 
 install: $(ENV_DIR)/.installed-app
 install-test: $(ENV_DIR)/.installed-test
@@ -43,8 +43,33 @@ chromium:
 	fi
 	@test -x "$(CHROMIUM)" || { echo "Chromium is missing at $(CHROMIUM)"; exit 1; }
 
+# Debian's CJK fonts, so the Chinese pages render in the browser tests (no boxes).
+fonts:
+	@if ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then \
+		if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq fonts-noto-cjk >/dev/null; \
+	fi
+
+# Translations (README, "Languages"): `make catalogs` extracts every marked string, updates each
+# language's .po (new strings appear untranslated, changed ones fuzzy) and compiles the .mo files.
+# `compile-catalogs` (run by `make run` and `make test`) only compiles; any warning fails it.
+LOCALES := ndcg_core/locale
+POT := $(LOCALES)/messages.pot
+PYBABEL = $(PY) -m babel.messages.frontend
+catalogs: install
+	$(PYBABEL) extract -F babel.cfg -o $(POT) --add-location=file --sort-output -c TRANSLATORS: \
+		--project=ndcg-teaching-app --no-wrap -w 110 app.py views ndcg_core
+	$(PYBABEL) update -i $(POT) -d $(LOCALES) -D messages --no-wrap --ignore-obsolete \
+		--ignore-pot-creation-date -l zh
+	@$(MAKE) --no-print-directory compile-catalogs
+
+compile-catalogs: install
+	@out=$$($(PYBABEL) compile -d $(LOCALES) -D messages --statistics 2>&1); status=$$?; echo "$$out"; \
+		if [ $$status -ne 0 ] || echo "$$out" | grep -qiE "warning|error|fuzzy"; then \
+		echo "The catalogs do not compile cleanly (see above)"; exit 1; fi
+
 # Streamlit runs headless (.streamlit/config.toml): open the printed address yourself.
-run: install
+run: install compile-catalogs
 	@echo "Serving the app at http://localhost:$(PORT) (Ctrl+C stops it)"
 	$(PY) -m streamlit run app.py --server.port $(PORT)
 
@@ -52,7 +77,7 @@ lint: install-test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-test: install-test chromium lint
+test: install-test chromium fonts lint compile-catalogs
 	NDCG_CHROMIUM=$(CHROMIUM) $(PY) -m pytest
 
 bench: install-test

@@ -7,12 +7,22 @@ from pathlib import Path
 
 import streamlit as st
 
+from ndcg_core.i18n import _
+from views.common import (
+    DATASETS,
+    PLAYGROUND,
+    count_run,
+    formula_controls,
+    init_language,
+    init_session,
+    language_switch,
+)
+
 ROOT = Path(__file__).parent
 
-st.set_page_config(page_title="NDCG, step by step", page_icon=":material/leaderboard:", layout="wide")
+init_language()  # before any text: the page title is translated too
+st.set_page_config(page_title=_("NDCG, step by step"), page_icon=":material/leaderboard:", layout="wide")
 st.html(f"<style>{(ROOT / 'assets' / 'style.css').read_text()}</style>")
-
-from views.common import DATASETS, PLAYGROUND, count_run, formula_controls, init_session  # noqa: E402
 
 count_run()
 init_session()
@@ -20,18 +30,19 @@ init_session()
 VIEWS = ROOT / "views"
 pages = [
     # Learn comes first in the navigation; the Playground stays the default page at "/".
-    st.Page(VIEWS / "learn.py", title="Learn", icon=":material/school:", url_path="learn"),
-    st.Page(VIEWS / "playground.py", title="Playground", icon=":material/tune:", default=True),
-    st.Page(VIEWS / "explore.py", title="Explore", icon=":material/compare_arrows:", url_path="explore"),
-    st.Page(VIEWS / "datasets.py", title="Data sets", icon=":material/table_view:", url_path="datasets"),
-    st.Page(VIEWS / "practice.py", title="Practice", icon=":material/quiz:", url_path="practice"),
+    st.Page(VIEWS / "learn.py", title=_("Learn"), icon=":material/school:", url_path="learn"),
+    st.Page(VIEWS / "playground.py", title=_("Playground"), icon=":material/tune:", default=True),
+    st.Page(VIEWS / "explore.py", title=_("Explore"), icon=":material/compare_arrows:", url_path="explore"),
+    st.Page(VIEWS / "datasets.py", title=_("Data sets"), icon=":material/table_view:", url_path="datasets"),
+    st.Page(VIEWS / "practice.py", title=_("Practice"), icon=":material/quiz:", url_path="practice"),
 ]
 #: Which formula each page's sidebar shows (see views.common: shared and per-page settings).
 FORMULA_OF = {"learn": PLAYGROUND, "": PLAYGROUND, "explore": PLAYGROUND, "datasets": DATASETS}
 
 page = st.navigation(pages, position="top")
 scope = FORMULA_OF.get(page.url_path)
-if scope is not None:
-    with st.sidebar:
+with st.sidebar:
+    language_switch()  # every page, with or without formula controls
+    if scope is not None:
         formula_controls(scope)
 page.run()

@@ -2,11 +2,24 @@
 
 Every user-facing string goes through :func:`_` (or is marked with :func:`N_` where it is a
 module-level constant, and translated with :func:`_` where it is shown). The catalogs live in
-``ndcg_core/locale/<lang>/LC_MESSAGES/messages.po`` (compiled to ``.mo`` by ``make catalogs``).
-The library's own ``ValueError`` messages stay English: they are API.
+``ndcg_core/locale/<lang>/LC_MESSAGES/messages.po``, compiled to ``.mo`` by ``make catalogs``
+(``make run`` and ``make test`` compile them too). The library's own ``ValueError`` messages stay
+English: they are API.
 
-The language is per session: the app sets it at the top of each script run with
-:func:`set_language`.
+Which language :func:`_` uses: the app registers a *source* with :func:`use_language_source`
+(a function that reads the session's choice), so every call, including those in a partial rerun
+that skips the script's top, follows the session. Without a source (or when it answers None, as
+outside a session) the language set with :func:`set_language` in this context is used.
+
+>>> set_language("zh")
+>>> _("Playground"), language()
+('练习场', 'zh')
+>>> set_language("en")
+>>> _("Playground")
+'Playground'
+
+Numbers are formatted the same in both languages (``.`` as the decimal mark): nothing here
+touches the locale of the process.
 """
 
 from __future__ import annotations
@@ -14,6 +27,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import gettext
+from collections.abc import Callable
 from pathlib import Path
 
 #: The languages the app is translated into, with the name shown in the language switch.
@@ -23,6 +37,7 @@ DOMAIN = "messages"
 LOCALE_DIR = Path(__file__).parent / "locale"
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("ndcg_language", default=DEFAULT_LANGUAGE)
+_source: list[Callable[[], str | None]] = []  # at most one: the app's session reader
 
 
 @functools.cache
@@ -31,24 +46,43 @@ def translations(lang: str) -> gettext.NullTranslations:
     return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
 
 
+def language_of(code: str | None) -> str | None:
+    """The app's language for a language or locale code (``zh-CN`` -> ``zh``), or None."""
+    if not code:
+        return None
+    base = str(code).strip().replace("_", "-").split("-")[0].lower()
+    return base if base in LANGUAGES else None
+
+
 def set_language(lang: str) -> None:
     """Use ``lang`` for :func:`_` in this thread/context (unknown codes fall back to English)."""
     _current.set(lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
 
 
+def use_language_source(source: Callable[[], str | None] | None) -> None:
+    """Ask ``source()`` for the language at every call (None: only :func:`set_language`)."""
+    _source.clear()
+    if source is not None:
+        _source.append(source)
+
+
 def language() -> str:
     """The language :func:`_` translates into now."""
+    if _source:
+        lang = _source[0]()
+        if lang in LANGUAGES:
+            return lang
     return _current.get()
 
 
 def _(message: str) -> str:
     """``message`` in the current language."""
-    return translations(_current.get()).gettext(message)
+    return translations(language()).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n``, in the current language."""
-    return translations(_current.get()).ngettext(singular, plural, n)
+    return translations(language()).ngettext(singular, plural, n)
 
 
 def N_(message: str) -> str:

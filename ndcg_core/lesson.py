@@ -24,7 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .answers import is_correct, parse_answer, precision_problem, same_at_precision
+from .errors import error_text
 from .formula import dcg_latex, ndcg_latex, trimmed
+from .i18n import N_, _, ngettext
 from .metrics import Explanation
 from .variants import format_base
 
@@ -45,22 +47,39 @@ N_STEPS = 7
 
 #: One line per column a step table can show (the Playground's tables use it too).
 COLUMN_HELP: dict[str, str] = {
-    "Position": "Place in the ranked list, 1 = top. In long Playground tables ✓ marks rows counted in DCG@k.",
-    "Item": "The item's name, as typed.",
-    "Grade": "How relevant a person judged the item: 0 = not relevant, higher = more useful.",
-    "Gain": "What the item is worth wherever it stands: the grade itself (linear) or 2^grade − 1.",
-    "Divisor": "What this position divides the gain by; it grows with the position, like a logarithm.",
-    "Discounted gain": "Gain ÷ divisor: what this position adds to DCG.",
-    "Cumulative DCG": "Running total of the discounted gains from the top down to this row (stops at k).",
-    "Cumulative IDCG": "The same running total for the ideal ordering; its value at k is IDCG@k.",
-    "Beyond k": "yes: the row is below the cutoff k and adds nothing to DCG@k.",
-    "Score": "The model's score; the ranking puts higher scores first.",
-    "Tie group": "Items with equal scores share a group number; the tie rule orders them.",
-    "CG": "Cumulative gain: the plain sum of the gains in the top k, ignoring their order.",
-    "DCG": "Discounted cumulative gain: the sum of the discounted gains in the top k.",
-    "IDCG": "Ideal DCG: the DCG of the best possible order of all judged items, cut at k.",
-    "NDCG": "DCG ÷ IDCG: the share of the best possible DCG this order achieves.",
+    "Position": N_(
+        "Place in the ranked list, 1 = top. In long Playground tables ✓ marks rows counted in DCG@k."
+    ),
+    "Item": N_("The item's name, as typed."),
+    "Grade": N_("How relevant a person judged the item: 0 = not relevant, higher = more useful."),
+    "Gain": N_("What the item is worth wherever it stands: the grade itself (linear) or 2^grade − 1."),
+    "Divisor": N_("What this position divides the gain by; it grows with the position, like a logarithm."),
+    "Discounted gain": N_("Gain ÷ divisor: what this position adds to DCG."),
+    "Cumulative DCG": N_("Running total of the discounted gains from the top down to this row (stops at k)."),
+    "Cumulative IDCG": N_("The same running total for the ideal ordering; its value at k is IDCG@k."),
+    "Beyond k": N_("yes: the row is below the cutoff k and adds nothing to DCG@k."),
+    "Score": N_("The model's score; the ranking puts higher scores first."),
+    "Tie group": N_("Items with equal scores share a group number; the tie rule orders them."),
+    "CG": N_("Cumulative gain: the plain sum of the gains in the top k, ignoring their order."),
+    "DCG": N_("Discounted cumulative gain: the sum of the discounted gains in the top k."),
+    "IDCG": N_("Ideal DCG: the DCG of the best possible order of all judged items, cut at k."),
+    "NDCG": N_("DCG ÷ IDCG: the share of the best possible DCG this order achieves."),
 }
+#: The step-table column names, marked for translation (the tables keep the English names as keys;
+#: the pages show ``_(name)``).
+COLUMN_NAMES = (
+    N_("Position"),
+    N_("Item"),
+    N_("Grade"),
+    N_("Gain"),
+    N_("Divisor"),
+    N_("Discounted gain"),
+    N_("Cumulative DCG"),
+    N_("Cumulative IDCG"),
+    N_("Beyond k"),
+    N_("Score"),
+    N_("Tie group"),
+)
 
 BASE_COLUMNS = ("Position", "Item", "Grade")
 IDEAL_COLUMNS = ("Position", "Item", "Grade", "Gain", "Divisor", "Discounted gain", "Cumulative IDCG")
@@ -145,40 +164,46 @@ def _gain_step(ex: Explanation) -> LessonStep:
     row = _row(ex, top)
     g, gain = float(row["Grade"]), float(row["Gain"])
     if v.gain_table is not None:
-        rule = "Here a custom table turns each grade into its gain: " + ", ".join(
-            f"{a:g} → {b:g}" for a, b in sorted(v.gain_table.items())
+        rule = _("Here a custom table turns each grade into its gain: {pairs}").format(
+            pairs=", ".join(f"{a:g} → {b:g}" for a, b in sorted(v.gain_table.items()))
         )
-        formula = f"\\mathrm{{gain}}({trimmed(g)}) = {trimmed(gain)}"
-        why = f"the table gives grade {g:g} the gain {gain:g}"
+        formula = f"\\text{{{_('gain')}}}({trimmed(g)}) = {trimmed(gain)}"
+        why = _("the table gives grade {g} the gain {gain}").format(g=f"{g:g}", gain=f"{gain:g}")
     elif v.gain == "exponential":
-        rule = (
+        rule = _(
             "Here the gain is 2^grade − 1: grades 0, 1, 2, 3 are worth 0, 1, 3, 7. Each step up "
             "the scale doubles the worth (plus one), so one excellent item outweighs two good ones."
         )
-        formula = f"\\mathrm{{gain}} = 2^{{\\mathrm{{grade}}}} - 1 = 2^{{{trimmed(g)}}} - 1 = {trimmed(gain)}"
+        gain_word, grade_word = _("gain"), _("grade")
+        formula = (
+            f"\\text{{{gain_word}}} = 2^{{\\text{{{grade_word}}}}} - 1 "
+            f"= 2^{{{trimmed(g)}}} - 1 = {trimmed(gain)}"
+        )
         why = f"2^{g:g} − 1 = {trimmed(gain)}"
     else:
-        rule = (
+        rule = _(
             "Here the gain is the grade itself (linear gain). Many search teams use 2^grade − 1 "
             "instead: grades 0, 1, 2, 3 are then worth 0, 1, 3, 7, so one excellent item "
             "outweighs two good ones. Try 'exponential' under Gain in the sidebar."
         )
-        formula = f"\\mathrm{{gain}} = \\mathrm{{grade}} = {trimmed(gain)}"
-        why = f"with linear gain the gain is the grade, {g:g}"
+        formula = f"\\text{{{_('gain')}}} = \\text{{{_('grade')}}} = {trimmed(gain)}"
+        why = _("with linear gain the gain is the grade, {g}").format(g=f"{g:g}")
     text = (
-        "Each grade becomes a gain: the points the item is worth, before its position counts.",
+        _("Each grade becomes a gain: the points the item is worth, before its position counts."),
         rule,
     )
     if v.ties == "average" and steps["Score"].notna().any():
-        text += ("Tied scores share their group's average gain (the 'average' tie rule).",)
+        text += (_("Tied scores share their group's average gain (the 'average' tie rule)."),)
     question = Question(
-        prompt=f"What is the gain of {row['Item']} at position {top} (grade {g:g})?",
+        prompt=_("What is the gain of {item} at position {top} (grade {g})?").format(
+            item=row["Item"], top=top, g=f"{g:g}"
+        ),
         why=why,
         exact=gain,
     )
     return LessonStep(
         2,
-        "Gain: what an item is worth",
+        _("Gain: what an item is worth"),
         text,
         (*BASE_COLUMNS, "Gain"),
         ("Gain",),
@@ -194,29 +219,33 @@ def _discount_step(ex: Explanation) -> LessonStep:
     first = ", ".join(trimmed(x) for x in ex.steps["Divisor"].iloc[:4])
     log, b = _log(v.log_base), format_base(v.log_base)
     if v.discount == "log":
-        rule = (
-            f"Here the divisor at position i is {_log_text(v.log_base)}(i + 1). Your first divisors: {first}."
+        rule = _("Here the divisor at position i is {log}(i + 1). Your first divisors: {first}.").format(
+            log=_log_text(v.log_base), first=first
         )
         formula = f"d_{{{p}}} = {log}({p} + 1) = {trimmed(d)}"
         why = f"{_log_text(v.log_base)}({p} + 1) = {trimmed(d)}"
     else:
-        rule = (
-            f"Here the divisor is max(1, {_log_text(v.log_base)} i), the original form: positions "
-            f"up to {b} are not discounted at all (divisor 1). Your first divisors: {first}."
-        )
+        rule = _(
+            "Here the divisor is max(1, {log} i), the original form: positions "
+            "up to {b} are not discounted at all (divisor 1). Your first divisors: {first}."
+        ).format(log=_log_text(v.log_base), b=b, first=first)
         formula = f"d_{{{p}}} = \\max(1, {log} {p}) = {trimmed(d)}"
         why = f"max(1, {_log_text(v.log_base)} {p}) = {trimmed(d)}"
     text = (
-        "People read from the top and stop early, so a good item lower down is worth less to them. "
-        "Each gain is therefore divided by a divisor that grows with the position.",
-        "The divisor grows like a logarithm: quickly over the first positions, then slowly, so "
-        "positions 9 and 10 are discounted almost equally.",
+        _(
+            "People read from the top and stop early, so a good item lower down is worth less to them. "
+            "Each gain is therefore divided by a divisor that grows with the position."
+        ),
+        _(
+            "The divisor grows like a logarithm: quickly over the first positions, then slowly, so "
+            "positions 9 and 10 are discounted almost equally."
+        ),
         rule,
     )
-    question = Question(prompt=f"What is the divisor at position {p}?", why=why, exact=d)
+    question = Question(prompt=_("What is the divisor at position {p}?").format(p=p), why=why, exact=d)
     return LessonStep(
         3,
-        "The position discount",
+        _("The position discount"),
         text,
         (*BASE_COLUMNS, "Gain", "Divisor"),
         ("Divisor",),
@@ -229,23 +258,32 @@ def _dcg_step(ex: Explanation) -> LessonStep:
     p = _probe(ex)
     row = _row(ex, p)
     gain, d, dg = float(row["Gain"]), float(row["Divisor"]), float(row["Discounted gain"])
-    k_note = "the whole list" if ex.k >= len(ex.steps) else f"the top {ex.k} rows (step 7 explains k)"
+    k_note = (
+        _("the whole list")
+        if ex.k >= len(ex.steps)
+        else _("the top {k} rows (step 7 explains k)").format(k=ex.k)
+    )
     text = (
-        "Divide each gain by its divisor: the discounted gain is what that position adds.",
-        "Add the discounted gains from the top down. The running total is the cumulative DCG; "
-        f"its value at row k is DCG@k. Here k = {ex.k}: {k_note}.",
-        f"Without the divisors you get CG, the plain sum of gains (CG@{ex.k} = {trimmed(ex.cg)}). "
-        "CG ignores the order; DCG rewards putting the good items first.",
+        _("Divide each gain by its divisor: the discounted gain is what that position adds."),
+        _(
+            "Add the discounted gains from the top down. The running total is the cumulative DCG; "
+            "its value at row k is DCG@k. Here k = {k}: {k_note}."
+        ).format(k=ex.k, k_note=k_note),
+        _(
+            "Without the divisors you get CG, the plain sum of gains (CG@{k} = {cg}). "
+            "CG ignores the order; DCG rewards putting the good items first."
+        ).format(k=ex.k, cg=trimmed(ex.cg)),
     )
     question = Question(
-        prompt=f"What is the discounted gain at position {p} ({row['Item']}: gain {trimmed(gain)}, "
-        f"divisor {trimmed(d)})?",
+        prompt=_("What is the discounted gain at position {p} ({item}: gain {gain}, divisor {d})?").format(
+            p=p, item=row["Item"], gain=trimmed(gain), d=trimmed(d)
+        ),
         why=f"{trimmed(gain)} ÷ {trimmed(d)} = {trimmed(dg)}",
         exact=dg,
     )
     return LessonStep(
         4,
-        "DCG: add up what each position is worth",
+        _("DCG: add up what each position is worth"),
         text,
         (*BASE_COLUMNS, "Gain", "Divisor", "Discounted gain", "Cumulative DCG"),
         ("Discounted gain", "Cumulative DCG"),
@@ -261,33 +299,41 @@ def _ideal_step(ex: Explanation) -> LessonStep:
     missing = [str(x) for x in ex.ideal_steps["Item"] if x not in retrieved]
     if len(ex.ideal_steps) > len(ex.steps) and missing:
         extra = len(ex.ideal_steps) - len(ex.steps)
-        counted = "1 judged item was" if extra == 1 else f"{extra} judged items were"
-        pool = (
-            f"{counted} never retrieved ({', '.join(missing[:4])}{', ...' if len(missing) > 4 else ''}). "
-            "They still enter the "
-            "ideal ordering: a good item the system missed raises IDCG and so lowers the score."
-        )
+        names = ", ".join(missing[:4]) + (", ..." if len(missing) > 4 else "")
+        pool = ngettext(
+            "{n} judged item was never retrieved ({names}). They still enter the ideal ordering: "
+            "a good item the system missed raises IDCG and so lowers the score.",
+            "{n} judged items were never retrieved ({names}). They still enter the ideal ordering: "
+            "a good item the system missed raises IDCG and so lowers the score.",
+            extra,
+        ).format(n=extra, names=names)
     else:
-        pool = (
+        pool = _(
             "Your list holds every judged item, so the ideal ordering is your list sorted by gain. "
             "A judged item the system never retrieved would join it too: add one under "
             "'Not retrieved' in the Playground."
         )
     top = ex.ideal_steps.iloc[0]
     text = (
-        f"Is DCG@{ex.k} = {trimmed(ex.dcg)} good? That depends on what there was to find.",
-        "Sort every judged item by gain, best first: that is the best order possible. Its DCG, cut at "
-        "the same k, is the ideal DCG (IDCG).",
+        _("Is DCG@{k} = {dcg} good? That depends on what there was to find.").format(
+            k=ex.k, dcg=trimmed(ex.dcg)
+        ),
+        _(
+            "Sort every judged item by gain, best first: that is the best order possible. Its DCG, cut at "
+            "the same k, is the ideal DCG (IDCG)."
+        ),
         pool,
     )
     question = Question(
-        prompt="Which grade does the ideal ordering put at position 1?",
-        why=f"the highest-gain judged item goes first: {top['Item']}, grade {top['Grade']:g}",
+        prompt=_("Which grade does the ideal ordering put at position 1?"),
+        why=_("the highest-gain judged item goes first: {item}, grade {g}").format(
+            item=top["Item"], g=f"{top['Grade']:g}"
+        ),
         exact=float(top["Grade"]),
     )
     return LessonStep(
         5,
-        "The ideal ordering and IDCG",
+        _("The ideal ordering and IDCG"),
         text,
         (*BASE_COLUMNS, "Gain", "Divisor", "Discounted gain", "Cumulative DCG"),
         (),
@@ -301,26 +347,34 @@ def _ideal_step(ex: Explanation) -> LessonStep:
 
 def _ndcg_step(ex: Explanation) -> LessonStep:
     text = [
-        "Divide your DCG by the ideal DCG. The result is the share of the best possible DCG that "
-        "your order achieves: 1 means your order is as good as the ideal one.",
-        "Each query is measured against its own best, so an easy query and a hard one both top "
-        "out at 1: that is what makes NDCG comparable across queries.",
+        _(
+            "Divide your DCG by the ideal DCG. The result is the share of the best possible DCG that "
+            "your order achieves: 1 means your order is as good as the ideal one."
+        ),
+        _(
+            "Each query is measured against its own best, so an easy query and a hard one both top "
+            "out at 1: that is what makes NDCG comparable across queries."
+        ),
     ]
     question = None
     if ex.idcg > 0:
         question = Question(
-            prompt=f"What is NDCG@{ex.k} = {trimmed(ex.dcg)} ÷ {trimmed(ex.idcg)}? (2 decimals are enough)",
+            prompt=_("What is NDCG@{k} = {dcg} ÷ {idcg}? (2 decimals are enough)").format(
+                k=ex.k, dcg=trimmed(ex.dcg), idcg=trimmed(ex.idcg)
+            ),
             why=f"{trimmed(ex.dcg)} ÷ {trimmed(ex.idcg)} = {trimmed(ex.ndcg)}",
             exact=ex.ndcg,
         )
     else:
         text.append(
-            f"Here IDCG@{ex.k} = {trimmed(ex.idcg)}: no judged item has a positive gain, so the division "
-            f"is undefined and the rule 'When IDCG = 0' ({ex.variant.zero_idcg}) decides the score."
+            _(
+                "Here IDCG@{k} = {idcg}: no judged item has a positive gain, so the division "
+                "is undefined and the rule 'When IDCG = 0' ({rule}) decides the score."
+            ).format(k=ex.k, idcg=trimmed(ex.idcg), rule=ex.variant.zero_idcg)
         )
     return LessonStep(
         6,
-        "NDCG = DCG ÷ IDCG",
+        _("NDCG = DCG ÷ IDCG"),
         tuple(text),
         (*BASE_COLUMNS, "Gain", "Divisor", "Discounted gain", "Cumulative DCG"),
         (),
@@ -335,32 +389,37 @@ def _cutoff_step(ex: Explanation) -> LessonStep:
     n, k = len(ex.steps), ex.k
     if k < n:
         hidden = ex.steps[ex.steps["Beyond k"]]
-        names = ", ".join(f"{r['Item']} (grade {r['Grade']:g})" for _, r in hidden.head(4).iterrows())
+        names = ", ".join(
+            _("{item} (grade {g})").format(item=r["Item"], g=f"{r['Grade']:g}")
+            for _i, r in hidden.head(4).iterrows()
+        )
         more = ", ..." if len(hidden) > 4 else ""
-        seen = (
-            f"Here k = {k}: rows {k + 1} to {n} add nothing to DCG@{k}, whatever their grades: "
-            f"{names}{more}. "
-            f"A list can score NDCG@{k} = 1 even if a bad item follows at position {k + 1}."
-        )
+        seen = _(
+            "Here k = {k}: rows {first} to {n} add nothing to DCG@{k}, whatever their grades: {names}. "
+            "A list can score NDCG@{k} = 1 even if a bad item follows at position {first}."
+        ).format(k=k, first=k + 1, n=n, names=names + more)
     else:
-        seen = (
-            f"Here k = {k} covers the whole list, so nothing is hidden. Set k to 3 in the sidebar "
+        seen = _(
+            "Here k = {k} covers the whole list, so nothing is hidden. Set k to 3 in the sidebar "
             "and watch the rows below 3 stop counting."
-        )
+        ).format(k=k)
     text = (
-        "People rarely look past the first screen, so NDCG is usually reported at a cutoff k: "
-        "NDCG@10 counts only the top 10 positions, and the ideal ordering is cut at k too.",
+        _(
+            "People rarely look past the first screen, so NDCG is usually reported at a cutoff k: "
+            "NDCG@10 counts only the top 10 positions, and the ideal ordering is cut at k too."
+        ),
         seen,
     )
     question = Question(
-        prompt="Do rows below position k add anything to DCG@k?",
-        why="DCG@k stops at row k; the rows below it are not counted at all",
-        choices=("Yes, with a smaller weight", "No, nothing at all"),
+        prompt=_("Do rows below position k add anything to DCG@k?"),
+        why=_("DCG@k stops at row k; the rows below it are not counted at all"),
+        # The choices stay English keys (what an answer stores); the page shows _(choice).
+        choices=(N_("Yes, with a smaller weight"), N_("No, nothing at all")),
         answer="No, nothing at all",
     )
     return LessonStep(
         7,
-        "The cutoff k, and what it hides",
+        _("The cutoff k, and what it hides"),
         text,
         (*BASE_COLUMNS, "Gain", "Divisor", "Discounted gain", "Cumulative DCG", "Beyond k"),
         ("Beyond k",),
@@ -373,22 +432,29 @@ def _cutoff_step(ex: Explanation) -> LessonStep:
 def _list_step(ex: Explanation) -> LessonStep:
     best = ex.steps.iloc[int(ex.steps["Grade"].to_numpy().argmax())]
     text = (
-        "A search engine or recommender returns a ranked list, best guess first. A person then "
-        "judged each item with a relevance grade: 0 means not relevant, higher means more useful.",
-        f"Your list has {len(ex.steps)} items; the most relevant is {best['Item']} (grade "
-        f"{best['Grade']:g}) at position {int(best['Position'])}.",
-        "NDCG turns the order and the grades into one number. With grades of 0 or more it lies "
-        "between 0 and 1, and 1 means no better order of these items exists. Six steps build it.",
+        _(
+            "A search engine or recommender returns a ranked list, best guess first. A person then "
+            "judged each item with a relevance grade: 0 means not relevant, higher means more useful."
+        ),
+        ngettext(
+            "Your list has {n} item; the most relevant is {item} (grade {g}) at position {p}.",
+            "Your list has {n} items; the most relevant is {item} (grade {g}) at position {p}.",
+            len(ex.steps),
+        ).format(n=len(ex.steps), item=best["Item"], g=f"{best['Grade']:g}", p=int(best["Position"])),
+        _(
+            "NDCG turns the order and the grades into one number. With grades of 0 or more it lies "
+            "between 0 and 1, and 1 means no better order of these items exists. Six steps build it."
+        ),
     )
     grades = ", ".join(f"{g:g}" for g in ex.steps["Grade"].iloc[:10])
     more = ", \\ldots" if len(ex.steps) > 10 else ""
     return LessonStep(
         1,
-        "A ranked list and its grades",
+        _("A ranked list and its grades"),
         text,
         BASE_COLUMNS,
         (),
-        (f"\\text{{grades, top first: }} {grades}{more}",),
+        (f"\\text{{{_('grades, top first:')} }} {grades}{more}",),
         None,
     )
 
@@ -414,24 +480,28 @@ def check_answer(question: Question, text: str) -> Feedback:
     """
     if question.choices:
         if text not in question.choices:
-            return Feedback(None, f"Pick one of: {' / '.join(question.choices)}.")
+            return Feedback(
+                None, _("Pick one of: {choices}.").format(choices=" / ".join(map(_, question.choices)))
+            )
         ok = text == question.answer
-        return Feedback(ok, f"{'Right' if ok else 'Not quite'}: {question.why}.")
+        return Feedback(ok, (_("Right: {why}.") if ok else _("Not quite: {why}.")).format(why=question.why))
     assert question.exact is not None
     try:
         answer = parse_answer(text)
     except ValueError as err:
-        return Feedback(None, f"Your answer could not be read: {err}.")
+        return Feedback(None, _("Your answer could not be read: {problem}.").format(problem=error_text(err)))
     exact = question.exact
     if answer.value == exact:
         # Typed exactly (1.5 for 1.5): right at any precision; the shared rule asks 2 decimals.
-        return Feedback(True, f"Right: {question.why}.")
+        return Feedback(True, _("Right: {why}.").format(why=question.why))
     too_rough = precision_problem(answer, exact)
     if too_rough and same_at_precision(answer, exact):
-        return Feedback(None, f"Close, but {too_rough}.")
+        return Feedback(None, _("Close, but {problem}.").format(problem=error_text(too_rough)))
     if is_correct(answer, exact):
-        return Feedback(True, f"Right: {question.why}.")
-    return Feedback(False, f"Not quite: you said {answer.text}; {question.why}.")
+        return Feedback(True, _("Right: {why}.").format(why=question.why))
+    return Feedback(
+        False, _("Not quite: you said {answer}; {why}.").format(answer=answer.text, why=question.why)
+    )
 
 
 def step_frame(ex: Explanation, columns: tuple[str, ...], *, ideal: bool = False):

@@ -17,6 +17,8 @@ Share-link parameters
 ``pool``         grades of judged items the ranking did not retrieve
 ``pool_labels``  their names (optional; default J1, J2, ...)
 ``preset``       a library's NDCG (a key of ``ndcg_core.PRESETS``): its formula and rules
+``lang``         the app's language, ``en`` | ``zh`` (:data:`UI_PARAMS`: not part of the state;
+                 the app writes it unless both the page and the browser are English)
 
 The formula keys are those of :data:`ndcg_core.SCHEMA` (each option's
 ``url_key``), written and read by the option itself. An invalid parameter
@@ -50,6 +52,7 @@ from .variants import SCHEMA, Variant, format_number
 
 __all__ = [
     "DEFAULT_STATE",
+    "UI_PARAMS",
     "Item",
     "PlaygroundState",
     "all_scored",
@@ -280,6 +283,9 @@ def fill_labels(pairs: list[tuple[str | None, float]], prefix: str = "D") -> lis
 
 
 # ---------------------------------------------------------------- share links
+
+#: Share-link parameters of the page around the state (the language): never read as state.
+UI_PARAMS = ("lang",)
 
 
 def _fmt(x: float) -> str:

@@ -29,6 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .i18n import N_
+
 __all__ = [
     "DISCOUNTS",
     "GAINS",
@@ -120,93 +122,107 @@ class Option:
 
 
 GAINS: dict[str, str] = {
-    "linear": "gain = grade: a grade-2 item is worth twice a grade-1 item",
-    "exponential": "gain = 2^grade - 1: each grade step doubles the worth (Burges et al. 2005)",
+    "linear": N_("gain = grade: a grade-2 item is worth twice a grade-1 item"),
+    "exponential": N_("gain = 2^grade - 1: each grade step doubles the worth (Burges et al. 2005)"),
 }
 DISCOUNTS: dict[str, str] = {
-    "log": "divide the gain at position i by log_b(i + 1): every position is discounted",
-    "jarvelin": "divide by max(1, log_b(i)): the first b positions are not discounted "
-    "(Järvelin & Kekäläinen 2002)",
+    "log": N_("divide the gain at position i by log_b(i + 1): every position is discounted"),
+    "jarvelin": N_(
+        "divide by max(1, log_b(i)): the first b positions are not discounted (Järvelin & Kekäläinen 2002)"
+    ),
 }
 LOG_BASES: dict[float, str] = {
-    2.0: "base 2: the usual choice",
-    math.e: "base e (natural log), as in Burges et al. 2005",
-    10.0: "base 10: with the Järvelin–Kekäläinen discount, positions 1-10 are undiscounted",
+    2.0: N_("base 2: the usual choice"),
+    math.e: N_("base e (natural log), as in Burges et al. 2005"),
+    10.0: N_("base 10: with the Järvelin–Kekäläinen discount, positions 1-10 are undiscounted"),
 }
 ZERO_IDCG_POLICIES: dict[str, str] = {
-    "zero": "score 0: a query with nothing relevant to find gets no credit (scikit-learn, trec_eval)",
-    "one": "score 1: nothing could have been ranked better (LightGBM, XGBoost 'ndcg')",
-    "skip": "no score (NaN): leave the query out of averages (torchmetrics 'skip')",
-    "error": "raise an error: treat such a query as a mistake in the data",
+    "zero": N_("score 0: a query with nothing relevant to find gets no credit (scikit-learn, trec_eval)"),
+    "one": N_("score 1: nothing could have been ranked better (LightGBM, XGBoost 'ndcg')"),
+    "skip": N_("no score (NaN): leave the query out of averages (torchmetrics 'skip')"),
+    "error": N_("raise an error: treat such a query as a mistake in the data"),
 }
 TIES: dict[str, str] = {
-    "stable": "equal scores keep their input order, a stable sort (LightGBM, XGBoost; ranx on short lists)",
-    "average": "every item of a tie group gets the group's mean gain (McSherry & Najork 2008; "
-    "scikit-learn's default, torchmetrics)",
-    "docid_desc": "scores rounded to float32, then equal scores ordered by item id, descending "
-    "(trec_eval, pytrec_eval, ir_measures)",
-    "reverse_argsort": "numpy's argsort, reversed (scikit-learn ignore_ties=True): in short lists equal "
-    "scores come out in reverse input order; in long ones the order is whatever numpy's sort gives",
+    "stable": N_(
+        "equal scores keep their input order, a stable sort (LightGBM, XGBoost; ranx on short lists)"
+    ),
+    "average": N_(
+        "every item of a tie group gets the group's mean gain (McSherry & Najork 2008; "
+        "scikit-learn's default, torchmetrics)"
+    ),
+    "docid_desc": N_(
+        "scores rounded to float32, then equal scores ordered by item id, descending "
+        "(trec_eval, pytrec_eval, ir_measures)"
+    ),
+    "reverse_argsort": N_(
+        "numpy's argsort, reversed (scikit-learn ignore_ties=True): in short lists equal "
+        "scores come out in reverse input order; in long ones the order is whatever numpy's sort gives"
+    ),
 }
 
 SCHEMA: tuple[Option, ...] = (
     Option(
         "k",
-        "Cutoff k",
+        N_("Cutoff k"),
         None,
-        "Only the top k positions count; none means the whole list.",
+        N_("Only the top k positions count; none means the whole list."),
         url_key="k",
         kind="cutoff",
     ),
     Option(
         "gain",
-        "Gain",
+        N_("Gain"),
         "linear",
-        "How a relevance grade becomes a gain.",
+        N_("How a relevance grade becomes a gain."),
         GAINS,
         url_key="gain",
-        labels={"linear": "linear", "exponential": "exponential"},
+        labels={"linear": N_("linear"), "exponential": N_("exponential")},
         kind="gain",
     ),
     Option(
         "discount",
-        "Discount",
+        N_("Discount"),
         "log",
-        "How much a gain shrinks with its position.",
+        N_("How much a gain shrinks with its position."),
         DISCOUNTS,
         url_key="discount",
         labels={"log": "log(i+1)", "jarvelin": "Järvelin–Kekäläinen"},
     ),
     Option(
         "log_base",
-        "Log base",
+        N_("Log base"),
         2.0,
-        "Base b of the logarithm in the discount (any number above 1).",
+        N_("Base b of the logarithm in the discount (any number above 1)."),
         LOG_BASES,
         url_key="base",
         kind="base",
     ),
     Option(
         "zero_idcg",
-        "When IDCG = 0",
+        N_("When IDCG = 0"),
         "zero",
-        "What NDCG is for a query whose ideal DCG is 0 (no relevant item to find).",
+        N_("What NDCG is for a query whose ideal DCG is 0 (no relevant item to find)."),
         ZERO_IDCG_POLICIES,
         url_key="zero",
-        labels={"zero": "score 0", "one": "score 1", "skip": "no score (NaN)", "error": "show an error"},
+        labels={
+            "zero": N_("score 0"),
+            "one": N_("score 1"),
+            "skip": N_("no score (NaN)"),
+            "error": N_("show an error"),
+        },
     ),
     Option(
         "ties",
-        "Tied scores",
+        N_("Tied scores"),
         "stable",
-        "How items with equal scores are ranked (only matters when the ranking comes from scores).",
+        N_("How items with equal scores are ranked (only matters when the ranking comes from scores)."),
         TIES,
         url_key="ties",
         labels={
-            "stable": "keep the input order",
-            "average": "average the tie group",
-            "docid_desc": "by item id, descending",
-            "reverse_argsort": "numpy argsort, reversed",
+            "stable": N_("keep the input order"),
+            "average": N_("average the tie group"),
+            "docid_desc": N_("by item id, descending"),
+            "reverse_argsort": N_("numpy argsort, reversed"),
         },
     ),
 )

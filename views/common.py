@@ -24,14 +24,18 @@ from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit_sortables import sort_items
 
 from ndcg_core import PRESETS, SCHEMA, Spec, Variant, resolve
 from ndcg_core.dataset import DATASET_BASE, TIE_RULES
+from ndcg_core.errors import error_text
 from ndcg_core.export import figure_image, formulas_latex, table_csv, table_latex, table_markdown
 from ndcg_core.history import History
+from ndcg_core.i18n import LANGUAGES, N_, _, language, language_of, use_language_source
 from ndcg_core.lesson import COLUMN_HELP
 from ndcg_core.playground import (
+    UI_PARAMS,
     Item,
     PlaygroundState,
     all_scored,
@@ -169,25 +173,31 @@ def _read_editor(key: str, base_ids: list[int], edited: pd.DataFrame, prefix: st
         text = _cell(row["Grade"])
         grade = _finite(text)
         if grade is None:
-            shown = f"'{md_escape(text)}'" if text else "empty"
+            shown = f"'{md_escape(text)}'" if text else _("empty")
             problems.append(
-                f"Row {n} ({md_escape(label)}): the grade is {shown}; "
-                "expected a finite number such as 2 or 0.5."
+                _(
+                    "Row {n} ({label}): the grade is {shown}; expected a finite number such as 2 or 0.5."
+                ).format(n=n, label=md_escape(label), shown=shown)
             )
             continue
         score_text = _cell(row["Score"]) if has_scores else ""
         score = _finite(score_text) if score_text else None
         if score_text and score is None:
             problems.append(
-                f"Row {n} ({md_escape(label)}): the score is '{md_escape(score_text)}'; "
-                "expected a finite number, or leave it empty."
+                _(
+                    "Row {n} ({label}): the score is '{score}'; expected a finite number, or leave it empty."
+                ).format(n=n, label=md_escape(label), score=md_escape(score_text))
             )
             continue
         items.append(Item(int(item_id), label, grade, score))
     scored = [i.score is not None for i in items]
     if not problems and any(scored) and not all(scored):
         missing = ", ".join(str(n) for n, has in enumerate(scored, start=1) if not has)
-        problems.append(f"Scores: row {missing} has no score; give every item a score, or clear them all.")
+        problems.append(
+            _("Scores: row {rows} has no score; give every item a score, or clear them all.").format(
+                rows=missing
+            )
+        )
     return tuple(items), problems
 
 
@@ -207,10 +217,11 @@ def items_editor(kind: str, items: tuple[Item, ...], prefix: str, *, with_scores
         ss[f"{base_key}_version"] = version
     key = f"{kind}_{version}"
     config = {
-        "Item": st.column_config.TextColumn("Item", help="Any name; shown as plain text"),
-        "Grade": st.column_config.TextColumn("Grade", help="Relevance grade: any finite number"),
+        "Item": st.column_config.TextColumn(_("Item"), help=_("Any name; shown as plain text")),
+        "Grade": st.column_config.TextColumn(_("Grade"), help=_("Relevance grade: any finite number")),
         "Score": st.column_config.TextColumn(
-            "Score", help="Optional model score; when every item has one, the ranking follows the scores"
+            _("Score"),
+            help=_("Optional model score; when every item has one, the ranking follows the scores"),
         ),
     }
     edited = st.data_editor(ss[base_key], key=key, num_rows="dynamic", hide_index=True, column_config=config)
@@ -227,9 +238,13 @@ def drag_list(items: tuple[Item, ...]) -> None:
             text = f"{text} ({n})"
         shown[text] = item
     if len(items) > DRAG_LIMIT:
-        st.info(f"Dragging is offered up to {DRAG_LIMIT} items; use move up/down or the one-click orders.")
+        st.info(
+            _("Dragging is offered up to {limit} items; use move up/down or the one-click orders.").format(
+                limit=DRAG_LIMIT
+            )
+        )
         return
-    st.caption("Drag an item to a new position.")
+    st.caption(_("Drag an item to a new position."))
     new = sort_items(
         list(shown),
         direction="vertical",
@@ -263,8 +278,8 @@ class FormulaScope:
 PLAYGROUND = FormulaScope(
     prefix="",
     store="pg_spec",
-    title="Formula",
-    note="Shared by the Playground and Explore.",
+    title=N_("Formula"),
+    note=N_("Shared by the Playground and Explore."),
     ties=tuple(OPTIONS["ties"].choices),
     presets=tuple(PRESETS),
     k_up_to_list=True,
@@ -272,8 +287,8 @@ PLAYGROUND = FormulaScope(
 DATASETS = FormulaScope(
     prefix="ds_",
     store="ds_spec",
-    title="Data-set formula",
-    note="This page only (default: trec_eval's NDCG@10).",
+    title=N_("Data-set formula"),
+    note=N_("This page only (default: trec_eval's NDCG@10)."),
     ties=tuple(TIE_RULES),
     presets=tuple(name for name, p in PRESETS.items() if p.variant.ties in TIE_RULES),
     k_up_to_list=False,
@@ -376,9 +391,11 @@ def spec_from_controls(scope: FormulaScope) -> tuple[Spec, list[str]]:
             gain = last.variant.gain_table or last.variant.gain
             if isinstance(gain, dict) and not grades <= set(gain):
                 gain = "linear"  # the previous table does not cover the grades either
+            problem = md_escape(error_text(err))
             errors.append(
-                f"Gain table: {md_escape(str(err))}. "
-                f"Using {'linear' if gain == 'linear' else 'the previous'} gain."
+                _("Gain table: {problem}. Using linear gain.").format(problem=problem)
+                if gain == "linear"
+                else _("Gain table: {problem}. Using the previous gain.").format(problem=problem)
             )
     base = NAMED_BASES.get(ss[scope.key("base")], ss[scope.key("base_custom")])
 
@@ -396,7 +413,11 @@ def spec_from_controls(scope: FormulaScope) -> tuple[Spec, list[str]]:
         variant = variant_with(base)
     except ValueError as err:
         kept = format_base(last.variant.log_base)
-        errors.append(f"Log base: {md_escape(str(err))}. Still using base {kept}.")
+        errors.append(
+            _("Log base: {problem}. Still using base {base}.").format(
+                problem=md_escape(error_text(err)), base=kept
+            )
+        )
         variant = variant_with(last.variant.log_base)
     spec = Spec(variant)
     ss[scope.store] = spec
@@ -413,8 +434,8 @@ PAGE_PARAMS = ("step", "present")  # share-link parameters of one page (Learn), 
 
 
 def state_params(params: dict[str, str]) -> dict[str, str]:
-    """The shared state's share-link parameters (a page's own, such as ``step``, left out)."""
-    return {key: value for key, value in params.items() if key not in PAGE_PARAMS}
+    """The shared state's share-link parameters (a page's own, such as ``step``, and ``lang`` left out)."""
+    return {key: value for key, value in params.items() if key not in PAGE_PARAMS + UI_PARAMS}
 
 
 def _adopt_url() -> None:
@@ -450,7 +471,7 @@ def sync_url(state: PlaygroundState, page_params: dict[str, str] | None = None) 
             st.query_params.clear()
         ss.pg_url = {}
         return False
-    full = {**params, **(page_params or {})}
+    full = {**params, **(page_params or {}), **ui_params()}
     if st.query_params.to_dict() != full:
         st.query_params.from_dict(full)
     ss.pg_url = params
@@ -465,7 +486,9 @@ def _load_state_file() -> None:
     try:
         params = state_from_file(upload.getvalue())
     except ValueError as err:
-        ss.pg_messages = [f"State file: {md_escape(str(err))}. Your list is unchanged."]
+        ss.pg_messages = [
+            _("State file: {problem}. Your list is unchanged.").format(problem=md_escape(error_text(err)))
+        ]
         return
     state, warnings = from_query_params(params)
     load_state(state)
@@ -476,7 +499,7 @@ def _load_state_file() -> None:
 def state_file_controls(key: str = "pg_state_download", with_loader: bool = True) -> None:
     """Download the playground's state as a file, and (``with_loader``) load such a file back."""
     st.download_button(
-        "Download this state",
+        _("Download this state"),
         data=lambda: state_to_file(current_state()),  # built only when clicked
         file_name="ndcg-playground-state.json",
         mime="application/json",
@@ -485,7 +508,9 @@ def state_file_controls(key: str = "pg_state_download", with_loader: bool = True
         width="stretch",
     )
     if with_loader:
-        st.file_uploader("Load a saved state", type=["json"], key="pg_state_file", on_change=_load_state_file)
+        st.file_uploader(
+            _("Load a saved state"), type=["json"], key="pg_state_file", on_change=_load_state_file
+        )
 
 
 # ------------------------------------------------------------------ undo / redo
@@ -523,23 +548,23 @@ def history_buttons(prefix: str, *, inline: bool = False) -> None:
     history = st.session_state.get("pg_history")
     c1, c2 = (st, st) if inline else st.columns(2)
     c1.button(
-        "Undo",
+        _("Undo"),
         key=f"{prefix}_undo",
         icon=":material/undo:",
         on_click=_restore,
         args=("undo",),
         disabled=history is None or not history.can_undo,
-        help="Undo the last change to the list",
+        help=_("Undo the last change to the list"),
         width="content" if inline else "stretch",
     )
     c2.button(
-        "Redo",
+        _("Redo"),
         key=f"{prefix}_redo",
         icon=":material/redo:",
         on_click=_restore,
         args=("redo",),
         disabled=history is None or not history.can_redo,
-        help="Redo the change you undid",
+        help=_("Redo the change you undid"),
         width="content" if inline else "stretch",
     )
 
@@ -549,18 +574,18 @@ def history_buttons(prefix: str, *, inline: bool = False) -> None:
 
 def column_help_config(columns) -> dict:
     """Column configs carrying the one-line explanation of each step-table column (hover)."""
-    return {c: st.column_config.Column(c, help=COLUMN_HELP[c]) for c in columns if c in COLUMN_HELP}
+    return {c: st.column_config.Column(_(c), help=_(COLUMN_HELP[c])) for c in columns if c in COLUMN_HELP}
 
 
 def export_buttons(prefix: str, frame: pd.DataFrame, formulas, figure, name: str) -> None:
     """One-click downloads for slides: the table (CSV, Markdown, LaTeX), formulas, chart (PNG, SVG)."""
     files = [
-        ("csv", "Table CSV", "csv", "text/csv", lambda: table_csv(frame)),
-        ("md", "Table Markdown", "md", "text/markdown", lambda: table_markdown(frame)),
-        ("tex", "Table LaTeX", "tex", "application/x-tex", lambda: table_latex(frame)),
-        ("formula", "Formula LaTeX", "formula.tex", "application/x-tex", lambda: formulas_latex(formulas)),
-        ("png", "Chart PNG", "png", "image/png", lambda: figure_image(figure, "png")),
-        ("svg", "Chart SVG", "svg", "image/svg+xml", lambda: figure_image(figure, "svg")),
+        ("csv", _("Table CSV"), "csv", "text/csv", lambda: table_csv(frame)),
+        ("md", _("Table Markdown"), "md", "text/markdown", lambda: table_markdown(frame)),
+        ("tex", _("Table LaTeX"), "tex", "application/x-tex", lambda: table_latex(frame)),
+        ("formula", _("Formula LaTeX"), "formula.tex", "application/x-tex", lambda: formulas_latex(formulas)),
+        ("png", _("Chart PNG"), "png", "image/png", lambda: figure_image(figure, "png")),
+        ("svg", _("Chart SVG"), "svg", "image/svg+xml", lambda: figure_image(figure, "svg")),
     ]
     cols = st.columns(3)
     for n, (key, label, ext, mime, build) in enumerate(files):
@@ -577,17 +602,20 @@ def export_buttons(prefix: str, frame: pd.DataFrame, formulas, figure, name: str
 
 def formula_name(spec: Spec) -> None:
     """The active formula's canonical name, at the top of a page."""
-    st.caption(f"Formula: `{spec.name}`", help="The formula in ndcg_core's notation (see the sidebar).")
+    st.caption(
+        _("Formula: `{name}`").format(name=spec.name),
+        help=_("The formula in ndcg_core's notation (see the sidebar)."),
+    )
 
 
 def _choice(scope: FormulaScope, name: str, widget, choices, disabled: bool, **kwargs) -> None:
     option = OPTIONS[name]
     widget(
-        option.label,
+        _(option.label),
         list(choices),
         key=scope.key(name),
-        help=option.help,
-        format_func=option.label_of,
+        help=_(option.help),
+        format_func=lambda c: _(option.label_of(c)),
         disabled=disabled,
         **kwargs,
     )
@@ -597,15 +625,17 @@ def formula_controls(scope: FormulaScope = PLAYGROUND) -> Spec:
     """The scope's formula controls, generated from the variant schema; returns the settled Spec."""
     ss = st.session_state
     _restore_controls(scope)
-    st.subheader(scope.title)
-    st.caption(scope.note)
+    st.subheader(_(scope.title))
+    st.caption(_(scope.note))
     st.selectbox(
-        "Score as",
+        _("Score as"),
         [FORMULA_BELOW, *scope.presets],
         key=scope.key("preset"),
-        format_func=lambda p: "the formula below" if p == FORMULA_BELOW else f"{p}: {PRESETS[p].library}",
-        help="A library's NDCG: its formula and its rules on grades, ideal and ties. "
-        "The controls below then show its choices.",
+        format_func=lambda p: _("the formula below") if p == FORMULA_BELOW else f"{p}: {PRESETS[p].library}",
+        help=_(
+            "A library's NDCG: its formula and its rules on grades, ideal and ties. "
+            "The controls below then show its choices."
+        ),
     )
     preset = ss[scope.key("preset")] or None
     fixed = preset is not None
@@ -613,62 +643,128 @@ def formula_controls(scope: FormulaScope = PLAYGROUND) -> Spec:
         k = None if ss[scope.key("k_all")] else int(ss[scope.key("k")])
         load_spec(scope, resolve(preset, k=k), with_preset=False)
     k_opt = OPTIONS["k"]
-    whole = "Whole list (k = n)" if scope.k_up_to_list else "No cutoff (every document)"
-    st.toggle(whole, key=scope.key("k_all"), help=k_opt.help)
+    whole = _("Whole list (k = n)") if scope.k_up_to_list else _("No cutoff (every document)")
+    st.toggle(whole, key=scope.key("k_all"), help=_(k_opt.help))
     n_max = len(ss.pg_items) + len(ss.pg_pool) if scope.k_up_to_list else None
     st.number_input(
-        k_opt.label,
+        _(k_opt.label),
         min_value=1,
         max_value=None if n_max is None else max(n_max, int(ss[scope.key("k")]), 1),
         step=1,
         key=scope.key("k"),
         disabled=ss[scope.key("k_all")],
-        help=k_opt.help,
+        help=_(k_opt.help),
     )
     gain = OPTIONS["gain"]
     st.radio(
-        gain.label,
+        _(gain.label),
         [*gain.choices, "custom"],
         key=scope.key("gain"),
         horizontal=True,
-        help=gain.help,
+        help=_(gain.help),
         disabled=fixed,
-        format_func=lambda c: "custom table" if c == "custom" else gain.label_of(c),
+        format_func=lambda c: _("custom table") if c == "custom" else _(gain.label_of(c)),
     )
     if ss[scope.key("gain")] == "custom":
         st.text_input(
-            "Gain table (grade:gain, ...)",
+            _("Gain table (grade:gain, ...)"),
             key=scope.key("gain_table"),
-            help="e.g. 0:0, 1:1, 2:3, 3:7",
+            help=_("e.g. 0:0, 1:1, 2:3, 3:7"),
             disabled=fixed,
         )
     else:
-        st.caption(gain.choices[ss[scope.key("gain")]])
+        st.caption(_(gain.choices[ss[scope.key("gain")]]))
     _choice(scope, "discount", st.radio, OPTIONS["discount"].choices, fixed, horizontal=True)
-    st.caption(OPTIONS["discount"].choices[ss[scope.key("discount")]])
+    st.caption(_(OPTIONS["discount"].choices[ss[scope.key("discount")]]))
     base = OPTIONS["log_base"]
     st.radio(
-        base.label,
+        _(base.label),
         [*NAMED_BASES, "custom"],
         key=scope.key("base"),
         horizontal=True,
-        help=base.help,
+        help=_(base.help),
         disabled=fixed,
+        format_func=lambda b: _("custom") if b == "custom" else b,
     )
     if ss[scope.key("base")] == "custom":
         # No minimum above 1 (it would silently turn 1.00001 into it): a base of 1 or less is
         # refused with a message by spec_from_controls. %.12g shows the base as given.
-        st.number_input("Custom base (> 1)", min_value=1.0, key=scope.key("base_custom"), format="%.12g")
+        st.number_input(_("Custom base (> 1)"), min_value=1.0, key=scope.key("base_custom"), format="%.12g")
     _choice(scope, "zero_idcg", st.selectbox, OPTIONS["zero_idcg"].choices, fixed)
-    st.caption(OPTIONS["zero_idcg"].choices[ss[scope.key("zero_idcg")]])
+    st.caption(_(OPTIONS["zero_idcg"].choices[ss[scope.key("zero_idcg")]]))
     _choice(scope, "ties", st.selectbox, scope.ties, fixed)
     if scope is DATASETS or all_scored(ss.get("pg_items", ())):
-        st.caption(OPTIONS["ties"].choices[ss[scope.key("ties")]])
+        st.caption(_(OPTIONS["ties"].choices[ss[scope.key("ties")]]))
     else:
-        st.caption("Only matters when the items carry scores (Edit items, Score column).")
+        st.caption(_("Only matters when the items carry scores (Edit items, Score column)."))
     spec, errors = spec_from_controls(scope)
     if fixed:
-        st.caption("The library fixes these choices; pick 'the formula below' to change them.")
+        st.caption(_("The library fixes these choices; pick 'the formula below' to change them."))
     for message in errors:
         st.error(message)
     return spec
+
+
+# ------------------------------------------------------------------ language
+
+LANG_KEY = "ui_lang"  # non-widget state: the session's language (a code of ndcg_core.i18n.LANGUAGES)
+
+
+def _session_language() -> str | None:
+    """The session's language, inside a script run (full or a fragment's); None outside one."""
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return None
+    return st.session_state.get(LANG_KEY)
+
+
+# Every _() call asks the session, so a fragment's rerun (which skips app.py's top) is translated too.
+use_language_source(_session_language)
+
+
+def browser_language() -> str:
+    """The browser's language when the app has it (zh-CN, zh-TW, ... -> zh), else English."""
+    try:
+        locale = st.context.locale
+    except Exception:  # no browser context (AppTest, older Streamlit)
+        locale = None
+    return language_of(locale) or "en"
+
+
+def init_language() -> None:
+    """Settle the session's language: the link's ``lang`` when it has one, else kept, else the browser's."""
+    ss = st.session_state
+    wanted = language_of(st.query_params.get("lang"))
+    if wanted is not None:
+        ss[LANG_KEY] = wanted
+    elif LANG_KEY not in ss:
+        ss[LANG_KEY] = browser_language()
+
+
+def ui_params() -> dict[str, str]:
+    """The language as a share-link parameter; left out only when the page and browser are English."""
+    lang = language()
+    return {"lang": lang} if lang != "en" or browser_language() != "en" else {}
+
+
+def _switch_language() -> None:
+    ss = st.session_state
+    ss[LANG_KEY] = ss["lang_switch"] or ss[LANG_KEY]  # clicking the chosen one again unselects it
+    given = st.query_params.to_dict()
+    wanted = {k: v for k, v in given.items() if k != "lang"} | ui_params()
+    if given != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def language_switch() -> None:
+    """The language switch (drawn in the sidebar of every page by app.py)."""
+    ss = st.session_state
+    ss["lang_switch"] = ss[LANG_KEY]
+    st.segmented_control(
+        _("Language"),
+        list(LANGUAGES),
+        key="lang_switch",
+        format_func=LANGUAGES.get,
+        on_change=_switch_language,
+        label_visibility="collapsed",
+        help=_("Language of the whole app (also in the share link)"),
+    )

@@ -19,9 +19,11 @@ import math
 import streamlit as st
 
 from ndcg_core import EXAMPLES, get_example
+from ndcg_core.errors import error_text
 from ndcg_core.export import shown_values
 from ndcg_core.figures import cumulative_figure, gains_figure, ndcg_at_k_figure
 from ndcg_core.formula import number
+from ndcg_core.i18n import _
 from ndcg_core.lesson import (
     COLUMN_HELP,
     IDEAL_COLUMNS,
@@ -175,24 +177,26 @@ def _prediction(step: LessonStep) -> bool:
     ss.learn_question = q
     with st.container(border=True, key="learn_predict"):
         if n not in ss.learn_revealed:
-            st.markdown(f"**Predict first.** {md_escape(q.prompt)}")
+            st.markdown(_("**Predict first.** {prompt}").format(prompt=md_escape(q.prompt)))
             if q.choices:
-                st.radio("Your answer", q.choices, index=None, key=f"learn_choice_{n}")
+                st.radio(_("Your answer"), q.choices, index=None, key=f"learn_choice_{n}", format_func=_)
             else:
                 key = f"learn_guess_{n}"
                 if key not in ss and n in ss.learn_typed:
                     ss[key] = ss.learn_typed[n]  # what was typed survives a page switch
                 st.text_input(
-                    "Your answer",
+                    _("Your answer"),
                     key=key,
                     on_change=_keep_typed,
                     args=(n,),
-                    placeholder="a number, or arithmetic such as 3/1.585",
-                    help="Rounded answers count: 0.93 is right for 0.9315. Use at least 2 decimals.",
+                    placeholder=_("a number, or arithmetic such as 3/1.585"),
+                    help=_("Rounded answers count: 0.93 is right for 0.9315. Use at least 2 decimals."),
                 )
             c1, c2 = st.columns(2)
-            c1.button("Check", key="learn_check", on_click=_check, args=(n,), type="primary", width="stretch")
-            c2.button("Skip: show me", key="learn_skip", on_click=_skip, args=(n,), width="stretch")
+            c1.button(
+                _("Check"), key="learn_check", on_click=_check, args=(n,), type="primary", width="stretch"
+            )
+            c2.button(_("Skip: show me"), key="learn_skip", on_click=_skip, args=(n,), width="stretch")
             if n in ss.learn_problem:
                 st.warning(md_escape(ss.learn_problem[n]))
             return False
@@ -205,7 +209,7 @@ def _prediction(step: LessonStep) -> bool:
                 else:
                     st.error(text, icon=":material/cancel:")
             else:
-                st.info(f"{md_escape(q.prompt)}  \nAnswer: {md_escape(q.why)}.")
+                st.info(md_escape(q.prompt) + "  \n" + _("Answer: {why}.").format(why=md_escape(q.why)))
     return True
 
 
@@ -219,17 +223,17 @@ def _metrics(step: LessonStep, ex, revealed: bool) -> None:
     cols = st.columns(len(step.metrics))
     for col, name in zip(cols, step.metrics, strict=True):
         value = values[name]
-        shown = "undefined" if math.isnan(value) else number(value)
+        shown = _("undefined") if math.isnan(value) else number(value)
         if name == step.new_metric and not revealed:
             shown = "?"  # the prediction comes first
-        col.metric(f"{METRIC_LABEL[name]}@{ex.k}", shown, border=True, help=COLUMN_HELP[name])
+        col.metric(f"{METRIC_LABEL[name]}@{ex.k}", shown, border=True, help=_(COLUMN_HELP[name]))
 
 
 def _html_table(frame, beyond=None) -> str:
     numeric = [frame[c].dtype.kind in "if" for c in frame.columns]
+    tips = {c: _(COLUMN_HELP[c]) if c in COLUMN_HELP else "" for c in frame.columns}
     head = "".join(
-        f'<th class="{"num" if num else ""}" title="{html.escape(COLUMN_HELP.get(c, ""))}">'
-        f"{html.escape(c)}</th>"
+        f'<th class="{"num" if num else ""}" title="{html.escape(tips[c])}">{html.escape(_(c))}</th>'
         for c, num in zip(frame.columns, numeric, strict=True)
     )
     rows = []
@@ -247,7 +251,9 @@ def _grid(frame, key: str, beyond=None) -> None:
     """A step table in the page's grid, every column with its hover explanation."""
     config = column_help_config(frame.columns)
     if "Position" in frame:
-        config["Position"] = st.column_config.Column("Position", width="small", help=COLUMN_HELP["Position"])
+        config["Position"] = st.column_config.Column(
+            _("Position"), width="small", help=_(COLUMN_HELP["Position"])
+        )
     numeric = [c for c in frame.columns if frame[c].dtype.kind == "f"]
     # Computed values at a fixed precision (as on the Playground); grades exactly as typed.
     styled = frame.style.format({c: (format_number if c == "Grade" else number) for c in numeric})
@@ -271,7 +277,7 @@ def _nav(present: bool) -> None:
     n = ss.learn_step
     with st.container(horizontal=True, key="learn_nav", vertical_alignment="center"):
         st.button(
-            "Previous",
+            _("Previous"),
             key="learn_prev",
             icon=":material/arrow_back:",
             on_click=_go,
@@ -280,9 +286,9 @@ def _nav(present: bool) -> None:
             shortcut="Left" if present else None,
         )
         with st.container(key="learn_step_no", width="content"):
-            st.markdown(f"**Step {n} of {N_STEPS}**")
+            st.markdown(_("**Step {n} of {total}**").format(n=n, total=N_STEPS))
         st.button(
-            "Next",
+            _("Next"),
             key="learn_next",
             icon=":material/arrow_forward:",
             on_click=_go,
@@ -293,25 +299,33 @@ def _nav(present: bool) -> None:
         )
         if present:
             st.button(
-                "Leave presenter mode", key="learn_exit", on_click=_set_present, args=(False,), shortcut="Esc"
+                _("Leave presenter mode"),
+                key="learn_exit",
+                on_click=_set_present,
+                args=(False,),
+                shortcut="Esc",
             )
             history_buttons("learn_present", inline=True)
         else:
             ss.learn_present_toggle = ss.learn_present
             st.toggle(
-                "Presenter mode",
+                _("Presenter mode"),
                 key="learn_present_toggle",
                 on_change=_toggle_present,
-                help="Full screen steps in large type for a projector. Keys: → / PageDown / Space next, "
-                "← / PageUp back, Esc leaves.",
+                help=_(
+                    "Full screen steps in large type for a projector. Keys: → / PageDown / Space next, "
+                    "← / PageUp back, Esc leaves."
+                ),
             )
-            st.page_link("views/playground.py", label="Open in the playground", icon=":material/tune:")
+            st.page_link("views/playground.py", label=_("Open in the playground"), icon=":material/tune:")
     if present:
         # Clickers send PageDown/PageUp; Space also moves on. One shortcut per button, so two hidden ones.
         with st.container(key="learn_hidden_keys"):
-            st.button("Next (PageDown)", key="learn_next_pd", on_click=_go, args=(1,), shortcut="PageDown")
-            st.button("Next (Space)", key="learn_next_space", on_click=_go, args=(1,), shortcut="Space")
-            st.button("Previous (PageUp)", key="learn_prev_pu", on_click=_go, args=(-1,), shortcut="PageUp")
+            st.button(_("Next (PageDown)"), key="learn_next_pd", on_click=_go, args=(1,), shortcut="PageDown")
+            st.button(_("Next (Space)"), key="learn_next_space", on_click=_go, args=(1,), shortcut="Space")
+            st.button(
+                _("Previous (PageUp)"), key="learn_prev_pu", on_click=_go, args=(-1,), shortcut="PageUp"
+            )
 
 
 def _presenter(step: LessonStep, ex) -> None:
@@ -323,7 +337,8 @@ def _presenter(step: LessonStep, ex) -> None:
         )
         paragraphs = "".join(f"<p>{html.escape(p)}</p>" for p in step.text)
         if step.question is not None:
-            paragraphs += f'<p class="ask">Ask the room: {html.escape(step.question.prompt)}</p>'
+            ask = _("Ask the room: {prompt}").format(prompt=step.question.prompt)
+            paragraphs += f'<p class="ask">{html.escape(ask)}</p>'
         st.html(f'<div class="learn-text">{paragraphs}</div>')
         _metrics(step, ex, revealed=True)
         for formula in step.formulas:
@@ -341,13 +356,13 @@ def _presenter(step: LessonStep, ex) -> None:
 
 def _list_panel() -> None:
     ss = st.session_state
-    st.markdown("**Your list**")
+    st.markdown("**" + _("Your list") + "**")
     if all_scored(ss.pg_items):
-        st.caption("The ranking follows the items' scores; clear them in the Playground to drag.")
+        st.caption(_("The ranking follows the items' scores; clear them in the Playground to drag."))
     else:
         drag_list(ss.pg_items)
     history_buttons("learn")
-    with st.expander("Edit names and grades"):
+    with st.expander(_("Edit names and grades")):
         items, problems = items_editor("editor", ss.pg_items, "D", with_scores=True)
         if not problems and items != ss.pg_items:
             ss.pg_items = items
@@ -355,13 +370,13 @@ def _list_panel() -> None:
         for message in problems:
             st.error(message)
     st.selectbox(
-        "Load a worked example",
+        _("Load a worked example"),
         [e.key for e in EXAMPLES],
         index=None,
         key="learn_example",
         on_change=_load_example,
-        format_func=lambda key: get_example(key).title,
-        placeholder="Choose an example",
+        format_func=lambda key: _(get_example(key).title),
+        placeholder=_("Choose an example"),
     )
 
 
@@ -376,16 +391,16 @@ def _lesson(step: LessonStep, state, ex) -> None:
     for formula in step.formulas if revealed else ():  # a formula would give the answer away
         st.latex(formula)
     beyond = list(ex.steps["Beyond k"])
-    st.markdown("**Your ranking**")
+    st.markdown("**" + _("Your ranking") + "**")
     _grid(step_frame(ex, columns), "learn_steps", beyond)
     if step.ideal and revealed:
-        st.markdown("**Ideal ordering of all judged items**")
+        st.markdown("**" + _("Ideal ordering of all judged items") + "**")
         ideal_beyond = list(ex.ideal_steps["Position"] > ex.k)
         _grid(step_frame(ex, IDEAL_COLUMNS, ideal=True), "learn_ideal", ideal_beyond)
     figure = _figure(step, state, ex)
     if step.number >= 4 and revealed:
         st.plotly_chart(figure, key="learn_chart")
-    with st.expander("Export this step for slides", icon=":material/download:"):
+    with st.expander(_("Export this step for slides"), icon=":material/download:"):
         frame = step_frame(ex, IDEAL_COLUMNS, ideal=True) if step.ideal else step_frame(ex, columns)
         export_buttons("learn", frame, step.formulas, figure, f"ndcg-step-{step.number}")
     ss.learn_last_columns = columns
@@ -394,11 +409,13 @@ def _lesson(step: LessonStep, state, ex) -> None:
 def _explain(state):
     """The explanation of the shared list, or the message saying why there is none."""
     if not state.items:
-        return None, "The list is empty. Add items under 'Edit names and grades', or load a worked example."
+        return None, _(
+            "The list is empty. Add items under 'Edit names and grades', or load a worked example."
+        )
     try:
         return state.explain(), None
     except ValueError as err:
-        return None, f"Cannot compute NDCG: {md_escape(str(err))}"
+        return None, _("Cannot compute NDCG: {problem}").format(problem=md_escape(error_text(err)))
 
 
 def render() -> None:
@@ -415,8 +432,8 @@ def render() -> None:
             _nav(present=True)
     else:
         for message in ss.get("pg_url_warnings", []):
-            st.warning(message)
-        st.markdown("## Learn NDCG in seven steps")
+            st.warning(md_escape(error_text(message)))
+        st.markdown("## " + _("Learn NDCG in seven steps"))
         formula_name(ss.pg_spec)
         _nav(present=False)
         # The lesson comes first (on a phone the columns stack), the list beside it.

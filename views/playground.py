@@ -8,9 +8,11 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core import EXAMPLES, get_example
+from ndcg_core.errors import error_text
 from ndcg_core.examples import SOURCES
 from ndcg_core.figures import cumulative_figure, gains_figure, ndcg_at_k_figure
 from ndcg_core.formula import dcg_latex, definition_latex, ndcg_latex, number
+from ndcg_core.i18n import N_, _
 from ndcg_core.lesson import COLUMN_HELP
 from ndcg_core.playground import (
     DEFAULT_STATE,
@@ -43,11 +45,18 @@ from views.common import (
 )
 
 ORDER_HELP = {
-    "ideal": "Best first: sort by grade, highest on top",
-    "worst": "Worst first: sort by grade, lowest on top",
-    "reverse": "Turn the current order upside down",
-    "shuffle": "A random order",
-    "reset": "Back to the order the items were entered in",
+    "ideal": N_("Best first: sort by grade, highest on top"),
+    "worst": N_("Worst first: sort by grade, lowest on top"),
+    "reverse": N_("Turn the current order upside down"),
+    "shuffle": N_("A random order"),
+    "reset": N_("Back to the order the items were entered in"),
+}
+ORDER_LABELS = {
+    "ideal": N_("Ideal"),
+    "worst": N_("Worst"),
+    "reverse": N_("Reverse"),
+    "shuffle": N_("Shuffle"),
+    "reset": N_("Reset"),
 }
 SHOWN_COLUMNS = ["Position", "Item", "Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG"]
 
@@ -86,10 +95,12 @@ def _quick_entry() -> None:
     try:
         pairs = parse_entries(ss.quick_entry)
     except ValueError as err:
-        ss.pg_messages = [f"Quick entry: {md_escape(str(err))}. Your list is unchanged."]
+        ss.pg_messages = [
+            _("Quick entry: {problem}. Your list is unchanged.").format(problem=md_escape(error_text(err)))
+        ]
         return
     if not pairs:
-        ss.pg_messages = ["Quick entry is empty: type grades such as 3,2,3,0,1,2 or A:0.5, B:0.9."]
+        ss.pg_messages = [_("Quick entry is empty: type grades such as 3,2,3,0,1,2 or A:0.5, B:0.9.")]
         return
     ss.pg_messages = []
     _set_items(make_items(fill_labels(pairs), start=next_id()))
@@ -115,17 +126,17 @@ def _reset_all() -> None:
 
 
 def _gallery() -> None:
-    st.subheader("Worked examples")
-    st.caption("One click loads the list and the formula a document used.")
+    st.subheader(_("Worked examples"))
+    st.caption(_("One click loads the list and the formula a document used."))
     for seed, source in SOURCES.items():
-        with st.expander(source):
+        with st.expander(_(source)):
             for ex in (e for e in EXAMPLES if e.seed == seed):
                 st.button(
-                    ex.title,
+                    _(ex.title),
                     key=f"example_{ex.key}",
                     on_click=_load_example,
                     args=(ex.key,),
-                    help=ex.lesson,
+                    help=_(ex.lesson),
                     width="stretch",
                 )
 
@@ -157,21 +168,27 @@ def _style_steps(steps: pd.DataFrame):
 def _step_table(title: str, steps: pd.DataFrame, key: str) -> None:
     # A keyed container gives browser tests a stable handle (.st-key-<key>).
     with st.container(key=key):
-        marker = "rows beyond k in grey" if len(steps) <= STYLE_LIMIT else "✓ marks the top k rows"
-        st.markdown(f"**{title}** ({marker})")
+        if len(steps) <= STYLE_LIMIT:
+            st.markdown(_("**{title}** (rows beyond k in grey)").format(title=title))
+        else:
+            st.markdown(_("**{title}** (✓ marks the top k rows)").format(title=title))
         height = min(38 + 35 * max(len(steps), 1), 420)
         # Every column explains itself on hover, from the one table in ndcg_core.lesson.
         config = column_help_config([*SHOWN_COLUMNS, "Score"])
-        config["Position"] = st.column_config.Column("Pos.", width="small", help=COLUMN_HELP["Position"])
-        config["Tie group"] = st.column_config.Column("Tie", width=40, help=COLUMN_HELP["Tie group"])
+        config["Position"] = st.column_config.Column(
+            _("Pos."), width="small", help=_(COLUMN_HELP["Position"])
+        )
+        config["Tie group"] = st.column_config.Column(_("Tie"), width=40, help=_(COLUMN_HELP["Tie group"]))
         if len(steps) > STYLE_LIMIT:  # no Styler to format the numbers: let the grid do it
             config.update(
                 {
-                    c: st.column_config.NumberColumn(c, format="%.3f", help=COLUMN_HELP[c])
+                    c: st.column_config.NumberColumn(_(c), format="%.3f", help=_(COLUMN_HELP[c]))
                     for c in NUMBER_COLUMNS
                 }
             )
-            config["Grade"] = st.column_config.NumberColumn("Grade", format="%g", help=COLUMN_HELP["Grade"])
+            config["Grade"] = st.column_config.NumberColumn(
+                _("Grade"), format="%g", help=_(COLUMN_HELP["Grade"])
+            )
         st.dataframe(_style_steps(steps), hide_index=True, height=height, column_config=config)
 
 
@@ -185,17 +202,24 @@ def _figures_panel(state: PlaygroundState, ex) -> None:
         (i.label, i.grade, i.score) for i in original.items + original.pool
     ]
     if not same or state.variant != example.variant:
-        st.caption(f"You changed the loaded example ({example.title}); its printed figures are hidden.")
+        st.caption(
+            _("You changed the loaded example ({title}); its printed figures are hidden.").format(
+                title=_(example.title)
+            )
+        )
         return
-    with st.expander(f"From the document ({SOURCES[example.seed]}): {example.title}", expanded=True):
-        st.write(example.lesson)
+    title = _("From the document ({source}): {title}").format(
+        source=_(SOURCES[example.seed]), title=_(example.title)
+    )
+    with st.expander(title, expanded=True):
+        st.write(_(example.lesson))
         if example.figures:
             rows = [
                 {
-                    "Figure": f.label,
-                    "Printed": f.printed,
-                    "Exact": number(f.exact(ex), 6),
-                    "Why they differ": f.note,
+                    _("Figure"): _(f.label),
+                    _("Printed"): f.printed,
+                    _("Exact"): number(f.exact(ex), 6),
+                    _("Why they differ"): _(f.note),
                 }
                 for f in example.figures
             ]
@@ -206,18 +230,20 @@ def render() -> None:
     ss = st.session_state
 
     with st.sidebar:
-        st.button("Start over (Wikipedia D1..D6)", on_click=_reset_all, width="stretch")
-        with st.expander("Save or load this state"):
+        st.button(_("Start over (Wikipedia D1..D6)"), on_click=_reset_all, width="stretch")
+        with st.expander(_("Save or load this state")):
             state_file_controls()
         _gallery()
 
     for message in ss.get("pg_url_warnings", []):
-        st.warning(md_escape(message))
+        st.warning(md_escape(error_text(message)))
 
-    st.markdown("### NDCG, step by step")
+    st.markdown("### " + _("NDCG, step by step"))
     st.caption(
-        "Drag the items, edit their grades, or change the formula in the sidebar: "
-        "every number on this page follows."
+        _(
+            "Drag the items, edit their grades, or change the formula in the sidebar: "
+            "every number on this page follows."
+        )
     )
     formula_name(ss.pg_spec)
     messages = st.container()
@@ -225,30 +251,32 @@ def render() -> None:
     # With scores the left column only holds a note, and the step tables gain two columns.
     left, right = st.columns([0.24, 0.76] if scored else [0.34, 0.66], gap="medium")
     with left:
-        order_tab, edit_tab, pool_tab = st.tabs(["Order", "Edit items", "Not retrieved"])
+        order_tab, edit_tab, pool_tab = st.tabs([_("Order"), _("Edit items"), _("Not retrieved")])
         with edit_tab:
             st.text_input(
-                "Type or paste a list",
+                _("Type or paste a list"),
                 key="quick_entry",
                 on_change=_quick_entry,
                 placeholder="3,2,3,0,1,2   or   A:0.5, B:0.9, C:0.3",
-                help="Grades alone, label:grade pairs, or rows pasted from a spreadsheet. Press Enter.",
+                help=_("Grades alone, label:grade pairs, or rows pasted from a spreadsheet. Press Enter."),
             )
             items, problems = items_editor("editor", ss.pg_items, "D", with_scores=True)
             if not problems and items != ss.pg_items:
                 _set_items(items, keep_editor=True)
         with pool_tab:
-            st.caption("Judged items the ranking did not retrieve: they only enter the ideal ordering.")
+            st.caption(_("Judged items the ranking did not retrieve: they only enter the ideal ordering."))
             pool, pool_problems = items_editor("pool", ss.pg_pool, "J")
             if not pool_problems and pool != ss.pg_pool:
                 ss.pg_pool = pool
         with order_tab:
             if all_scored(ss.pg_items):  # the table above may just have changed the items
                 st.info(
-                    "The ranking follows the items' scores, higher first; equal scores follow the "
-                    "'Tied scores' rule in the sidebar. Clear the scores to order the list by hand."
+                    _(
+                        "The ranking follows the items' scores, higher first; equal scores follow the "
+                        "'Tied scores' rule in the sidebar. Clear the scores to order the list by hand."
+                    )
                 )
-                st.button("Clear the scores", key="clear_scores", on_click=_clear_scores)
+                st.button(_("Clear the scores"), key="clear_scores", on_click=_clear_scores)
                 score_mode = True
             else:
                 score_mode = False
@@ -256,12 +284,12 @@ def render() -> None:
             for row in (["ideal", "worst", "reverse"], ["shuffle", "reset"]) if not score_mode else ():
                 for col, how in zip(st.columns(3), row, strict=False):
                     col.button(
-                        how.capitalize(),
+                        _(ORDER_LABELS[how]),
                         key=f"order_{how}",
                         on_click=_order,
                         args=(how,),
                         width="stretch",
-                        help=ORDER_HELP[how],
+                        help=_(ORDER_HELP[how]),
                     )
             if ss.pg_items and not score_mode:
                 ids = [i.id for i in ss.pg_items]
@@ -275,15 +303,15 @@ def render() -> None:
                 # the order changes, so its labels (which carry positions) are never stale.
                 order_key = abs(hash(tuple(ids))) % 10**9
                 ss.pg_move_id = st.selectbox(
-                    "Move an item (keyboard friendly)",
+                    _("Move an item (keyboard friendly)"),
                     ids,
                     index=ids.index(ss.pg_move_id),
                     key=f"move_item_{ss.get('pg_sort_version', 0)}_{order_key}",
                     format_func=labels.get,
                 )
                 c1, c2 = st.columns(2)
-                c1.button("Move up", key="move_up", on_click=_move, args=(-1,), width="stretch")
-                c2.button("Move down", key="move_down", on_click=_move, args=(1,), width="stretch")
+                c1.button(_("Move up"), key="move_up", on_click=_move, args=(-1,), width="stretch")
+                c2.button(_("Move down"), key="move_down", on_click=_move, args=(1,), width="stretch")
             history_buttons("pg")
 
     state = current_state()
@@ -293,9 +321,11 @@ def render() -> None:
     if not sync_url(state):
         with messages:
             st.info(
-                f"This state is too large for a link (over {MAX_URL:,} characters, even compressed), "
-                "so the address bar no longer holds it. Download it as a file and load it back "
-                "under **Save or load this state** in the sidebar."
+                _(
+                    "This state is too large for a link (over {max} characters, even compressed), "
+                    "so the address bar no longer holds it. Download it as a file and load it back "
+                    "under **Save or load this state** in the sidebar."
+                ).format(max=f"{MAX_URL:,}")
             )
             state_file_controls(key="pg_state_download_here", with_loader=False)
     record_history()
@@ -303,14 +333,16 @@ def render() -> None:
     with right:
         if not state.items:
             st.info(
-                "The list is empty. Type grades in **Edit items** (for example 3,2,3,0,1,2), "
-                "or load a worked example from the sidebar."
+                _(
+                    "The list is empty. Type grades in **Edit items** (for example 3,2,3,0,1,2), "
+                    "or load a worked example from the sidebar."
+                )
             )
             return
         try:
             ex = state.explain()
         except ValueError as err:
-            st.error(f"Cannot compute NDCG: {md_escape(str(err))}")
+            st.error(_("Cannot compute NDCG: {problem}").format(problem=md_escape(error_text(err))))
             return
         k = ex.k
         m = st.columns(4)
@@ -319,28 +351,30 @@ def render() -> None:
         m[2].metric(f"IDCG@{k}", number(ex.idcg), border=True)
         m[3].metric(f"CG@{k}", number(ex.cg), border=True)
         _figures_panel(state, ex)
-        _step_table("Your ranking", ex.steps, "steps")
-        _step_table("Ideal ordering of all judged items", ex.ideal_steps, "ideal_steps")
+        _step_table(_("Your ranking"), ex.steps, "steps")
+        _step_table(_("Ideal ordering of all judged items"), ex.ideal_steps, "ideal_steps")
 
-    st.markdown("#### The formula with your numbers")
+    st.markdown("#### " + _("The formula with your numbers"))
     st.latex(definition_latex(state.variant))
     st.latex(dcg_latex(ex))
     st.latex(dcg_latex(ex, ideal=True))
     st.latex(ndcg_latex(ex))
-    st.caption("Each term is gain / divisor; the grey #n under it is its row in the step table.")
+    st.caption(_("Each term is gain / divisor; the grey #n under it is its row in the step table."))
 
     charts = {
-        "Gain per position": lambda: gains_figure(ex),
-        "Cumulative DCG": lambda: cumulative_figure(ex),
-        "NDCG at every k": lambda: ndcg_at_k_figure(state.curve(ex), k),
+        N_("Gain per position"): lambda: gains_figure(ex),
+        N_("Cumulative DCG"): lambda: cumulative_figure(ex),
+        N_("NDCG at every k"): lambda: ndcg_at_k_figure(state.curve(ex), k),
     }
     if ss.get("chart") not in charts:
         ss.chart = next(iter(charts))
-    st.segmented_control("Chart", list(charts), key="chart", label_visibility="collapsed")
+    st.segmented_control(_("Chart"), list(charts), key="chart", label_visibility="collapsed", format_func=_)
     figure = charts[ss.chart]()
     st.plotly_chart(figure, key="chart_figure")
-    with st.expander("Export for slides", icon=":material/download:"):
-        st.caption("The step table of your ranking, the formulas above, and the chart shown, at slide size.")
+    with st.expander(_("Export for slides"), icon=":material/download:"):
+        st.caption(
+            _("The step table of your ranking, the formulas above, and the chart shown, at slide size.")
+        )
         shown = [*SHOWN_COLUMNS, *(["Score", "Tie group"] if all_scored(state.items) else [])]
         formulas = [definition_latex(state.variant), dcg_latex(ex), dcg_latex(ex, ideal=True), ndcg_latex(ex)]
         export_buttons("pg", ex.steps[shown], formulas, figure, "ndcg-playground")

@@ -1,0 +1,170 @@
+"""The app's message for each known library error, in the reader's language (one place).
+
+The library's ``ValueError`` messages stay English: they are API, and tests and scripts match
+them. The app shows :func:`error_text` of an error instead: each known message (a pattern here)
+becomes its translated sentence, with the pattern's named parts put back in; parts named
+``problem`` are themselves library messages and are translated the same way, parts named
+``fallback`` are one of the short phrases marked below. An unknown message is shown as it is.
+
+>>> from ndcg_core.i18n import set_language
+>>> set_language("zh")
+>>> error_text(ValueError("entry 2 ('two') is not a number; write a grade such as 2 or 0.5, or label:grade"))
+"第 2 项（'two'）不是数字；请写一个等级，例如 2 或 0.5，或写成 名称:等级"
+>>> set_language("en")
+>>> error_text("some new message")
+'some new message'
+"""
+
+from __future__ import annotations
+
+import re
+
+from .i18n import N_, _
+
+__all__ = ["KNOWN_ERRORS", "error_text"]
+
+#: Phrases a share-link warning names as what is used instead (translated where shown).
+FALLBACKS = (
+    N_("the default example"),
+    N_("the order as given"),
+    N_("no extra judged items"),
+    N_("linear gain"),
+    N_("the formula above"),
+    N_("the whole list"),
+)
+
+_EXAMPLE_RE = re.escape("type a number such as 0.82, or arithmetic such as 3 + 2/1.585")
+
+#: (pattern of the English library message, its message for the reader). The patterns match the
+#: whole message; their named groups fill the message's placeholders.
+KNOWN_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.DOTALL), message)
+    for pattern, message in (
+        # share links (ndcg_core.playground.from_query_params): the problem and fallback inside
+        (
+            r"Share link parameter '(?P<key>[^']+)': (?P<problem>.*); using (?P<fallback>.*) instead\.",
+            N_("Share link parameter '{key}': {problem}; using {fallback} instead."),
+        ),
+        # typed or pasted lists (ndcg_core.playground)
+        (
+            r"entry (?P<n>\d+) \((?P<text>.*)\) is not a number; "
+            r"write a grade such as 2 or 0\.5, or label:grade",
+            N_("entry {n} ({text}) is not a number; write a grade such as 2 or 0.5, or label:grade"),
+        ),
+        (
+            r"entry (?P<n>\d+) \((?P<text>.*)\) is not a finite number",
+            N_("entry {n} ({text}) is not a finite number"),
+        ),
+        (r"(?P<a>\d+) labels for (?P<b>\d+) grades", N_("{a} labels for {b} grades")),
+        (r"(?P<a>\d+) labels for (?P<b>\d+) pool grades", N_("{a} labels for {b} pool grades")),
+        (r"(?P<a>\d+) scores for (?P<b>\d+) grades", N_("{a} scores for {b} grades")),
+        (r"no gain for grade (?P<g>\S+) in the table", N_("no gain for grade {g} in the table")),
+        (
+            r"it is not a link this app wrote \(cannot be decoded\)",
+            N_("it is not a link this app wrote (cannot be decoded)"),
+        ),
+        (r"it does not hold share-link parameters", N_("it does not hold share-link parameters")),
+        (
+            r"the file is not a playground state \(not JSON\)",
+            N_("the file is not a playground state (not JSON)"),
+        ),
+        (
+            r"the file is not a playground state saved by this app",
+            N_("the file is not a playground state saved by this app"),
+        ),
+        # formula choices (ndcg_core.variants, ndcg_core.presets)
+        (
+            r"(?P<text>.*) is not a whole number of at least 1",
+            N_("{text} is not a whole number of at least 1"),
+        ),
+        (
+            r"(?P<value>\S+) is above the largest cutoff, (?P<max>\S+)",
+            N_("{value} is above the largest cutoff, {max}"),
+        ),
+        (r"(?P<text>.*) is not a number above 1 \(or e\)", N_("{text} is not a number above 1 (or e)")),
+        (
+            r"(?P<text>.*) is not one of (?P<allowed>.*) or a grade:gain table such as 0:0,1:1,2:3",
+            N_("{text} is not one of {allowed} or a grade:gain table such as 0:0,1:1,2:3"),
+        ),
+        (r"(?P<text>.*) is not one of (?P<allowed>.*)", N_("{text} is not one of {allowed}")),
+        (
+            r"log_base must be a finite number greater than 1, got (?P<value>.*)",
+            N_("the log base must be a finite number greater than 1, got {value}"),
+        ),
+        (
+            r"gain table entry (?P<n>\d+) \((?P<text>.*)\) is not of the form grade:gain, e\.g\. 2:3",
+            N_("gain table entry {n} ({text}) is not of the form grade:gain, e.g. 2:3"),
+        ),
+        (
+            r"gain table entry (?P<n>\d+) \((?P<text>.*)\) must use finite numbers",
+            N_("gain table entry {n} ({text}) must use finite numbers"),
+        ),
+        (
+            r"the gain table is empty: give grade:gain pairs such as 0:0,1:1,2:3",
+            N_("the gain table is empty: give grade:gain pairs such as 0:0,1:1,2:3"),
+        ),
+        (
+            r"grade (?P<g>\S+) has no gain in the table; add an entry such as (?P<entry>\S+)",
+            N_("grade {g} has no gain in the table; add an entry such as {entry}"),
+        ),
+        (r"unknown preset (?P<name>'[^']*')(?:; choose one of .*)?", N_("unknown preset {name}")),
+        # typed answers (ndcg_core.answers): the hint after the colon is the shared example
+        (
+            r"(?P<problem>.*): " + _EXAMPLE_RE,
+            N_("{problem}: type a number such as 0.82, or arithmetic such as 3 + 2/1.585"),
+        ),
+        (r"only numbers can be used", N_("only numbers can be used")),
+        (r"the arithmetic divides by zero", N_("the arithmetic divides by zero")),
+        (
+            r"exponent (?P<e>\S+) is too large: powers up to (?P<max>\d+) are allowed",
+            N_("exponent {e} is too large: powers up to {max} are allowed"),
+        ),
+        (
+            r"a negative number cannot be raised to a fractional power",
+            N_("a negative number cannot be raised to a fractional power"),
+        ),
+        (
+            r"functions such as log2\(\.\.\.\) cannot be used: type their value instead "
+            r"\(for example 1\.585 for log2\(3\)\)",
+            N_(
+                "functions such as log2(...) cannot be used: type their value instead "
+                "(for example 1.585 for log2(3))"
+            ),
+        ),
+        (
+            r"names with a dot \(like math\.pi\) cannot be used",
+            N_("names with a dot (like math.pi) cannot be used"),
+        ),
+        (r"'(?P<name>.*)' is a name, not a number", N_("'{name}' is a name, not a number")),
+        (
+            r"only numbers, \+ - \* / \^ and parentheses can be used",
+            N_("only numbers, + - * / ^ and parentheses can be used"),
+        ),
+        (r"the answer is empty", N_("the answer is empty")),
+        (
+            r"the answer is too long \((?P<n>\d+) characters, at most (?P<max>\d+)\)",
+            N_("the answer is too long ({n} characters, at most {max})"),
+        ),
+        (r"'(?P<text>.*)' is not a number or arithmetic", N_("'{text}' is not a number or arithmetic")),
+        (
+            r"give at least (?P<n>\d+) decimals \(you typed (?P<typed>\d+)\)",
+            N_("give at least {n} decimals (you typed {typed})"),
+        ),
+    )
+)
+
+
+def error_text(err: Exception | str) -> str:
+    """The reader's message for a library error (its English text when it is not a known one)."""
+    message = str(err)
+    for pattern, template in KNOWN_ERRORS:
+        match = pattern.fullmatch(message)
+        if match is None:
+            continue
+        parts = match.groupdict()
+        if "problem" in parts:
+            parts["problem"] = error_text(parts["problem"])
+        if parts.get("fallback") in FALLBACKS:
+            parts["fallback"] = _(parts["fallback"])
+        return _(template).format(**parts)
+    return message
