@@ -34,7 +34,9 @@ from typing import Any
 import pandas as pd
 
 from .answers import Answer, is_correct, parse_answer, precision_problem, same_at_precision
+from .errors import error_text
 from .formula import dcg_latex, ndcg_latex, number, trimmed
+from .i18n import N_, _, ngettext
 from .metrics import Explanation, dcg, explain, ndcg
 from .presets import PRESETS
 from .spec import Spec
@@ -64,55 +66,60 @@ __all__ = [
 
 #: Exercise kinds, in the order the issue lists them.
 KINDS: dict[str, str] = {
-    "cell": "One cell of the step table",
-    "metric": "DCG, IDCG or NDCG of a list",
-    "drag": "Drag the list to a goal",
-    "winner": "Which ranking wins, and does it flip?",
-    "formula": "Which formula printed this number?",
-    "library": "Which library reports this number?",
+    "cell": N_("One cell of the step table"),
+    "metric": N_("DCG, IDCG or NDCG of a list"),
+    "drag": N_("Drag the list to a goal"),
+    "winner": N_("Which ranking wins, and does it flip?"),
+    "formula": N_("Which formula printed this number?"),
+    "library": N_("Which library reports this number?"),
 }
 
 #: Levels: what the lists look like.
 LEVELS: dict[int, str] = {
-    1: "Level 1: binary grades, 3–5 items",
-    2: "Level 2: graded, 5–8 items",
-    3: "Level 3: variants, pools and ties",
+    1: N_("Level 1: binary grades, 3–5 items"),
+    2: N_("Level 2: graded, 5–8 items"),
+    3: N_("Level 3: variants, pools and ties"),
 }
 
 #: What a numeric question asks for.
 QUANTITIES: dict[str, str] = {
-    "gain": "the gain",
-    "divisor": "the divisor",
-    "discounted_gain": "the discounted gain",
-    "cumulative_dcg": "the cumulative DCG",
-    "dcg": "DCG",
-    "idcg": "IDCG",
-    "ndcg": "NDCG",
+    "gain": N_("the gain"),
+    "divisor": N_("the divisor"),
+    "discounted_gain": N_("the discounted gain"),
+    "cumulative_dcg": N_("the cumulative DCG"),
+    "dcg": N_("DCG"),
+    "idcg": N_("IDCG"),
+    "ndcg": N_("NDCG"),
 }
 
 #: The common wrong formulas :func:`diagnose` recognises: {id: one-line description}.
 MISTAKES: dict[str, str] = {
-    "log2_i": "divided by log2(i), leaving the first position undiscounted, where log2(i+1) was asked",
-    "log2_i_plus_1": "divided by log2(i+1) where the Järvelin–Kekäläinen discount max(1, log2(i)) was asked",
-    "natural_log": "used the natural log (ln) where the formula asks for log base 2",
-    "linear_gain": "used the grade as the gain where 2^grade − 1 was asked",
-    "exponential_gain": "used 2^grade − 1 as the gain where the grade itself was asked",
-    "ideal_retrieved_only": (
+    "log2_i": N_("divided by log2(i), leaving the first position undiscounted, where log2(i+1) was asked"),
+    "log2_i_plus_1": N_(
+        "divided by log2(i+1) where the Järvelin–Kekäläinen discount max(1, log2(i)) was asked"
+    ),
+    "natural_log": N_("used the natural log (ln) where the formula asks for log base 2"),
+    "linear_gain": N_("used the grade as the gain where 2^grade − 1 was asked"),
+    "exponential_gain": N_("used 2^grade − 1 as the gain where the grade itself was asked"),
+    "ideal_retrieved_only": N_(
         "built the ideal ordering from the retrieved items only, leaving out judged items the ranking missed"
     ),
-    "ideal_unsorted": "used the list in its given order as the ideal, without sorting it best first",
-    "k_not_on_ideal": "summed IDCG over the whole list while DCG stops at k",
-    "swapped": "swapped DCG and IDCG",
-    "dcg_for_ndcg": "gave DCG where NDCG was asked: it still has to be divided by IDCG",
-    "cumulative_for_row": "gave the cumulative DCG (the running total) where one row's discounted gain was "
-    "asked",
-    "row_for_cumulative": "gave one row's discounted gain where the cumulative DCG (the running total) was "
-    "asked",
-    "rounded_terms": "rounded each term before adding them up, so the rounding errors added up too",
-    "ties_not_averaged": "kept tied items in the listed order where each should get its tie group's "
-    "average gain",
-    "ties_averaged": "averaged the gains of tied items where they keep the listed order",
-    "too_few_decimals": "typed fewer than 2 decimals: give at least 2 so the answer can be checked",
+    "ideal_unsorted": N_("used the list in its given order as the ideal, without sorting it best first"),
+    "k_not_on_ideal": N_("summed IDCG over the whole list while DCG stops at k"),
+    "swapped": N_("swapped DCG and IDCG"),
+    "dcg_for_ndcg": N_("gave DCG where NDCG was asked: it still has to be divided by IDCG"),
+    "cumulative_for_row": N_(
+        "gave the cumulative DCG (the running total) where one row's discounted gain was asked"
+    ),
+    "row_for_cumulative": N_(
+        "gave one row's discounted gain where the cumulative DCG (the running total) was asked"
+    ),
+    "rounded_terms": N_("rounded each term before adding them up, so the rounding errors added up too"),
+    "ties_not_averaged": N_(
+        "kept tied items in the listed order where each should get its tie group's average gain"
+    ),
+    "ties_averaged": N_("averaged the gains of tied items where they keep the listed order"),
+    "too_few_decimals": N_("typed fewer than 2 decimals: give at least 2 so the answer can be checked"),
 }
 
 _TOTALS = ("dcg", "idcg", "ndcg")
@@ -189,22 +196,25 @@ class Formula:
     def describe(self) -> str:
         """In words: ``gain = grade; divisor = log2(i + 1); k = 3``."""
         gain = {
-            "linear": "gain = grade",
-            "exponential": "gain = 2^grade − 1",
-            "binary": "binary: any grade above 0 counts 1",
+            "linear": _("gain = grade"),
+            "exponential": _("gain = 2^grade − 1"),
+            "binary": _("binary: any grade above 0 counts 1"),
         }[self.gain]
         log = _log_name(self.log_base)
-        divisor = f"divisor = {log}(i + 1)" if self.discount == "log" else f"divisor = max(1, {log}(i))"
-        cut = "whole list (no k)" if self.k is None else f"k = {self.k}"
+        if self.discount == "log":
+            divisor = _("divisor = {log}(i + 1)").format(log=log)
+        else:
+            divisor = _("divisor = max(1, {log}(i))").format(log=log)
+        cut = _("whole list (no k)") if self.k is None else f"k = {self.k}"
         parts = [gain, divisor, cut]
         if self.ties is not None:
-            parts.append(_TIES_TEXT[self.ties])
+            parts.append(_(_TIES_TEXT[self.ties]))
         return "; ".join(parts)
 
 
 _TIES_TEXT = {
-    "stable": "tied scores keep the listed order",
-    "average": "tied scores share their group's average gain",
+    "stable": N_("tied scores keep the listed order"),
+    "average": N_("tied scores share their group's average gain"),
 }
 
 
@@ -483,7 +493,7 @@ def _grades(rng: random.Random, level: int, n: int | None = None) -> list[float]
         n = rng.randint(3, 5) if level == 1 else rng.randint(5, 8)
     top = 1 if level == 1 else 3
     while True:
-        grades = [float(rng.randint(0, top)) for _ in range(n)]
+        grades = [float(rng.randint(0, top)) for _n in range(n)]
         if any(grades) and len(set(grades)) > 1:
             return grades
 
@@ -502,7 +512,7 @@ def _pool(rng: random.Random, level: int, grades: list[float]) -> list[float] | 
     """Level 3 sometimes adds judged items the ranking did not retrieve."""
     if level < 3 or rng.random() < 0.4:
         return None
-    return grades + [float(rng.randint(1, 3)) for _ in range(rng.randint(1, 2))]
+    return grades + [float(rng.randint(1, 3)) for _n in range(rng.randint(1, 2))]
 
 
 def _labels(n: int, prefix: str = "D") -> tuple[str, ...]:
@@ -519,10 +529,11 @@ def _pool_parts(grades: list[float], pool: list[float] | None) -> tuple[tuple[st
         return _labels(len(grades)), ""
     extra = pool[len(grades) :]
     names = tuple(f"J{i}" for i in range(1, len(extra) + 1))
-    text = (
-        f" The ranking missed {len(extra)} judged item(s), {_list_text(names, extra)}: "
-        "they count in the ideal ordering."
-    )
+    text = " " + ngettext(
+        "The ranking missed {n} judged item, {items}: it counts in the ideal ordering.",
+        "The ranking missed {n} judged items, {items}: they count in the ideal ordering.",
+        len(extra),
+    ).format(n=len(extra), items=_list_text(names, extra))
     return _labels(len(grades)) + names, text
 
 
@@ -537,7 +548,9 @@ def _exercise_cell(rng: random.Random, base: dict, level: int) -> Exercise:
     position = rng.choice(positions)
     q = Question(tuple(grades), f, quantity, position=position)
     labels = _labels(len(grades))
-    prompt = f"What is {QUANTITIES[quantity]} at position {position} ({labels[position - 1]})?"
+    prompt = _("What is {quantity} at position {position} ({label})?").format(
+        quantity=_(QUANTITIES[quantity]), position=position, label=labels[position - 1]
+    )
     return Exercise(**base, prompt=prompt, grades=tuple(grades), labels=labels, formula=f, question=q)
 
 
@@ -555,7 +568,8 @@ def _exercise_metric(rng: random.Random, base: dict, level: int) -> Exercise:
     labels = _labels(len(grades))
     pool_labels, pool_text = _pool_parts(grades, pool)
     cut = "" if f.k is None else f"@{f.k}"
-    prompt = f"What is {QUANTITIES[quantity]}{cut} of this ranking?{pool_text}"
+    prompt = _("What is {quantity}{cut} of this ranking?").format(quantity=_(QUANTITIES[quantity]), cut=cut)
+    prompt += pool_text
     return Exercise(
         **base,
         prompt=prompt,
@@ -573,14 +587,16 @@ def _exercise_metric_scored(
 ) -> Exercise:
     """Level 3: the items carry model scores, some tied; the tie rule matters to the answer."""
     other = replace(f, ties="stable" if f.ties == "average" else "average")
-    for _ in range(500):  # almost always a few tries
-        scores = [rng.choice([0.9, 0.7, 0.7, 0.4, 0.4, 0.1]) for _ in grades]
+    for _n in range(500):  # almost always a few tries
+        scores = [rng.choice([0.9, 0.7, 0.7, 0.4, 0.4, 0.1]) for _n in grades]
         q = Question(tuple(grades), f, quantity, scores=tuple(scores))
         if round(q.value(), 3) != round(q.value(other), 3):
             break
         rng.shuffle(grades)
     cut = "" if f.k is None else f"@{f.k}"
-    prompt = f"A model scored these items; some scores are tied. What is {QUANTITIES[quantity]}{cut}?"
+    prompt = _("A model scored these items; some scores are tied. What is {quantity}{cut}?").format(
+        quantity=_(QUANTITIES[quantity]), cut=cut
+    )
     return Exercise(
         **base,
         prompt=prompt,
@@ -603,7 +619,7 @@ def _exercise_drag(rng: random.Random, base: dict, level: int) -> Exercise:
     goal = {1: "highest", 2: rng.choice(["highest", "lowest"]), 3: "target"}[level]
     target = None
     if goal == "target":
-        for _ in range(50):
+        for _n in range(50):
             trial = grades[:]
             rng.shuffle(trial)
             target = round(f.ndcg(trial), 2)
@@ -611,15 +627,24 @@ def _exercise_drag(rng: random.Random, base: dict, level: int) -> Exercise:
                 break
     order = list(range(len(grades)))
     labels = _labels(len(grades))
-    for _ in range(50):
+    for _n in range(50):
         rng.shuffle(order)
         start = [grades[i] for i in order]
         if not _order_reaches(f.ndcg(start), goal, target, best, worst):
             break
-    goal_text = f"the {goal} NDCG possible"
     if goal == "target":
-        goal_text = f"an NDCG within ±0.01 of {target:.2f}"
-    prompt = f"Drag the items into an order that gives {goal_text}. Each item shows its grade."
+        prompt = _(
+            "Drag the items into an order that gives an NDCG within ±0.01 of {target}. "
+            "Each item shows its grade."
+        ).format(target=f"{target:.2f}")
+    elif goal == "highest":
+        prompt = _(
+            "Drag the items into an order that gives the highest NDCG possible. Each item shows its grade."
+        )
+    else:
+        prompt = _(
+            "Drag the items into an order that gives the lowest NDCG possible. Each item shows its grade."
+        )
     return Exercise(
         **base,
         prompt=prompt,
@@ -641,10 +666,10 @@ def _order_reaches(value: float, goal: str, target: float | None, best: float, w
 
 
 WINNER_CHOICES = (
-    "A wins under both formulas",
-    "B wins under both formulas",
-    "A wins under the first formula, B under the second: the winner flips",
-    "B wins under the first formula, A under the second: the winner flips",
+    N_("A wins under both formulas"),
+    N_("B wins under both formulas"),
+    N_("A wins under the first formula, B under the second: the winner flips"),
+    N_("B wins under the first formula, A under the second: the winner flips"),
 )
 
 
@@ -666,7 +691,7 @@ def _winner_formulas(rng: random.Random, level: int, n: int) -> tuple[Formula, F
 def _exercise_winner(rng: random.Random, base: dict, level: int) -> Exercise:
     want_flip = rng.random() < 0.5
     fallback = None
-    for _ in range(200):
+    for _n in range(200):
         grades = _grades(rng, level)
         names = _labels(len(grades))
         order_a, order_b = (
@@ -684,7 +709,7 @@ def _exercise_winner(rng: random.Random, base: dict, level: int) -> Exercise:
         if (answer >= 2) == want_flip:
             break
     a, b, labels, other_labels, first, second, answer, v = fallback
-    prompt = (
+    prompt = _(
         "Two rankings of the same items. Which one has the higher NDCG under the first formula, "
         "and under the second?"
     )
@@ -697,7 +722,7 @@ def _exercise_winner(rng: random.Random, base: dict, level: int) -> Exercise:
         other=tuple(b),
         other_labels=tuple(other_labels),
         alt_formula=second,
-        choices=WINNER_CHOICES,
+        choices=tuple(map(_, WINNER_CHOICES)),
         answer_choice=answer,
         values=(
             ("A, first formula", v[0][0]),
@@ -721,20 +746,20 @@ class Candidate:
 def _formula_candidates(level: int, n: int, rng: random.Random, has_pool: bool) -> list[Candidate]:
     k = rng.randint(2, n - 1)
     discounts = [("log", "log2(i + 1)"), ("jarvelin", "Järvelin–Kekäläinen max(1, log2(i))")]
-    cuts = [(None, "whole list"), (k, f"k = {k}")]
-    gains = [("linear", "gain = grade")]
+    cuts = [(None, _("whole list")), (k, f"k = {k}")]
+    gains = [("linear", _("gain = grade"))]
     if level >= 2:
-        gains.append(("exponential", "gain = 2^grade − 1"))
+        gains.append(("exponential", _("gain = 2^grade − 1")))
     pools = [True, False] if has_pool else [True]
     out = []
     for gain, gain_text in gains:
         for discount, discount_text in discounts:
             for cut, cut_text in cuts:
                 for from_pool in pools:
-                    parts = [gain_text, f"divisor {discount_text}", cut_text]
+                    parts = [gain_text, _("divisor {rule}").format(rule=discount_text), cut_text]
                     if has_pool:
                         parts.append(
-                            "ideal from all judged items" if from_pool else "ideal from the list only"
+                            _("ideal from all judged items") if from_pool else _("ideal from the list only")
                         )
                     out.append(
                         Candidate("; ".join(parts), Formula(k=cut, gain=gain, discount=discount), from_pool)
@@ -762,7 +787,10 @@ def _exercise_formula(rng: random.Random, base: dict, level: int) -> Exercise:
     printed = shown[answer][1]
     labels = _labels(len(grades))
     pool_labels, pool_text = _pool_parts(grades, pool)
-    prompt = f"A report prints NDCG = {printed:.3f} for this ranking. Which formula produced it?{pool_text}"
+    prompt = _("A report prints NDCG = {printed} for this ranking. Which formula produced it?").format(
+        printed=f"{printed:.3f}"
+    )
+    prompt += pool_text
     return Exercise(
         **base,
         prompt=prompt,
@@ -771,7 +799,7 @@ def _exercise_formula(rng: random.Random, base: dict, level: int) -> Exercise:
         formula=shown[answer][0].formula,
         ideal=None if pool is None else tuple(pool),
         ideal_labels=pool_labels if pool is not None else None,
-        choices=tuple(c.text for c, _ in shown),
+        choices=tuple(c.text for c, _v in shown),
         answer_choice=answer,
         target=printed,
         values=tuple((c.text, v) for c, v in shown),
@@ -791,7 +819,7 @@ def _exercise_library(rng: random.Random, base: dict, level: int) -> Exercise:
         ids = rng.sample(range(1, 10 * n), n)
         labels = tuple(f"d{i}" for i in ids)
         levels = [0.9, 0.5, 0.5, 0.2] if level == 1 else [0.9, 0.7, 0.7, 0.4, 0.4, 0.1]
-        scores = [rng.choice(levels) for _ in range(n)]
+        scores = [rng.choice(levels) for _n in range(n)]
         if len(set(scores)) == n:
             continue
         k = rng.randint(2, n - 1) if level == 3 and rng.random() < 0.5 else None
@@ -803,16 +831,16 @@ def _exercise_library(rng: random.Random, base: dict, level: int) -> Exercise:
                 )
             except ValueError:
                 continue
-        distinct = {v for _, v in values}
+        distinct = {v for _p, v in values}
         if len(distinct) == len(values) >= 3:
             break
     answer = rng.randrange(len(values))
     name, printed = values[answer]
     cut = "" if k is None else f"@{k}"
-    prompt = (
-        f"A model scored these items; some scores are tied. "
-        f"Which library reports NDCG{cut} = {printed:.3f} for them?"
-    )
+    prompt = _(
+        "A model scored these items; some scores are tied. "
+        "Which library reports NDCG{cut} = {printed} for them?"
+    ).format(cut=cut, printed=f"{printed:.3f}")
     return Exercise(
         **base,
         prompt=prompt,
@@ -820,7 +848,7 @@ def _exercise_library(rng: random.Random, base: dict, level: int) -> Exercise:
         labels=labels,
         formula=Formula(k=k),
         scores=tuple(scores),
-        choices=tuple(PRESETS[p].library for p, _ in values),
+        choices=tuple(PRESETS[p].library for p, _v in values),
         answer_choice=answer,
         target=printed,
         values=tuple(values),
@@ -895,29 +923,42 @@ def _check_number(exercise: Exercise, text: str) -> Feedback:
     try:
         a = parse_answer(text)
     except ValueError as err:
-        return Feedback(False, f"Could not read your answer: {err}.", problem=str(err))
+        return Feedback(
+            False,
+            _("Could not read your answer: {problem}.").format(problem=error_text(err)),
+            problem=str(err),
+        )
     exact = q.value()
     found = diagnose_question(a, q)
     shown = f"{exact:.{max(3, a.decimals)}f}"
     if not found:
-        return Feedback(True, f"Right: {QUANTITIES[q.quantity]} is {shown}.", value=a.value)
+        message = _("Right: {quantity} is {shown}.").format(quantity=_(QUANTITIES[q.quantity]), shown=shown)
+        return Feedback(True, message, value=a.value)
     if found == ["too_few_decimals"]:
         return Feedback(
             False,
-            f"Close, but {MISTAKES['too_few_decimals']}.",
+            _("Close, but {problem}.").format(problem=_(MISTAKES["too_few_decimals"])),
             mistakes=tuple(found),
             value=a.value,
             focus=_focus(q, "unknown"),
         )
     if found == ["unknown"]:
-        message = (
-            f"Not quite: your answer {a.text} is not {QUANTITIES[q.quantity]} "
-            f"({shown}), and no common mistake gives it. Compare with the "
-            f"{'step-table row' if q.position is not None else 'worked formula'} below."
-        )
+        if q.position is not None:
+            message = _(
+                "Not quite: your answer {answer} is not {quantity} ({shown}), and no common mistake "
+                "gives it. Compare with the step-table row below."
+            )
+        else:
+            message = _(
+                "Not quite: your answer {answer} is not {quantity} ({shown}), and no common mistake "
+                "gives it. Compare with the worked formula below."
+            )
+        message = message.format(answer=a.text, quantity=_(QUANTITIES[q.quantity]), shown=shown)
     else:
-        reasons = "; or you ".join(MISTAKES[m] for m in found)
-        message = f"Not quite: it looks like you {reasons}. The right value is {shown}."
+        reasons = _("; or you ").join(_(MISTAKES[m]) for m in found)
+        message = _("Not quite: it looks like you {reasons}. The right value is {shown}.").format(
+            reasons=reasons, shown=shown
+        )
     focus = _focus(q, found[0]) if q.position is not None or found != ["unknown"] else None
     return Feedback(False, message, mistakes=tuple(found), value=a.value, focus=focus)
 
@@ -954,11 +995,11 @@ _SHORT = {
     "log2_i": "log2(i)",
     "log2_i_plus_1": "log2(i + 1)",
     "natural_log": "ln",
-    "linear_gain": "gain = grade",
-    "exponential_gain": "gain = 2^grade − 1",
-    "ideal_retrieved_only": "retrieved items only",
-    "ties_not_averaged": "listed order",
-    "ties_averaged": "average gain",
+    "linear_gain": N_("gain = grade"),
+    "exponential_gain": N_("gain = 2^grade − 1"),
+    "ideal_retrieved_only": N_("retrieved items only"),
+    "ties_not_averaged": N_("listed order"),
+    "ties_averaged": N_("average gain"),
 }
 
 
@@ -972,16 +1013,16 @@ def focus_rows(exercise: Exercise, feedback: Feedback) -> pd.DataFrame:
     """
     q = exercise.question
     if q is None or feedback.focus is None:
-        return pd.DataFrame(columns=["Step", "Asked"])
+        return pd.DataFrame(columns=[_("Step"), _("Asked")])
     table, position = feedback.focus
-    columns = {"Asked": q.explanation()}
+    columns = {_("Asked"): q.explanation()}
     mistake = feedback.mistakes[0] if feedback.mistakes else ""
     wrong = wrong_formula(q, mistake)
     if wrong is not None:
-        columns[f"Your way: {_SHORT[mistake]}"] = q.explanation(wrong)
+        columns[_("Your way: {how}").format(how=_(_SHORT[mistake]))] = q.explanation(wrong)
     elif mistake == "ideal_retrieved_only" and table == "ideal_steps":
-        columns[f"Your way: {_SHORT[mistake]}"] = q.explanation(ideal=None)
-    out = pd.DataFrame({"Step": list(ROW_COLUMNS)})
+        columns[_("Your way: {how}").format(how=_(_SHORT[mistake]))] = q.explanation(ideal=None)
+    out = pd.DataFrame({_("Step"): list(ROW_COLUMNS)})
     for name, ex in columns.items():
         steps = getattr(ex, table)
         row = steps[steps["Position"] == position]
@@ -1004,9 +1045,9 @@ def feedback_latex(exercise: Exercise, feedback: Feedback) -> tuple[str, ...]:
         return totals
     table, position = feedback.focus
     row = getattr(ex, table).set_index("Position").loc[position]
-    name = "ideal row" if table == "ideal_steps" else "row"
+    name = (_("ideal row {n}:") if table == "ideal_steps" else _("row {n}:")).format(n=position)
     term = (
-        f"\\text{{{name} {position}: }}\\dfrac{{{trimmed(row['Gain'])}}}{{{trimmed(row['Divisor'])}}}"
+        f"\\text{{{name} }}\\dfrac{{{trimmed(row['Gain'])}}}{{{trimmed(row['Divisor'])}}}"
         f" = {trimmed(row['Discounted gain'])}"
     )
     return (term, *totals)
@@ -1015,40 +1056,57 @@ def feedback_latex(exercise: Exercise, feedback: Feedback) -> tuple[str, ...]:
 def _check_order(exercise: Exercise, order: Sequence[str]) -> Feedback:
     by_label = dict(zip(exercise.labels, exercise.grades, strict=True))
     if sorted(order) != sorted(exercise.labels):
-        return Feedback(False, "The order must hold each item once.", problem="bad order")
+        return Feedback(False, _("The order must hold each item once."), problem="bad order")
     grades = [by_label[label] for label in order]
     value = exercise.formula.ndcg(grades)
     best, worst = dict(exercise.values)["best"], dict(exercise.values)["worst"]
     ok = _order_reaches(value, exercise.goal, exercise.target, best, worst)
     if ok:
-        return Feedback(True, f"Right: this order scores NDCG = {value:.3f}.", value=value)
+        return Feedback(
+            True, _("Right: this order scores NDCG = {value}.").format(value=f"{value:.3f}"), value=value
+        )
     if exercise.goal == "target":
-        side = "too high" if value > exercise.target else "too low"
-        message = f"Not yet: this order scores {value:.3f}, {side} for {exercise.target:.2f} ± 0.01."
+        if value > exercise.target:
+            message = _("Not yet: this order scores {value}, too high for {target} ± 0.01.")
+        else:
+            message = _("Not yet: this order scores {value}, too low for {target} ± 0.01.")
+        message = message.format(value=f"{value:.3f}", target=f"{exercise.target:.2f}")
+    elif exercise.goal == "highest":
+        message = _("Not yet: this order scores {value}; the highest possible is {aim}.").format(
+            value=f"{value:.3f}", aim=f"{best:.3f}"
+        )
     else:
-        aim = best if exercise.goal == "highest" else worst
-        message = f"Not yet: this order scores {value:.3f}; the {exercise.goal} possible is {aim:.3f}."
+        message = _("Not yet: this order scores {value}; the lowest possible is {aim}.").format(
+            value=f"{value:.3f}", aim=f"{worst:.3f}"
+        )
     return Feedback(False, message, value=value)
 
 
 def _check_choice(exercise: Exercise, choice: Any) -> Feedback:
     if not isinstance(choice, int) or not 0 <= choice < len(exercise.choices):
-        return Feedback(False, "Pick one of the answers.", problem="no choice")
+        return Feedback(False, _("Pick one of the answers."), problem="no choice")
     right = exercise.choices[exercise.answer_choice]
     if choice == exercise.answer_choice:
-        return Feedback(True, f"Right: {right}.")
+        return Feedback(True, _("Right: {why}.").format(why=right))
     picked = exercise.choices[choice]
     if exercise.kind == "winner":
         values = dict(exercise.values)
-        detail = (
-            f"Under the first formula A scores {values['A, first formula']:.3f} and B "
-            f"{values['B, first formula']:.3f}; under the second, A {values['A, second formula']:.3f} "
-            f"and B {values['B, second formula']:.3f}."
+        detail = _(
+            "Under the first formula A scores {a1} and B {b1}; under the second, A {a2} and B {b2}."
+        ).format(
+            a1=f"{values['A, first formula']:.3f}",
+            b1=f"{values['B, first formula']:.3f}",
+            a2=f"{values['A, second formula']:.3f}",
+            b2=f"{values['B, second formula']:.3f}",
         )
     else:
         wrong_value = exercise.values[choice][1]
-        detail = f"'{picked}' gives {wrong_value:.3f}, not {exercise.target:.3f}."
-    return Feedback(False, f"Not this one: {detail} The answer is: {right}.")
+        detail = _("'{picked}' gives {value}, not {target}.").format(
+            picked=picked, value=f"{wrong_value:.3f}", target=f"{exercise.target:.3f}"
+        )
+    return Feedback(
+        False, _("Not this one: {detail} The answer is: {right}.").format(detail=detail, right=right)
+    )
 
 
 # ------------------------------------------------------------------ hints
@@ -1075,38 +1133,49 @@ def _hints_number(e: Exercise) -> tuple[Hint, Hint, Hint]:
     quantity = q.quantity
     if quantity in _CELLS:
         row = ex.steps.iloc[q.position - 1]
-        where = f"Look at row {q.position} of the step table, column '{_CELL_COLUMN[quantity]}'."
+        where = _("Look at row {n} of the step table, column '{column}'.").format(
+            n=q.position, column=_(_CELL_COLUMN[quantity])
+        )
         first = {
-            "gain": "The gain turns the grade into points.",
-            "divisor": "The divisor depends only on the position i.",
-            "discounted_gain": "The discounted gain is the gain divided by the divisor.",
-            "cumulative_dcg": "The cumulative DCG adds the discounted gains of rows 1 to i.",
+            "gain": _("The gain turns the grade into points."),
+            "divisor": _("The divisor depends only on the position i."),
+            "discounted_gain": _("The discounted gain is the gain divided by the divisor."),
+            "cumulative_dcg": _("The cumulative DCG adds the discounted gains of rows 1 to i."),
         }[quantity]
         g, d, i = trimmed(row["Gain"]), trimmed(row["Divisor"]), q.position
         log = _log_name(e.formula.log_base)
         divisor_rule = f"{log}({i} + 1) = {d}" if e.formula.discount == "log" else f"max(1, {log}({i})) = {d}"
         filled = {
-            "gain": f"Grade {trimmed(row['Grade'])} gives gain {g} ({e.formula.describe().split(';')[0]}).",
-            "divisor": f"Divisor at position {i}: {divisor_rule}.",
-            "discounted_gain": f"Gain {g}, divisor {divisor_rule}: {g} / {d} = {trimmed(row[_DG])}.",
-            "cumulative_dcg": "Add the discounted gains: "
-            + " + ".join(trimmed(x) for x in ex.steps["Discounted gain"].iloc[:i])
-            + f" = {trimmed(row['Cumulative DCG'])}.",
+            "gain": _("Grade {grade} gives gain {g} ({rule}).").format(
+                grade=trimmed(row["Grade"]), g=g, rule=e.formula.describe().split(";")[0]
+            ),
+            "divisor": _("Divisor at position {i}: {rule}.").format(i=i, rule=divisor_rule),
+            "discounted_gain": _("Gain {g}, divisor {rule}: {g} / {d} = {dg}.").format(
+                g=g, rule=divisor_rule, d=d, dg=trimmed(row[_DG])
+            ),
+            "cumulative_dcg": _("Add the discounted gains: {sum} = {total}.").format(
+                sum=" + ".join(trimmed(x) for x in ex.steps["Discounted gain"].iloc[:i]),
+                total=trimmed(row["Cumulative DCG"]),
+            ),
         }[quantity]
         return (
             Hint(1, f"{first} {where}"),
             Hint(2, filled),
-            Hint(3, f"The step table, worked out. The answer is {number(q.value(), 4)}.", tables=True),
+            Hint(
+                3,
+                _("The step table, worked out. The answer is {value}.").format(value=number(q.value(), 4)),
+                tables=True,
+            ),
         )
     scored = (
-        " First rank the items by score, highest first; the tie rule says how tied items count."
+        " " + _("First rank the items by score, highest first; the tie rule says how tied items count.")
         if q.scores is not None
         else ""
     )
     first = {
-        "dcg": "DCG@k adds gain / divisor over the top k rows of the ranking.",
-        "idcg": "IDCG@k is the DCG of the ideal ordering: all judged items sorted best first, cut at k.",
-        "ndcg": "NDCG@k is DCG@k divided by IDCG@k: first the ranking, then the ideal ordering.",
+        "dcg": _("DCG@k adds gain / divisor over the top k rows of the ranking."),
+        "idcg": _("IDCG@k is the DCG of the ideal ordering: all judged items sorted best first, cut at k."),
+        "ndcg": _("NDCG@k is DCG@k divided by IDCG@k: first the ranking, then the ideal ordering."),
     }[quantity]
     latex = {
         "dcg": (dcg_latex(ex),),
@@ -1115,17 +1184,21 @@ def _hints_number(e: Exercise) -> tuple[Hint, Hint, Hint]:
     }[quantity]
     return (
         Hint(1, first + scored),
-        Hint(2, "The formula with this list's numbers (each term is gain / divisor):", latex=latex),
-        Hint(3, f"Both step tables, worked out. The answer is {number(q.value(), 4)}.", tables=True),
+        Hint(2, _("The formula with this list's numbers (each term is gain / divisor):"), latex=latex),
+        Hint(
+            3,
+            _("Both step tables, worked out. The answer is {value}.").format(value=number(q.value(), 4)),
+            tables=True,
+        ),
     )
 
 
 def _hints_drag(e: Exercise) -> tuple[Hint, Hint, Hint]:
     values = dict(e.values)
     first = {
-        "highest": "The top positions have the smallest divisors: put the biggest gains there.",
-        "lowest": "The top positions count the most: put the smallest gains there.",
-        "target": "Start from the best order and move good items down until NDCG drops to the target.",
+        "highest": _("The top positions have the smallest divisors: put the biggest gains there."),
+        "lowest": _("The top positions count the most: put the smallest gains there."),
+        "target": _("Start from the best order and move good items down until NDCG drops to the target."),
     }[e.goal]
     order = sorted(zip(e.labels, e.grades, strict=True), key=lambda p: -p[1])
     if e.goal == "lowest":
@@ -1133,23 +1206,39 @@ def _hints_drag(e: Exercise) -> tuple[Hint, Hint, Hint]:
     text = ", ".join(f"{lab} ({g:g})" for lab, g in order)
     return (
         Hint(1, first),
-        Hint(2, f"The best order scores {values['best']:.3f} and the worst {values['worst']:.3f}."),
-        Hint(3, f"Sorted {'best' if e.goal != 'lowest' else 'worst'} first: {text}."),
+        Hint(
+            2,
+            _("The best order scores {best} and the worst {worst}.").format(
+                best=f"{values['best']:.3f}", worst=f"{values['worst']:.3f}"
+            ),
+        ),
+        Hint(
+            3,
+            (
+                _("Sorted best first: {items}.") if e.goal != "lowest" else _("Sorted worst first: {items}.")
+            ).format(items=text),
+        ),
     )
 
 
 def _hints_winner(e: Exercise) -> tuple[Hint, Hint, Hint]:
     v = dict(e.values)
     return (
-        Hint(1, "Compute NDCG for A and for B under the first formula, then again under the second."),
+        Hint(1, _("Compute NDCG for A and for B under the first formula, then again under the second.")),
         Hint(
             2,
-            f"First formula: A scores {v['A, first formula']:.3f}, B scores {v['B, first formula']:.3f}.",
+            _("First formula: A scores {a1}, B scores {b1}.").format(
+                a1=f"{v['A, first formula']:.3f}", b1=f"{v['B, first formula']:.3f}"
+            ),
         ),
         Hint(
             3,
-            f"First formula: A {v['A, first formula']:.3f}, B {v['B, first formula']:.3f}. "
-            f"Second formula: A {v['A, second formula']:.3f}, B {v['B, second formula']:.3f}.",
+            _("First formula: A {a1}, B {b1}. Second formula: A {a2}, B {b2}.").format(
+                a1=f"{v['A, first formula']:.3f}",
+                b1=f"{v['B, first formula']:.3f}",
+                a2=f"{v['A, second formula']:.3f}",
+                b2=f"{v['B, second formula']:.3f}",
+            ),
         ),
     )
 
@@ -1157,28 +1246,30 @@ def _hints_winner(e: Exercise) -> tuple[Hint, Hint, Hint]:
 def _hints_formula(e: Exercise) -> tuple[Hint, Hint, Hint]:
     lines = [f"{text}: {value:.3f}" for text, value in e.values]
     return (
-        Hint(1, "Compute NDCG under one candidate; then ask what each change does to it."),
+        Hint(1, _("Compute NDCG under one candidate; then ask what each change does to it.")),
         Hint(
             2,
-            "A smaller k, or Järvelin–Kekäläinen's divisor of 1 at positions 1 and 2, changes which "
-            "positions count and how much; an ideal from all judged items can only lower NDCG.",
+            _(
+                "A smaller k, or Järvelin–Kekäläinen's divisor of 1 at positions 1 and 2, changes which "
+                "positions count and how much; an ideal from all judged items can only lower NDCG."
+            ),
         ),
-        Hint(3, "Each candidate's NDCG: " + "; ".join(lines) + "."),
+        Hint(3, _("Each candidate's NDCG: {values}.").format(values="; ".join(lines))),
     )
 
 
 def _hints_library(e: Exercise) -> tuple[Hint, Hint, Hint]:
     rules = {
-        "sklearn": "scikit-learn averages the gains of tied items",
-        "sklearn-ignore-ties": "scikit-learn with ignore_ties puts tied items in reverse input order",
-        "trec_eval": "trec_eval orders tied items by document id, descending",
-        "xgboost": "XGBoost keeps tied items in input order and uses gain 2^grade − 1",
+        "sklearn": _("scikit-learn averages the gains of tied items"),
+        "sklearn-ignore-ties": _("scikit-learn with ignore_ties puts tied items in reverse input order"),
+        "trec_eval": _("trec_eval orders tied items by document id, descending"),
+        "xgboost": _("XGBoost keeps tied items in input order and uses gain 2^grade − 1"),
     }
     lines = [f"{PRESETS[p].library}: {v:.3f}" for p, v in e.values]
     return (
-        Hint(1, "The libraries differ in how they order items with equal scores."),
-        Hint(2, "; ".join(rules[p] for p, _ in e.values) + "."),
-        Hint(3, "What each reports: " + "; ".join(lines) + "."),
+        Hint(1, _("The libraries differ in how they order items with equal scores.")),
+        Hint(2, "; ".join(rules[p] for p, _v in e.values) + "."),
+        Hint(3, _("What each reports: {values}.").format(values="; ".join(lines))),
     )
 
 
@@ -1235,10 +1326,10 @@ class Progress:
         return pd.DataFrame(
             [
                 {
-                    "Exercise": title,
-                    "Attempts": self.attempts.get(kind, 0),
-                    "Correct": self.correct.get(kind, 0),
-                    "Missed": self.missed(kind),
+                    _("Exercise"): _(title),
+                    _("Attempts"): self.attempts.get(kind, 0),
+                    _("Correct"): self.correct.get(kind, 0),
+                    _("Missed"): self.missed(kind),
                 }
                 for kind, title in KINDS.items()
             ]

@@ -17,6 +17,7 @@ import streamlit as st
 from streamlit_sortables import sort_items
 
 from ndcg_core.formula import number
+from ndcg_core.i18n import N_, _
 from ndcg_core.practice import (
     KINDS,
     LEVELS,
@@ -30,9 +31,10 @@ from ndcg_core.practice import (
     make_exercise,
     next_kind,
 )
-from views.common import md_escape
+from views.common import md_escape, ui_params
 
 MIXED = "mixed"
+SHOWN_COLUMNS = (N_("Counted"),)  # a hint table's own column (the step-table names are in ndcg_core.lesson)
 NUMBER_COLUMNS = ["Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG"]
 KIND_OPTIONS = [MIXED, *KINDS]
 SORTABLE_STYLE = """
@@ -96,8 +98,10 @@ def _read_url() -> None:
             value = None
         if value is None or not low <= value <= high:
             warnings.append(
-                f"Share link parameter '{key}': '{md_escape(text)}' is not a whole number "
-                f"from {low} to {high}; ignored."
+                _(
+                    "Share link parameter '{key}': '{text}' is not a whole number "
+                    "from {low} to {high}; ignored."
+                ).format(key=key, text=md_escape(text), low=low, high=high)
             )
             return None
         return value
@@ -108,7 +112,9 @@ def _read_url() -> None:
     kind = given.get("kind")
     if kind is not None and kind not in KINDS:
         warnings.append(
-            f"Share link parameter 'kind': '{md_escape(kind)}' is not one of {', '.join(KINDS)}; ignored."
+            _("Share link parameter 'kind': '{text}' is not one of {allowed}; ignored.").format(
+                text=md_escape(kind), allowed=", ".join(KINDS)
+            )
         )
         kind = None
     if seed is not None:
@@ -123,8 +129,9 @@ def _read_url() -> None:
 def _write_url() -> None:
     params = _url_params()
     st.session_state.pr_url = params
-    if st.query_params.to_dict() != params:
-        st.query_params.from_dict(params)
+    full = {**params, **ui_params()}
+    if st.query_params.to_dict() != full:
+        st.query_params.from_dict(full)
 
 
 def current_exercise() -> Exercise:
@@ -212,42 +219,49 @@ def _list_table(labels, grades, scores=None) -> pd.DataFrame:
     return frame
 
 
+def _shown(frame: pd.DataFrame) -> pd.DataFrame:
+    """A table with its column names in the reader's language."""
+    return frame.rename(columns=_)
+
+
 def _table(frame: pd.DataFrame, key: str) -> None:
     with st.container(key=key):
-        st.dataframe(frame, hide_index=True, height=38 + 35 * len(frame), width="content")
+        st.dataframe(_shown(frame), hide_index=True, height=38 + 35 * len(frame), width="content")
 
 
 def _show_data(e: Exercise) -> None:
     if e.kind in {"cell", "metric", "drag"}:
-        st.markdown(f"**Formula:** {md_escape(e.formula.describe())}")
+        st.markdown(_("**Formula:** {formula}").format(formula=md_escape(e.formula.describe())))
     if e.kind == "winner":
-        st.markdown(f"**First formula:** {md_escape(e.formula.describe())}")
+        st.markdown(_("**First formula:** {formula}").format(formula=md_escape(e.formula.describe())))
         changed = e.alt_formula.changes_from(e.formula)
         st.markdown(
-            f"**Second formula:** {md_escape(e.alt_formula.describe())} (changed: {md_escape(changed)})"
+            _("**Second formula:** {formula} (changed: {changed})").format(
+                formula=md_escape(e.alt_formula.describe()), changed=md_escape(changed)
+            )
         )
         a, b = st.columns(2)
         with a:
-            st.markdown("**Ranking A**")
+            st.markdown("**" + _("Ranking A") + "**")
             _table(_list_table(e.labels, e.grades), "pr_list_a")
         with b:
-            st.markdown("**Ranking B**")
+            st.markdown("**" + _("Ranking B") + "**")
             _table(_list_table(e.other_labels, e.other), "pr_list_b")
         return
     if e.kind == "drag":
         return
     if e.kind == "library" or e.scores is not None:
-        st.caption("The scores decide the order, highest first; equal scores are a tie.")
+        st.caption(_("The scores decide the order, highest first; equal scores are a tie."))
         _table(_list_table(e.labels, e.grades, e.scores).drop(columns="Position"), "pr_list")
         return
     _table(_list_table(e.labels, e.grades), "pr_list")
     if e.ideal is not None and e.ideal_labels is not None:
         n = len(e.grades)
-        st.markdown("**Judged but not retrieved**")
+        st.markdown("**" + _("Judged but not retrieved") + "**")
         missed = pd.DataFrame(
             {
-                "Item": pd.Series(list(e.ideal_labels[n:]), dtype=object),
-                "Grade": [f"{g:g}" for g in e.ideal[n:]],
+                _("Item"): pd.Series(list(e.ideal_labels[n:]), dtype=object),
+                _("Grade"): [f"{g:g}" for g in e.ideal[n:]],
             }
         )
         _table(missed, "pr_pool")
@@ -259,27 +273,29 @@ def _answer_area(e: Exercise) -> None:
         key = f"pr_answer_{e.key}"
         with st.form(key=f"pr_form_{e.key}", border=False):
             st.text_input(
-                "Your answer",
+                _("Your answer"),
                 key=key,
-                placeholder="e.g. 0.82 or 3 + 2/1.585",
-                help="A number (at least 2 decimals unless it is whole) or arithmetic with + - * / ^ ( ).",
+                placeholder=_("e.g. 0.82 or 3 + 2/1.585"),
+                help=_("A number (at least 2 decimals unless it is whole) or arithmetic with + - * / ^ ( )."),
             )
-            st.form_submit_button("Check", type="primary", on_click=_check_number, args=(e, key))
+            st.form_submit_button(_("Check"), type="primary", on_click=_check_number, args=(e, key))
     elif e.answer_type == "choice":
         key = f"pr_choice_{e.key}"
-        st.radio("Your answer", list(e.choices), index=None, key=key, format_func=md_escape)
-        st.button("Check", key=f"pr_check_{e.key}", type="primary", on_click=_check_choice, args=(e, key))
+        st.radio(_("Your answer"), list(e.choices), index=None, key=key, format_func=md_escape)
+        st.button(_("Check"), key=f"pr_check_{e.key}", type="primary", on_click=_check_choice, args=(e, key))
     else:
         order = list(ss.pr_orders.get(e.key, e.labels))
         grade = dict(zip(e.labels, e.grades, strict=True))
-        shown = {f"{label}  ·  grade {grade[label]:g}": label for label in order}
-        st.caption("Drag an item up or down; then check.")
+        shown = {
+            _("{label}  ·  grade {g}").format(label=label, g=f"{grade[label]:g}"): label for label in order
+        }
+        st.caption(_("Drag an item up or down; then check."))
         new = sort_items(
             list(shown), direction="vertical", custom_style=SORTABLE_STYLE, key=f"pr_sort_{e.key}"
         )
         if new and sorted(new) == sorted(shown) and new != list(shown):
             ss.pr_orders = {**ss.pr_orders, e.key: tuple(shown[t] for t in new)}
-        st.button("Check order", key=f"pr_check_{e.key}", type="primary", on_click=_check_order, args=(e,))
+        st.button(_("Check order"), key=f"pr_check_{e.key}", type="primary", on_click=_check_order, args=(e,))
 
 
 def _feedback(e: Exercise) -> None:
@@ -298,9 +314,12 @@ def _feedback(e: Exercise) -> None:
         if fb.focus is not None:
             rows = focus_rows(e, fb)
             table, position = fb.focus
-            where = "the ideal ordering" if table == "ideal_steps" else "your ranking"
-            st.markdown(f"**Row {position} of {where}'s step table**")
+            if table == "ideal_steps":
+                st.markdown(_("**Row {n} of the ideal ordering's step table**").format(n=position))
+            else:
+                st.markdown(_("**Row {n} of your ranking's step table**").format(n=position))
             shown = rows.assign(**{c: rows[c].map(_cell) for c in rows.columns[1:]})
+            shown[shown.columns[0]] = shown[shown.columns[0]].map(_)
             with st.container(key="pr_focus_row"):
                 st.dataframe(shown, hide_index=True, width="content")
         for latex in feedback_latex(e, fb):
@@ -317,34 +336,34 @@ def _hints(e: Exercise) -> None:
     levels = hints(e)
     with st.container(key="pr_hints"):
         for hint in levels[:shown]:
-            st.markdown(f"**Hint {hint.level}.** {md_escape(hint.text)}")
+            st.markdown(_("**Hint {n}.** {text}").format(n=hint.level, text=md_escape(hint.text)))
             for latex in hint.latex:
                 st.latex(latex)
             if hint.tables and e.question is not None:
                 ex = e.question.explanation()
                 cols = ["Position", "Item", *NUMBER_COLUMNS]
-                for title, steps in (("Your ranking", ex.steps), ("Ideal ordering", ex.ideal_steps)):
+                for title, steps in ((_("Your ranking"), ex.steps), (_("Ideal ordering"), ex.ideal_steps)):
                     st.markdown(f"**{title}**")
                     shown_steps = steps[cols].assign(
                         **{c: steps[c].map(number) for c in cols[2:]},
                         Counted=~steps["Beyond k"],
                     )
-                    st.dataframe(shown_steps, hide_index=True)
+                    st.dataframe(_shown(shown_steps), hide_index=True)
         if shown < 3:
-            label = "Show a hint" if shown == 0 else f"Show hint {shown + 1} of 3"
+            label = _("Show a hint") if shown == 0 else _("Show hint {n} of 3").format(n=shown + 1)
             st.button(label, key=f"pr_hint_{e.key}", on_click=_more_hint, args=(e.key,))
 
 
 def _progress() -> None:
     p: Progress = st.session_state.pr_progress
-    with st.expander("Your progress this session", expanded=False):
+    with st.expander(_("Your progress this session"), expanded=False):
         total_attempts = sum(p.attempts.values())
         total_correct = sum(p.correct.values())
         c1, c2, c3 = st.columns(3)
-        c1.metric("Correct", f"{total_correct} / {total_attempts}")
-        c2.metric("Streak", p.streak)
-        c3.metric("Best streak", p.best_streak)
-        st.dataframe(p.table(), hide_index=True)
+        c1.metric(_("Correct"), f"{total_correct} / {total_attempts}")
+        c2.metric(_("Streak"), p.streak)
+        c3.metric(_("Best streak"), p.best_streak)
+        st.dataframe(_shown(p.table()), hide_index=True)
 
 
 def render() -> None:
@@ -354,10 +373,12 @@ def render() -> None:
     e = current_exercise()
     _write_url()
 
-    st.markdown("### Practice")
+    st.markdown("### " + _("Practice"))
     st.caption(
-        "Exercises with instant feedback: a wrong number gets the mistake that produced it named. "
-        "Each exercise states its own formula."
+        _(
+            "Exercises with instant feedback: a wrong number gets the mistake that produced it named. "
+            "Each exercise states its own formula."
+        )
     )
     for message in ss.pr_warnings:
         st.warning(message)
@@ -366,32 +387,36 @@ def render() -> None:
         c1, c2 = st.columns([0.5, 0.5])
         ss.pr_w_level = ss.pr_level
         c1.segmented_control(
-            "Level",
+            _("Level"),
             list(LEVELS),
             key="pr_w_level",
             on_change=_set_level,
-            format_func=lambda n: f"Level {n}",
-            help=" · ".join(LEVELS.values()),
+            format_func=lambda n: _("Level {n}").format(n=n),
+            help=" · ".join(map(_, LEVELS.values())),
         )
         ss.pr_w_kind = ss.pr_kind
         c2.selectbox(
-            "Kind",
+            _("Kind"),
             KIND_OPTIONS,
             key="pr_w_kind",
             on_change=_set_kind,
-            format_func=lambda k: "Mixed" if k == MIXED else KINDS[k],
+            format_func=lambda k: _("Mixed") if k == MIXED else _(KINDS[k]),
         )
         ss.pr_w_missed = ss.pr_missed_mode
         st.toggle(
-            "Practise what you missed",
+            _("Practise what you missed"),
             key="pr_w_missed",
             on_change=_set_missed,
-            help="In a mixed set, the next exercise favours the kinds you answered wrongly.",
+            help=_("In a mixed set, the next exercise favours the kinds you answered wrongly."),
             disabled=ss.pr_kind != MIXED,
         )
 
     with st.container(key="pr_exercise", border=True):
-        st.markdown(f"**Exercise {e.number}** · {md_escape(KINDS[e.kind])} · {md_escape(LEVELS[e.level])}")
+        st.markdown(
+            _("**Exercise {n}** · {kind} · {level}").format(
+                n=e.number, kind=md_escape(_(KINDS[e.kind])), level=md_escape(_(LEVELS[e.level]))
+            )
+        )
         st.markdown(md_escape(e.prompt))
         _show_data(e)
         _answer_area(e)
@@ -400,13 +425,22 @@ def render() -> None:
 
     n1, n2, n3 = st.columns(3)
     n1.button(
-        "Previous", key="pr_prev", on_click=_go, args=(e.number - 1,), disabled=e.number <= 1, width="stretch"
+        _("Previous"),
+        key="pr_prev",
+        on_click=_go,
+        args=(e.number - 1,),
+        disabled=e.number <= 1,
+        width="stretch",
     )
     n2.button(
-        "Next exercise", key="pr_next", on_click=_go, args=(e.number + 1,), type="primary", width="stretch"
+        _("Next exercise"), key="pr_next", on_click=_go, args=(e.number + 1,), type="primary", width="stretch"
     )
-    n3.button("New set", key="pr_new", on_click=_new_set, width="stretch", help="A new random seed")
-    st.caption(f"Exercise set {ss.pr_seed}: share this page's link to hand out the same exercises.")
+    n3.button(_("New set"), key="pr_new", on_click=_new_set, width="stretch", help=_("A new random seed"))
+    st.caption(
+        _("Exercise set {seed}: share this page's link to hand out the same exercises.").format(
+            seed=ss.pr_seed
+        )
+    )
     _progress()
 
 
