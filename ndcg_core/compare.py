@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from .examples import EXAMPLES, WorkedExample
+from .i18n import N_
 from .metrics import Explanation, explain
 from .spec import Spec
 from .variants import Variant
@@ -178,7 +179,7 @@ def _short(ex: WorkedExample) -> str:
 
 
 COMPARISON_PRESETS: dict[str, tuple[str, str]] = {
-    "items": ("NDCG note: A,B,C,D,E against D,A,E,C,B", "items"),
-    "shop-binary": ("Shop article: lists A and B, bought or not", "shop-binary"),
-    "shop-graded": ("Shop article: lists A and B, graded by quantity (the winner flips)", "shop-graded"),
+    "items": (N_("NDCG note: A,B,C,D,E against D,A,E,C,B"), "items"),
+    "shop-binary": (N_("Shop article: lists A and B, bought or not"), "shop-binary"),
+    "shop-graded": (N_("Shop article: lists A and B, graded by quantity (the winner flips)"), "shop-graded"),
 }

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .i18n import N_
 from .metrics import Explanation, explain
 from .spec import Spec
 from .variants import Variant
@@ -37,11 +38,11 @@ __all__ = [
 ]
 
 SOURCES: dict[str, str] = {
-    "000": "NDCG explainer article (binary and graded examples, D1..D5)",
-    "001": "Short NDCG note with items A..E and decimal grades",
-    "002": "Recommender-system article: Apple Watch, Adidas shorts, Nike sneakers",
-    "003": '"Intro to NDCG": exponential gain, natural log, data-set averaging',
-    "004": 'Wikipedia, "Discounted cumulative gain": D1..D6',
+    "000": N_("NDCG explainer article (binary and graded examples, D1..D5)"),
+    "001": N_("Short NDCG note with items A..E and decimal grades"),
+    "002": N_("Recommender-system article: Apple Watch, Adidas shorts, Nike sneakers"),
+    "003": N_('"Intro to NDCG": exponential gain, natural log, data-set averaging'),
+    "004": N_('Wikipedia, "Discounted cumulative gain": D1..D6'),
 }
 
 
@@ -153,8 +154,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="binary-dcg3-a",
         seed="000",
-        title="Binary clicks 1,0,1,1,0 at k = 3",
-        lesson="Only the top 3 count; the miss at position 2 costs the whole second term.",
+        title=N_("Binary clicks 1,0,1,1,0 at k = 3"),
+        lesson=N_("Only the top 3 count; the miss at position 2 costs the whole second term."),
         grades=(1, 0, 1, 1, 0),
         variant=Variant(k=3),
         figures=(
@@ -166,8 +167,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="binary-dcg3-b",
         seed="000",
-        title="Binary clicks 1,1,0,1,0 at k = 3",
-        lesson="Moving a relevant item from position 3 up to 2 raises DCG@3 from 1.5 to 1.63.",
+        title=N_("Binary clicks 1,1,0,1,0 at k = 3"),
+        lesson=N_("Moving a relevant item from position 3 up to 2 raises DCG@3 from 1.5 to 1.63."),
         grades=(1, 1, 0, 1, 0),
         variant=Variant(k=3),
         figures=(
@@ -179,8 +180,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="graded-d1-d5",
         seed="000",
-        title="Five documents graded 3,2,0,0,1",
-        lesson="Swapping the grade-1 document above the two zeros is all it takes to reach the ideal.",
+        title=N_("Five documents graded 3,2,0,0,1"),
+        lesson=N_("Swapping the grade-1 document above the two zeros is all it takes to reach the ideal."),
         grades=(3, 2, 0, 0, 1),
         labels=_D5,
         figures=(
@@ -191,14 +192,16 @@ EXAMPLES: tuple[WorkedExample, ...] = (
                 "1/log2(6)",
                 "term@5",
                 "0.3868",
-                "1/2.585 = 0.38685 was cut to four decimals instead of rounded (0.3869).",
+                N_("1/2.585 = 0.38685 was cut to four decimals instead of rounded (0.3869)."),
             ),
             Figure(
                 "DCG5",
                 "dcg",
                 "4.67",
-                "Arithmetic slip: the article's own terms 3 + 1.26 + 0.3868 add up to 4.65, "
-                "and the exact DCG5 is 4.649.",
+                N_(
+                    "Arithmetic slip: the article's own terms 3 + 1.26 + 0.3868 add up to 4.65, "
+                    "and the exact DCG5 is 4.649."
+                ),
             ),
             Figure("IDCG5", "idcg", "4.76"),
             Figure("nDCG", "ndcg", "0.98"),
@@ -208,8 +211,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="items-abcde",
         seed="001",
-        title="Items A..E in order A,B,C,D,E",
-        lesson="Decimal grades work like any others; B (0.9) deserves the top spot.",
+        title=N_("Items A..E in order A,B,C,D,E"),
+        lesson=N_("Decimal grades work like any others; B (0.9) deserves the top spot."),
         grades=(0.5, 0.9, 0.3, 0.6, 0.1),
         labels=("A", "B", "C", "D", "E"),
         figures=(
@@ -218,14 +221,14 @@ EXAMPLES: tuple[WorkedExample, ...] = (
                 "log2(3)",
                 "divisor@2",
                 "1.59",
-                "Rounded twice: log2(3) = 1.58496 became 1.585, then 1.59; in one step it is 1.58.",
+                N_("Rounded twice: log2(3) = 1.58496 became 1.585, then 1.59; in one step it is 1.58."),
             ),
             Figure("log2(5)", "divisor@4", "2.32"),
             Figure(
                 "log2(6)",
                 "divisor@5",
                 "2.59",
-                "Rounded twice: log2(6) = 2.58496 became 2.585, then 2.59; in one step it is 2.58.",
+                N_("Rounded twice: log2(6) = 2.58496 became 2.585, then 2.59; in one step it is 2.58."),
             ),
             Figure("B: 0.9/log2(3)", "term@2", "0.57"),
             Figure("D: 0.6/log2(5)", "term@4", "0.26"),
@@ -234,8 +237,10 @@ EXAMPLES: tuple[WorkedExample, ...] = (
                 "DCG",
                 "dcg",
                 "1.52",
-                "The note adds the rounded terms 0.5 + 0.57 + 0.15 + 0.26 + 0.04 = 1.52; "
-                "the exact sum is 1.5149, which rounds to 1.51.",
+                N_(
+                    "The note adds the rounded terms 0.5 + 0.57 + 0.15 + 0.26 + 0.04 = 1.52; "
+                    "the exact sum is 1.5149, which rounds to 1.51."
+                ),
             ),
             Figure("ideal: D: 0.6/log2(3)", "ideal_term@2", "0.38"),
             Figure("IDCG (order B,D,A,C,E)", "idcg", "1.7"),
@@ -245,8 +250,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="items-daecb",
         seed="001",
-        title="Items A..E in order D,A,E,C,B",
-        lesson="Same items, same CG 2.4, but B sinks to the bottom and DCG drops to 1.44.",
+        title=N_("Items A..E in order D,A,E,C,B"),
+        lesson=N_("Same items, same CG 2.4, but B sinks to the bottom and DCG drops to 1.44."),
         grades=(0.6, 0.5, 0.1, 0.3, 0.9),
         labels=("D", "A", "E", "C", "B"),
         figures=(
@@ -255,8 +260,10 @@ EXAMPLES: tuple[WorkedExample, ...] = (
                 "A: 0.5/log2(3)",
                 "term@2",
                 "0.31",
-                "Computed with the rounded divisor 1.59 (0.5/1.59 = 0.314); exactly, "
-                "0.5/1.585 = 0.3155 rounds to 0.32.",
+                N_(
+                    "Computed with the rounded divisor 1.59 (0.5/1.59 = 0.314); exactly, "
+                    "0.5/1.585 = 0.3155 rounds to 0.32."
+                ),
             ),
             Figure("E: 0.1/log2(4)", "term@3", "0.05"),
             Figure("C: 0.3/log2(5)", "term@4", "0.13"),
@@ -269,8 +276,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="shop-binary-a",
         seed="002",
-        title="Shop, bought or not: list A (sneakers, shorts, watch)",
-        lesson="A third relevant item that neither list retrieved still raises IDCG@3 to 2.131.",
+        title=N_("Shop, bought or not: list A (sneakers, shorts, watch)"),
+        lesson=N_("A third relevant item that neither list retrieved still raises IDCG@3 to 2.131."),
         grades=(0, 1, 1),
         labels=("Nike sneakers", "Adidas shorts", "Apple Watch"),
         variant=Variant(k=3),
@@ -287,8 +294,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="shop-binary-b",
         seed="002",
-        title="Shop, bought or not: list B (watch, shorts, sneakers)",
-        lesson="Both purchases on top: list B wins when every purchase counts the same.",
+        title=N_("Shop, bought or not: list B (watch, shorts, sneakers)"),
+        lesson=N_("Both purchases on top: list B wins when every purchase counts the same."),
         grades=(1, 1, 0),
         labels=("Apple Watch", "Adidas shorts", "Nike sneakers"),
         variant=Variant(k=3),
@@ -304,8 +311,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="shop-graded-a",
         seed="002",
-        title="Shop, graded by quantity: list A (sneakers 3, shorts 5, watch 1)",
-        lesson="Graded by how many were bought, list A now beats list B: the winner flips.",
+        title=N_("Shop, graded by quantity: list A (sneakers 3, shorts 5, watch 1)"),
+        lesson=N_("Graded by how many were bought, list A now beats list B: the winner flips."),
         grades=(3, 5, 1),
         labels=("Nike sneakers", "Adidas shorts", "Apple Watch"),
         variant=Variant(k=3),
@@ -314,13 +321,13 @@ EXAMPLES: tuple[WorkedExample, ...] = (
                 "5/log2(3)",
                 "term@2",
                 "3.154",
-                "5/1.585 = 3.1546 was cut to three decimals instead of rounded (3.155).",
+                N_("5/1.585 = 3.1546 was cut to three decimals instead of rounded (3.155)."),
             ),
             Figure(
                 "DCG@3",
                 "dcg",
                 "6.654",
-                "Carries the cut-off term 3.154: 3 + 3.154 + 0.5; the exact 6.6546 rounds to 6.655.",
+                N_("Carries the cut-off term 3.154: 3 + 3.154 + 0.5; the exact 6.6546 rounds to 6.655."),
             ),
             Figure("ideal: 3/log2(3)", "ideal_term@2", "1.893"),
             Figure("IDCG@3", "idcg", "7.393"),
@@ -331,8 +338,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="shop-graded-b",
         seed="002",
-        title="Shop, graded by quantity: list B (watch 1, shorts 5, sneakers 3)",
-        lesson="Putting the single watch first wastes the undiscounted top spot.",
+        title=N_("Shop, graded by quantity: list B (watch 1, shorts 5, sneakers 3)"),
+        lesson=N_("Putting the single watch first wastes the undiscounted top spot."),
         grades=(1, 5, 3),
         labels=("Apple Watch", "Adidas shorts", "Nike sneakers"),
         variant=Variant(k=3),
@@ -341,7 +348,7 @@ EXAMPLES: tuple[WorkedExample, ...] = (
                 "DCG@3",
                 "dcg",
                 "5.654",
-                "Carries the cut-off term 3.154: 1 + 3.154 + 1.5; the exact 5.6546 rounds to 5.655.",
+                N_("Carries the cut-off term 3.154: 1 + 3.154 + 1.5; the exact 5.6546 rounds to 5.655."),
             ),
             Figure("IDCG@3", "idcg", "7.393"),
             Figure("NDCG@3", "ndcg", "0.76"),
@@ -352,8 +359,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="burges-as-ranked",
         seed="003",
-        title="Grades 3,1,2,0,2 with gain 2^g - 1 and natural log",
-        lesson="Exponential gain makes the grade-3 item worth 7: getting it first matters most.",
+        title=N_("Grades 3,1,2,0,2 with gain 2^g - 1 and natural log"),
+        lesson=N_("Exponential gain makes the grade-3 item worth 7: getting it first matters most."),
         grades=(3, 1, 2, 0, 2),
         variant=_BURGES_E.with_(k=5),
         figures=(Figure("NDCG@5", "ndcg", "0.950849602851865"),),
@@ -362,8 +369,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="burges-worst",
         seed="003",
-        title="The same grades in the worst order 0,1,2,2,3",
-        lesson="Even the worst order scores well above 0: NDCG rarely uses its whole range.",
+        title=N_("The same grades in the worst order 0,1,2,2,3"),
+        lesson=N_("Even the worst order scores well above 0: NDCG rarely uses its whole range."),
         grades=(0, 1, 2, 2, 3),
         variant=_BURGES_E.with_(k=5),
         figures=(Figure("Worst NDCG@5", "ndcg", "0.5664478625498256"),),
@@ -372,8 +379,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="burges-best",
         seed="003",
-        title="The same grades in the best order 3,2,2,1,0",
-        lesson="The ideal order always scores exactly 1.",
+        title=N_("The same grades in the best order 3,2,2,1,0"),
+        lesson=N_("The ideal order always scores exactly 1."),
         grades=(3, 2, 2, 1, 0),
         variant=_BURGES_E.with_(k=5),
         figures=(Figure("Best NDCG@5", "ndcg", "1.0"),),
@@ -382,8 +389,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="burges-custom-gain",
         seed="003",
-        title="A custom gain table 0:0, 1:1, 2:3, 3:7, 4:15",
-        lesson="A gain table can say anything; this one spells out 2^g - 1 and so agrees with it.",
+        title=N_("A custom gain table 0:0, 1:1, 2:3, 3:7, 4:15"),
+        lesson=N_("A gain table can say anything; this one spells out 2^g - 1 and so agrees with it."),
         grades=(3, 1, 2, 0, 2),
         variant=Variant(k=5, gain={0: 0, 1: 1, 2: 3, 3: 7, 4: 15}, log_base=math.e),
         figures=(Figure("NDCG@5", "ndcg", "0.950849602851865"),),
@@ -393,8 +400,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="wikipedia-d1-d6",
         seed="004",
-        title="Wikipedia's D1..D6 graded 3,2,3,0,1,2",
-        lesson="Swapping D3 and D4 would put a 0 above a 3 and lower DCG; the ideal is 3,3,2,2,1,0.",
+        title=N_("Wikipedia's D1..D6 graded 3,2,3,0,1,2"),
+        lesson=N_("Swapping D3 and D4 would put a 0 above a 3 and lower DCG; the ideal is 3,3,2,2,1,0."),
         grades=(3, 2, 3, 0, 1, 2),
         labels=_D6,
         variant=_JK,
@@ -408,14 +415,14 @@ EXAMPLES: tuple[WorkedExample, ...] = (
                 "log2(6)",
                 "divisor@6",
                 "2.584",
-                "log2(6) = 2.58496 was cut to three decimals instead of rounded (2.585).",
+                N_("log2(6) = 2.58496 was cut to three decimals instead of rounded (2.585)."),
             ),
             Figure("rel2/log2(2)", "term@2", "2"),
             Figure(
                 "rel3/log2(3)",
                 "term@3",
                 "1.892",
-                "3/1.58496 = 1.89279 was cut to three decimals instead of rounded (1.893).",
+                N_("3/1.58496 = 1.89279 was cut to three decimals instead of rounded (1.893)."),
             ),
             Figure("rel5/log2(5)", "term@5", "0.431"),
             Figure("rel6/log2(6)", "term@6", "0.774"),
@@ -427,8 +434,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="two-forms-jarvelin",
         seed="004",
-        title="One relevant document at rank 2, original discount",
-        lesson="With max(1, log2 i) the second position is not discounted: DCG = 1.",
+        title=N_("One relevant document at rank 2, original discount"),
+        lesson=N_("With max(1, log2 i) the second position is not discounted: DCG = 1."),
         grades=(0, 1),
         variant=_JK,
         figures=(Figure("DCG", "dcg", "1"),),
@@ -437,8 +444,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="two-forms-log",
         seed="004",
-        title="One relevant document at rank 2, log2(i + 1) discount",
-        lesson="The two DCG forms differ even for binary grades: here DCG = 0.631, not 1.",
+        title=N_("One relevant document at rank 2, log2(i + 1) discount"),
+        lesson=N_("The two DCG forms differ even for binary grades: here DCG = 0.631, not 1."),
         grades=(0, 1),
         figures=(Figure("DCG", "dcg", "0.631"),),
         group="two-forms",
@@ -446,32 +453,34 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="limit-bad-result-3",
         seed="004",
-        title="Limitation: three good results, 1,1,1",
-        lesson="A perfect list of three scores 1...",
+        title=N_("Limitation: three good results, 1,1,1"),
+        lesson=N_("A perfect list of three scores 1..."),
         grades=(1, 1, 1),
         group="limit-bad-result",
     ),
     WorkedExample(
         key="limit-bad-result-4",
         seed="004",
-        title="Limitation: the same plus a bad one, 1,1,1,0",
-        lesson="...and adding a useless fourth result still scores 1: NDCG does not punish it.",
+        title=N_("Limitation: the same plus a bad one, 1,1,1,0"),
+        lesson=N_("...and adding a useless fourth result still scores 1: NDCG does not punish it."),
         grades=(1, 1, 1, 0),
         group="limit-bad-result",
     ),
     WorkedExample(
         key="limit-bad-result-first",
         seed="004",
-        title="The bad result on top instead: 0,1,1,1",
-        lesson="A grade-0 result costs points only when it pushes good ones down: here NDCG drops to 0.733.",
+        title=N_("The bad result on top instead: 0,1,1,1"),
+        lesson=N_(
+            "A grade-0 result costs points only when it pushes good ones down: here NDCG drops to 0.733."
+        ),
         grades=(0, 1, 1, 1),
         group="limit-bad-result",
     ),
     WorkedExample(
         key="limit-negative-grades",
         seed="004",
-        title="Penalise bad results: Excellent, Bad, Fair as 1, -1, 0",
-        lesson="With a negative grade for Bad (gain = grade), showing a bad result high costs points.",
+        title=N_("Penalise bad results: Excellent, Bad, Fair as 1, -1, 0"),
+        lesson=N_("With a negative grade for Bad (gain = grade), showing a bad result high costs points."),
         grades=(1, -1, 0),
         labels=("Excellent", "Bad", "Fair"),
         group="limit-negative",
@@ -479,8 +488,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="limit-nonnegative-grades",
         seed="004",
-        title="The same results graded 2, 0, 1",
-        lesson="On a 0-2 scale (gain = grade) the bad result is merely worthless, never harmful.",
+        title=N_("The same results graded 2, 0, 1"),
+        lesson=N_("On a 0-2 scale (gain = grade) the bad result is merely worthless, never harmful."),
         grades=(2, 0, 1),
         labels=("Excellent", "Bad", "Fair"),
         group="limit-negative",
@@ -488,16 +497,16 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="limit-missing-3",
         seed="004",
-        title="Limitation: only 3 results returned, 1,1,1",
-        lesson="Judged against itself, a short list of three good results scores 1.",
+        title=N_("Limitation: only 3 results returned, 1,1,1"),
+        lesson=N_("Judged against itself, a short list of three good results scores 1."),
         grades=(1, 1, 1),
         group="limit-missing",
     ),
     WorkedExample(
         key="limit-missing-padded",
         seed="004",
-        title="The same 3 results padded to 5, against 5 known relevant ones",
-        lesson="Padding to a fixed size only helps when IDCG@5 knows five relevant items exist.",
+        title=N_("The same 3 results padded to 5, against 5 known relevant ones"),
+        lesson=N_("Padding to a fixed size only helps when IDCG@5 knows five relevant items exist."),
         grades=(1, 1, 1),
         variant=Variant(k=5),
         pool=(1, 1, 1, 1, 1),
@@ -506,8 +515,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="limit-equally-good-1",
         seed="004",
-        title='Limitation: "restaurants", one good result in five, at k = 1',
-        lesson="At k = 1 only the first result is seen...",
+        title=N_('Limitation: "restaurants", one good result in five, at k = 1'),
+        lesson=N_("At k = 1 only the first result is seen..."),
         grades=(1, 0, 0, 0, 0),
         variant=Variant(k=1),
         group="limit-equally-good",
@@ -515,8 +524,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="limit-equally-good-5",
         seed="004",
-        title='Limitation: "restaurants", five good results, at k = 1',
-        lesson="...so five good restaurants score the same 1 as a single one.",
+        title=N_('Limitation: "restaurants", five good results, at k = 1'),
+        lesson=N_("...so five good restaurants score the same 1 as a single one."),
         grades=(1, 1, 1, 1, 1),
         variant=Variant(k=1),
         group="limit-equally-good",
@@ -527,8 +536,8 @@ DATASET_EXAMPLES: tuple[DatasetExample, ...] = (
     DatasetExample(
         key="average-two-ways",
         seed="003",
-        title="Three queries averaged two ways",
-        lesson=(
+        title=N_("Three queries averaged two ways"),
+        lesson=N_(
             "The mean of per-query NDCG gives every query one vote; the sum of DCG over "
             "the sum of IDCG lets queries with large IDCG (many highly relevant items) "
             "dominate. Our own lists, in seed 003's variant."

@@ -13,13 +13,44 @@ import streamlit as st
 
 from ndcg_core import Spec, aggregate, evaluate
 from ndcg_core.drilldown import query_state
+from ndcg_core.errors import error_text
 from ndcg_core.figures import ndcg_histogram
 from ndcg_core.formula import latex_number, number
+from ndcg_core.i18n import N_, _
 from views.common import formula_name, load_state, md_escape
 from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, get_table, load
 
 MAX_CHOICES = 500
-KINDS = {"qrels": "Qrels", "run": "Run"}
+KINDS = {"qrels": N_("Qrels"), "run": N_("Run")}
+
+
+def _data_name(data: dict) -> str:
+    """The data set's name as shown: the bundled sample's in the reader's language, a user's as given."""
+    return _(SAMPLE_NAME) if data["name"] == SAMPLE_NAME else data["name"]
+
+
+def _policy_effect(agg) -> str:
+    """What the 'When IDCG = 0' rule did to this data set, in words (from the aggregate's counts)."""
+    nz, n, rule = agg.n_idcg_zero, agg.n_queries, agg.policy
+    if nz == 0:
+        return _("No query has IDCG = 0; the rule '{rule}' changed nothing.").format(rule=rule)
+    what = {
+        "zero": _(
+            "{nz} of {n} queries have IDCG = 0 (or below); the rule '{rule}' "
+            "scored them 0 and kept them in the mean; "
+            "ΣDCG/ΣIDCG leaves them out."
+        ),
+        "one": _(
+            "{nz} of {n} queries have IDCG = 0 (or below); the rule '{rule}' "
+            "scored them 1 and kept them in the mean; "
+            "ΣDCG/ΣIDCG leaves them out."
+        ),
+        "skip": _(
+            "{nz} of {n} queries have IDCG = 0 (or below); the rule '{rule}' left them out of the mean; "
+            "ΣDCG/ΣIDCG leaves them out."
+        ),
+    }.get(rule, agg.policy_effect)
+    return what.format(nz=f"{nz:,}", n=f"{n:,}", rule=rule)
 
 
 def _read(kind: str, upload) -> str | None:
@@ -27,8 +58,8 @@ def _read(kind: str, upload) -> str | None:
     try:
         return load(kind, upload.getbuffer(), upload.name)  # a view: no copy of the bytes
     except ValueError as err:
-        st.session_state.ds_message = (
-            f"{KINDS[kind]} file: {md_escape(str(err))} The previous data set stays loaded."
+        st.session_state.ds_message = _("{kind} file: {problem} The previous data set stays loaded.").format(
+            kind=_(KINDS[kind]), problem=md_escape(error_text(err))
         )
         return None
 
@@ -56,7 +87,9 @@ def _score(data: dict, spec: Spec) -> pd.DataFrame:
     """The per-query table of a data set under the page's formula (ValueError if it cannot)."""
     qrels, run = get_table(data["qrels"]), get_table(data["run"])
     if qrels is None or run is None:
-        raise ValueError("the server no longer holds this file (too many large data sets): upload it again.")
+        raise ValueError(
+            _("the server no longer holds this file (too many large data sets): upload it again.")
+        )
     return _evaluate(_token(data), qrels, run, spec)
 
 
@@ -93,7 +126,7 @@ def _reconcile_uploads() -> None:
         return  # wait for the other file (a lone file is not scored against the sample)
     names = {kind: loaded.get(f"{kind}_name", "") for kind in KINDS}
     keys = {kind: loaded[kind] for kind in KINDS}
-    for kind, (_, name, key) in parsed.items():
+    for kind, (_table, name, key) in parsed.items():
         names[kind], keys[kind] = name, key
     if ss.get("ds_pair") == keys:
         return
@@ -106,8 +139,8 @@ def _reconcile_uploads() -> None:
     try:
         _score(candidate, ss.ds_spec)
     except ValueError as err:
-        ss.ds_message = (
-            f"{md_escape(candidate['name'])}: {md_escape(str(err))} The previous data set stays loaded."
+        ss.ds_message = _("{name}: {problem} The previous data set stays loaded.").format(
+            name=md_escape(candidate["name"]), problem=md_escape(error_text(err))
         )
         return
     ss.ds_data = candidate
@@ -119,23 +152,29 @@ def _reconcile_uploads() -> None:
 
 def _sources() -> None:
     ss = st.session_state
-    with st.expander("Data: the bundled sample, or your own qrels and run", expanded=False):
+    with st.expander(_("Data: the bundled sample, or your own qrels and run"), expanded=False):
         st.caption(
-            "TREC files (`qid 0 docno rel` and `qid Q0 docno rank score tag`) or CSV/TSV with a "
-            "header (query/qid, doc/docno, relevance/label, score)."
+            _(
+                "TREC files (`qid 0 docno rel` and `qid Q0 docno rank score tag`) or CSV/TSV with a "
+                "header (query/qid, doc/docno, relevance/label, score)."
+            )
         )
         _reconcile_uploads()  # before drawing: a loaded pair gets fresh, empty uploaders at once
         version = ss.setdefault("ds_upload_version", 0)
         c1, c2 = st.columns(2)
         # The uploaders' keys change once a pair is loaded (that releases the files); the keyed
         # containers around them keep one stable name for the page's styles and tests.
-        c1.container(key="ds_qrels_file").file_uploader("Qrels (judgements)", key=f"ds_qrels_file_{version}")
-        c2.container(key="ds_run_file").file_uploader("Run (ranked results)", key=f"ds_run_file_{version}")
-        st.caption(
-            "The pair is scored as soon as both files are in; a single new file is scored with the "
-            "loaded data set's other file."
+        c1.container(key="ds_qrels_file").file_uploader(
+            _("Qrels (judgements)"), key=f"ds_qrels_file_{version}"
         )
-        st.button("Back to the bundled sample", key="ds_sample", on_click=_load_sample)
+        c2.container(key="ds_run_file").file_uploader(_("Run (ranked results)"), key=f"ds_run_file_{version}")
+        st.caption(
+            _(
+                "The pair is scored as soon as both files are in; a single new file is scored with the "
+                "loaded data set's other file."
+            )
+        )
+        st.button(_("Back to the bundled sample"), key="ds_sample", on_click=_load_sample)
     if ss.get("ds_message"):
         st.error(ss.ds_message)
 
@@ -157,15 +196,17 @@ def render() -> None:
         st.switch_page("views/playground.py")
     if "ds_data" not in ss:
         _load_sample()
-    st.markdown("### Data sets: many queries at once")
+    st.markdown("### " + _("Data sets: many queries at once"))
     formula_name(ss.ds_spec)
     _sources()
     data = ss.ds_data
     qrels, run = get_table(data["qrels"]), get_table(data["run"])
     if qrels is None or run is None:
         st.warning(
-            f"{md_escape(data['name'])} is no longer in the server's memory (it keeps only the most "
-            "recently used data sets): upload the files again. Showing the bundled sample."
+            _(
+                "{name} is no longer in the server's memory (it keeps only the most "
+                "recently used data sets): upload the files again. Showing the bundled sample."
+            ).format(name=md_escape(_data_name(data)))
         )
         _load_sample()
         data = ss.ds_data
@@ -176,19 +217,23 @@ def render() -> None:
         per_query = _score(data, spec)
         agg = aggregate(per_query)
     except ValueError as err:
-        st.error(f"Cannot score this data set: {md_escape(str(err))}")
+        st.error(_("Cannot score this data set: {problem}").format(problem=md_escape(error_text(err))))
         return
 
     k_text = f"@{spec.k}" if spec.k else ""
     st.caption(
-        f"{md_escape(data['name'])}: {len(qrels):,} judgements, {len(run):,} retrieved "
-        f"documents, {agg.n_queries:,} queries."
+        _("{name}: {judged} judgements, {retrieved} retrieved documents, {queries} queries.").format(
+            name=md_escape(_data_name(data)),
+            judged=f"{len(qrels):,}",
+            retrieved=f"{len(run):,}",
+            queries=f"{agg.n_queries:,}",
+        )
     )
     m = st.columns(4)
-    m[0].metric(f"Mean NDCG{k_text}", number(agg.mean_ndcg), border=True)
+    m[0].metric(_("Mean NDCG{k}").format(k=k_text), number(agg.mean_ndcg), border=True)
     m[1].metric(f"ΣDCG{k_text} / ΣIDCG{k_text}", number(agg.ratio_of_sums), border=True)
-    m[2].metric("Queries", f"{agg.n_queries:,}", border=True)
-    m[3].metric("Queries with IDCG = 0", f"{agg.n_idcg_zero:,}", border=True)
+    m[2].metric(_("Queries"), f"{agg.n_queries:,}", border=True)
+    m[3].metric(_("Queries with IDCG = 0"), f"{agg.n_idcg_zero:,}", border=True)
     st.latex(
         f"\\frac{{1}}{{{agg.n_in_mean}}}\\sum_q \\mathrm{{NDCG}}_q = {latex_number(agg.mean_ndcg)}"
         f"\\qquad \\frac{{\\sum_q \\mathrm{{DCG}}_q}}{{\\sum_q \\mathrm{{IDCG}}_q}} = "
@@ -196,15 +241,19 @@ def render() -> None:
         f"{latex_number(agg.ratio_of_sums)}"
     )
     st.caption(
-        f"{agg.policy_effect} The mean gives every query one vote; the ratio of sums lets queries "
-        "with many highly relevant documents (a large IDCG) weigh more."
+        _policy_effect(agg)
+        + " "
+        + _(
+            "The mean gives every query one vote; the ratio of sums lets queries "
+            "with many highly relevant documents (a large IDCG) weigh more."
+        )
     )
 
     left, right = st.columns([0.45, 0.55], gap="medium")
     with left:
         st.plotly_chart(ndcg_histogram(per_query, k_text), key="ds_hist")
     with right:
-        search = st.text_input("Find a query", key="ds_search", placeholder="query id contains ...")
+        search = st.text_input(_("Find a query"), key="ds_search", placeholder=_("query id contains ..."))
         table = per_query[["query", "ndcg", "dcg", "idcg", "n_retrieved", "n_relevant"]]
         if search.strip():
             table = table[table["query"].astype(str).str.contains(search.strip(), case=False, regex=False)]
@@ -216,12 +265,12 @@ def render() -> None:
             on_select="rerun",
             selection_mode="single-row",
             column_config={
-                "query": st.column_config.TextColumn("Query"),
+                "query": st.column_config.TextColumn(_("Query")),
                 "ndcg": st.column_config.NumberColumn(f"NDCG{k_text}", format="%.3f"),
                 "dcg": st.column_config.NumberColumn("DCG", format="%.3f"),
                 "idcg": st.column_config.NumberColumn("IDCG", format="%.3f"),
-                "n_retrieved": st.column_config.NumberColumn("Retrieved"),
-                "n_relevant": st.column_config.NumberColumn("Relevant"),
+                "n_retrieved": st.column_config.NumberColumn(_("Retrieved")),
+                "n_relevant": st.column_config.NumberColumn(_("Relevant")),
             },
         )
         rows = event.selection.rows if event is not None else []
@@ -237,16 +286,16 @@ def render() -> None:
             if ss.get("ds_query") not in choices:
                 ss.ds_query = choices[0]
             c1, c2 = st.columns([0.6, 0.4], vertical_alignment="bottom")
-            c1.selectbox("Query to open", choices, key="ds_query")
+            c1.selectbox(_("Query to open"), choices, key="ds_query")
             c2.button(
-                "Open in the playground",
+                _("Open in the playground"),
                 key="ds_open",
                 on_click=_open_query,
                 args=(ss.ds_query, spec),
                 width="stretch",
             )
         else:
-            st.info("No query matches that search.")
+            st.info(_("No query matches that search."))
 
 
 render()

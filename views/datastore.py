@@ -33,6 +33,7 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
+from ndcg_core.i18n import N_
 
 # Arrow's default pool (mimalloc) can keep freed pages in per-thread heaps, and Streamlit runs
 # each session's script on its own thread; the system allocator's freed memory goes back to the
@@ -43,7 +44,7 @@ with contextlib.suppress(ImportError):
     _pa.set_memory_pool(_pa.system_memory_pool())
 
 ASSETS = pathlib.Path(__file__).resolve().parents[1] / "assets"
-SAMPLE_NAME = "Bundled sample (250 queries)"
+SAMPLE_NAME = N_("Bundled sample (250 queries)")  # shown through _(): a user's files keep their names
 SAMPLE_KEYS = ("sample:qrels", "sample:run")
 
 

@@ -9,8 +9,10 @@ import streamlit as st
 
 from ndcg_core import PRESETS, get_example, library_table, variant_matrix
 from ndcg_core.compare import COMPARISON_PRESETS, Comparison, compare, comparison_from_group, parse_ranking
+from ndcg_core.errors import error_text
 from ndcg_core.figures import base_sensitivity_figure
 from ndcg_core.formula import number
+from ndcg_core.i18n import N_, _
 from ndcg_core.playground import make_items, state_from_example
 from ndcg_core.teaching import CARDS
 from views.common import (
@@ -26,6 +28,8 @@ from views.common import (
 )
 
 RANK_KEYS = [f"cmp_rank_{i}" for i in range(4)]
+#: Column names of the formula table (ndcg_core.variant_matrix), shown translated.
+MATRIX_COLUMNS = (N_("gain"), N_("discount"), N_("log_base"), N_("ideal"), N_("k"), N_("winner"), N_("flips"))
 NAMES = ["A", "B", "C", "D"]
 #: Widgets whose values must survive a visit to another page (Streamlit drops a page's widget state).
 KEPT = [*RANK_KEYS, *(f"{k}_name" for k in RANK_KEYS), "lib_scores", "cmp_base_demo", "lib_snippet"]
@@ -62,14 +66,14 @@ def _from_playground() -> None:
     items = state.items + state.pool
     labels = [i.label for i in items]
     if len(set(labels)) != len(labels):
-        st.session_state.cmp_message = "The playground list repeats a label; rename items to compare them."
+        st.session_state.cmp_message = _("The playground list repeats a label; rename items to compare them.")
         return
     ideal = sorted(state.items, key=lambda i: -i.grade)
     c = Comparison(
         judged=tuple((i.label, i.grade) for i in items),
         rankings=(
-            ("Playground", tuple(i.label for i in state.items)),
-            ("Ideal", tuple(i.label for i in ideal)),
+            (_("Playground"), tuple(i.label for i in state.items)),
+            (_("Ideal"), tuple(i.label for i in ideal)),
         ),
     )
     _load_comparison(c)
@@ -103,34 +107,40 @@ def _rankings_form() -> tuple[Comparison | None, list[str]]:
     problems: list[str] = []
     left, right = st.columns([0.4, 0.6], gap="medium")
     with left:
-        st.markdown("**Judged items** (every item with a grade, retrieved or not)")
+        st.markdown(_("**Judged items** (every item with a grade, retrieved or not)"))
         judged, problems = items_editor("cmp", ss.cmp_judged, "I")
         if not problems and judged != ss.cmp_judged:
             ss.cmp_judged = judged
     with right:
-        st.markdown("**Rankings**: item labels in ranked order, separated by commas")
+        st.markdown(_("**Rankings**: item labels in ranked order, separated by commas"))
         rankings = []
         labels = [i.label for i in ss.cmp_judged]
         for i in range(ss.cmp_count):
             c1, c2 = st.columns([0.22, 0.78], vertical_alignment="bottom")
-            name = c1.text_input("Name", key=f"{RANK_KEYS[i]}_name", max_chars=20) or NAMES[i]
-            text = c2.text_input(f"Order of {md_escape(name)}", key=RANK_KEYS[i])
+            name = c1.text_input(_("Name"), key=f"{RANK_KEYS[i]}_name", max_chars=20) or NAMES[i]
+            text = c2.text_input(_("Order of {name}").format(name=md_escape(name)), key=RANK_KEYS[i])
             try:
                 rankings.append((name, parse_ranking(text, labels)))
             except ValueError as err:
-                problems.append(f"Ranking {md_escape(name)}: {md_escape(str(err))}.")
+                problems.append(
+                    _("Ranking {name}: {problem}.").format(
+                        name=md_escape(name), problem=md_escape(error_text(err))
+                    )
+                )
         b1, b2, b3 = st.columns(3)
-        b1.button("Add a ranking", key="cmp_add", on_click=_add_ranking, disabled=ss.cmp_count >= 4)
-        b2.button("Remove the last", key="cmp_remove", on_click=_remove_ranking, disabled=ss.cmp_count <= 2)
+        b1.button(_("Add a ranking"), key="cmp_add", on_click=_add_ranking, disabled=ss.cmp_count >= 4)
+        b2.button(
+            _("Remove the last"), key="cmp_remove", on_click=_remove_ranking, disabled=ss.cmp_count <= 2
+        )
         b3.button(
-            "Playground list",
+            _("Playground list"),
             key="cmp_from_playground",
             on_click=_from_playground,
-            help="Compare the playground's list with its ideal order",
+            help=_("Compare the playground's list with its ideal order"),
         )
     names = [n for n, _ in rankings]
     if len(set(names)) != len(names):
-        problems.append("Two rankings have the same name; give each its own.")
+        problems.append(_("Two rankings have the same name; give each its own."))
     if problems:
         return None, problems
     try:
@@ -138,7 +148,7 @@ def _rankings_form() -> tuple[Comparison | None, list[str]]:
             tuple((i.label, i.grade) for i in ss.cmp_judged), tuple(rankings), current_state().spec
         ), []
     except ValueError as err:
-        return None, [md_escape(str(err))]
+        return None, [md_escape(error_text(err))]
 
 
 def _compare_section(c: Comparison) -> None:
@@ -146,31 +156,44 @@ def _compare_section(c: Comparison) -> None:
     k = next(iter(result.explanations.values())).k
     values = ", ".join(f"{name} {number(v)}" for name, v in result.values.items())
     if " = " in result.winner:
-        st.info(f"A tie at NDCG@{k}: {md_escape(values)}.")
+        st.info(_("A tie at NDCG@{k}: {values}.").format(k=k, values=md_escape(values)))
     elif result.winner:
-        st.success(f"**{md_escape(result.winner)}** ranks better at NDCG@{k}: {md_escape(values)}.")
+        st.success(
+            _("**{winner}** ranks better at NDCG@{k}: {values}.").format(
+                winner=md_escape(result.winner), k=k, values=md_escape(values)
+            )
+        )
     cols = st.columns(len(result.explanations))
     for col, (name, ex) in zip(cols, result.explanations.items(), strict=True):
         with col:
-            st.metric(f"NDCG@{k} of {md_escape(name)}", number(ex.ndcg), border=True)
+            st.metric(_("NDCG@{k} of {name}").format(k=k, name=md_escape(name)), number(ex.ndcg), border=True)
             shown = ex.steps[["Position", "Item", "Grade", "Discounted gain", "Cumulative DCG"]]
             st.dataframe(
                 shown.style.format({c: number for c in ["Grade", "Discounted gain", "Cumulative DCG"]}),
                 hide_index=True,
                 column_config={
-                    "Position": st.column_config.NumberColumn("Pos.", width=44),
-                    "Item": st.column_config.TextColumn(width=140),
-                    "Grade": st.column_config.NumberColumn(width=60),
-                    "Discounted gain": st.column_config.NumberColumn("Disc. gain", width=80),
-                    "Cumulative DCG": st.column_config.NumberColumn("DCG so far", width=80),
+                    "Position": st.column_config.NumberColumn(_("Pos."), width=44),
+                    "Item": st.column_config.TextColumn(_("Item"), width=140),
+                    "Grade": st.column_config.NumberColumn(_("Grade"), width=60),
+                    "Discounted gain": st.column_config.NumberColumn(_("Disc. gain"), width=80),
+                    "Cumulative DCG": st.column_config.NumberColumn(_("DCG so far"), width=80),
                 },
             )
     ideal = next(iter(result.explanations.values()))
-    st.caption(f"All rankings share one ideal: IDCG@{k} = {number(ideal.idcg)} from every judged item.")
-    st.markdown("**Position by position**: what each ranking gains at each position")
+    st.caption(
+        _("All rankings share one ideal: IDCG@{k} = {idcg} from every judged item.").format(
+            k=k, idcg=number(ideal.idcg)
+        )
+    )
+    st.markdown(_("**Position by position**: what each ranking gains at each position"))
     table = result.positions.drop(columns="Beyond k")
     numeric = [col for col in table.columns if col != "Position" and not col.endswith(": item")]
-    st.dataframe(table.style.format({col: number for col in numeric}), hide_index=True)
+    names = {col: _(col) for col in table.columns if col == "Position"}
+    for name in result.explanations:
+        names[f"{name}: item"] = _("{name}: item").format(name=name)
+        names[f"{name}: discounted gain"] = _("{name}: discounted gain").format(name=name)
+    config = {col: st.column_config.Column(label) for col, label in names.items() if col in table.columns}
+    st.dataframe(table.style.format({col: number for col in numeric}), hide_index=True, column_config=config)
 
 
 def _matrix_section(c: Comparison) -> None:
@@ -179,26 +202,29 @@ def _matrix_section(c: Comparison) -> None:
     omitted = any(len(order) < len(c.judged) for _, order in c.rankings)
     pool = [g for _, g in c.judged] if omitted else None
     st.markdown(
-        "NDCG of every ranking under every combination of formula choices. "
-        "Highlighted rows: the winner differs from the winner under the default formula "
-        "(linear gain, log2(i+1)) at the same k."
+        _(
+            "NDCG of every ranking under every combination of formula choices. "
+            "Highlighted rows: the winner differs from the winner under the default formula "
+            "(linear gain, log2(i+1)) at the same k."
+        )
     )
     try:
         matrix = variant_matrix(rankings, ideal=pool, ks=(None, 3, 5, 10))
     except ValueError as err:
-        st.error(md_escape(str(err)))
+        st.error(md_escape(error_text(err)))
         return
-    matrix = matrix.assign(k=matrix["k"].map(lambda x: "all" if x is None or x != x else str(int(x))))
+    matrix = matrix.assign(k=matrix["k"].map(lambda x: _("all") if x is None or x != x else str(int(x))))
     names = list(rankings)
     flips = matrix["flips"].to_numpy()
     shown = matrix.drop(columns=["default"])
     styled = shown.style.format({n: number for n in names}).apply(
         lambda row: ["background-color: #fde68a" if flips[row.name] else "" for _ in row], axis=1
     )
-    st.dataframe(styled, hide_index=True, height=360)
-    st.markdown("**Does the log base matter?** Move the base and watch both discounts.")
+    config = {c: st.column_config.Column(_(c)) for c in MATRIX_COLUMNS if c in shown.columns}
+    st.dataframe(styled, hide_index=True, height=360, column_config=config)
+    st.markdown(_("**Does the log base matter?** Move the base and watch both discounts."))
     base = st.select_slider(
-        "Log base b",
+        _("Log base b"),
         options=[1.5, 2.0, math.e, 3.0, 5.0, 10.0],
         value=2.0,
         key="cmp_base_demo",
@@ -207,22 +233,26 @@ def _matrix_section(c: Comparison) -> None:
     first_name, first = next(iter(rankings.items()))
     st.plotly_chart(base_sensitivity_figure(first, base, name=first_name, ideal=pool), key="cmp_base_fig")
     st.caption(
-        "With log_b(i + 1) every divisor is scaled by the same factor 1/ln(b), which cancels in "
-        "DCG / IDCG: the line is flat. With max(1, log_b i) the first b positions are not "
-        "discounted at all, so the base changes which positions count fully and NDCG moves."
+        _(
+            "With log_b(i + 1) every divisor is scaled by the same factor 1/ln(b), which cancels in "
+            "DCG / IDCG: the line is flat. With max(1, log_b i) the first b positions are not "
+            "discounted at all, so the base changes which positions count fully and NDCG moves."
+        )
     )
 
 
 def _libraries_section() -> None:
     state = current_state()
     st.markdown(
-        "The playground's list, scored the way each library scores it. "
-        "Give optional model scores to see how each one breaks ties."
+        _(
+            "The playground's list, scored the way each library scores it. "
+            "Give optional model scores to see how each one breaks ties."
+        )
     )
     scores_text = st.text_input(
-        "Scores (optional, one per item, higher ranks first)",
+        _("Scores (optional, one per item, higher ranks first)"),
         key="lib_scores",
-        placeholder="e.g. 0.9, 0.8, 0.8, 0.5, 0.5, 0.1",
+        placeholder=_("e.g. 0.9, 0.8, 0.8, 0.5, 0.5, 0.1"),
     )
     grades = [i.grade for i in state.items]
     labels = [i.label for i in state.items]
@@ -231,64 +261,83 @@ def _libraries_section() -> None:
         try:
             scores = [float(x) for x in scores_text.replace(";", ",").split(",") if x.strip()]
             if len(scores) != len(grades):
-                raise ValueError(f"{len(scores)} scores for {len(grades)} items; give one score per item")
+                raise ValueError(
+                    _("{a} scores for {b} items; give one score per item").format(
+                        a=len(scores), b=len(grades)
+                    )
+                )
         except ValueError as err:
-            st.error(f"Scores: {md_escape(str(err))}. Showing the list in its own order.")
+            st.error(
+                _("Scores: {problem}. Showing the list in its own order.").format(
+                    problem=md_escape(error_text(err))
+                )
+            )
             scores = None
     ideal = [i.grade for i in state.items + state.pool] if state.pool else None
     table = library_table(grades, scores=scores, labels=labels, k=state.variant.k, ideal=ideal)
     k_text = f"@{state.variant.k}" if state.variant.k else ""
     shown = pd.DataFrame(
         {
-            "Preset": table["preset"],
+            _("Preset"): table["preset"],
             f"NDCG{k_text}": [
-                "refused" if r else number(v, 4)
+                _("refused") if r else number(v, 4)
                 for v, r in zip(table["value"], table["refusal"], strict=True)
             ],
-            "Checked here": [
-                f"yes: {c.split(',')[0]}" if c else "no: from its source" for c in table["checked"]
+            _("Checked here"): [
+                _("yes: {version}").format(version=c.split(",")[0]) if c else _("no: from its source")
+                for c in table["checked"]
             ],
-            "Why it differs": [
-                r if r else (d.replace("\n", "; ") or "the default formula")
+            _("Why it differs"): [
+                error_text(r) if r else ("; ".join(map(_, d.split("\n"))) if d else _("the default formula"))
                 for d, r in zip(table["differences"], table["refusal"], strict=True)
             ],
         }
-    ).set_index("Preset")
+    ).set_index(_("Preset"))
     # A static table wraps its text: every reason is read in full.
     st.table(shown)
     st.caption(
-        "'Checked here': the version of the real library this repository's tests compared the preset "
-        "with (make test; torchmetrics and TF-Ranking: make check-heavy-peers). Each preset's library "
-        "call, the test that checks it and the code that reproduces the number are below."
+        _(
+            "'Checked here': the version of the real library this repository's tests compared the preset "
+            "with (make test; torchmetrics and TF-Ranking: make check-heavy-peers). Each preset's library "
+            "call, the test that checks it and the code that reproduces the number are below."
+        )
     )
     choice = st.selectbox(
-        "Details and code for one library",
+        _("Details and code for one library"),
         list(table["preset"]),
         key="lib_snippet",
         format_func=lambda p: f"{p}: {PRESETS[p].library}",
     )
     row = table.set_index("preset").loc[choice]
-    checked = row["checked"] or "not compared with the library here (built from its source and documentation)"
+    checked = row["checked"] or _(
+        "not compared with the library here (built from its source and documentation)"
+    )
     st.caption(
-        f"{md_escape(row['library'])}, version {md_escape(row['version'])}. Checked: {md_escape(checked)}."
+        _("{library}, version {version}. Checked: {checked}.").format(
+            library=md_escape(row["library"]), version=md_escape(row["version"]), checked=md_escape(checked)
+        )
     )
     if row["refusal"]:
-        st.error(f"{md_escape(row['library'])} refuses this list: {md_escape(row['refusal'])}")
+        st.error(
+            _("{library} refuses this list: {problem}").format(
+                library=md_escape(row["library"]), problem=md_escape(error_text(row["refusal"]))
+            )
+        )
     for line in filter(None, row["differences"].split("\n")):
-        st.markdown(f"- {md_escape(line)}")
+        st.markdown(f"- {md_escape(_(line))}")
     snippet = row["snippet"]
     if snippet:
         st.code(snippet, language="python")
     else:
-        st.caption("This library refuses this list, so there is nothing to reproduce.")
+        st.caption(_("This library refuses this list, so there is nothing to reproduce."))
 
 
 def _cards_section() -> None:
     cols = st.columns(2, gap="medium")
     for n, card in enumerate(CARDS):
         with cols[n % 2].container(border=True, key=f"card_{card.key}"):
-            st.markdown(f"**{card.title}**")
-            st.write(card.body)
+            st.markdown(f"**{_(card.title)}**")
+            st.write(_(card.body))
             measure = "DCG" if card.key == "two-forms" else "NDCG"
             buttons = st.columns(len(card.examples))
             for col, key in zip(buttons, card.examples, strict=True):
@@ -296,9 +345,11 @@ def _cards_section() -> None:
                 value = card.values()[ex.title]
                 grades = ", ".join(f"{g:g}" for g in ex.grades)
                 col.button(
-                    f"Open {grades} → {measure} {number(value)}",
+                    _("Open {grades} → {measure} {value}").format(
+                        grades=grades, measure=measure, value=number(value)
+                    ),
                     key=f"card_{card.key}_{key}",
-                    help=f"Open in the playground: {ex.title}",
+                    help=_("Open in the playground: {title}").format(title=_(ex.title)),
                     on_click=_open_in_playground,
                     args=(key,),
                     width="stretch",
@@ -315,14 +366,14 @@ def _render() -> None:
     ss = st.session_state
     if ss.pop("go_to_playground", False):
         st.switch_page("views/playground.py")
-    st.markdown("### Explore: rankings, formulas, libraries")
+    st.markdown("### " + _("Explore: rankings, formulas, libraries"))
     formula_name(ss.pg_spec)
     with st.sidebar:
-        st.subheader("Comparisons from the documents")
+        st.subheader(_("Comparisons from the documents"))
         for key, (title, group) in COMPARISON_PRESETS.items():
-            st.button(title, key=f"cmp_preset_{key}", on_click=_load_group, args=(group,), width="stretch")
+            st.button(_(title), key=f"cmp_preset_{key}", on_click=_load_group, args=(group,), width="stretch")
     compare_tab, matrix_tab, library_tab, cards_tab = st.tabs(
-        ["Compare rankings", "Every formula", "What libraries report", "Teaching points"]
+        [_("Compare rankings"), _("Every formula"), _("What libraries report"), _("Teaching points")]
     )
     with compare_tab:
         comparison, problems = _rankings_form()
@@ -333,7 +384,7 @@ def _render() -> None:
         if comparison is None:
             comparison = ss.get("cmp_last")
             if comparison is not None:
-                st.caption("Showing the last valid comparison.")
+                st.caption(_("Showing the last valid comparison."))
         else:
             ss.cmp_last = comparison
         if comparison is not None:
