@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from .i18n import _, ngettext
 from .metrics import Explanation, ndcg
 
 __all__ = ["cumulative_figure", "gains_figure", "ndcg_at_k_figure"]
@@ -56,32 +57,32 @@ def gains_figure(ex: Explanation) -> go.Figure:
     fig.add_bar(
         x=s["Position"],
         y=s["Gain"],
-        name="gain",
+        name=_("gain"),
         marker_color=MUTED,
         customdata=_hover(s),
-        hovertemplate="%{customdata}: gain %{y:.3f}<extra></extra>",
+        hovertemplate=_("%{customdata}: gain %{y:.3f}") + "<extra></extra>",
     )
     fig.add_bar(
         x=s["Position"],
         y=s["Discounted gain"],
-        name="discounted gain",
+        name=_("discounted gain"),
         marker_color=RANKING,
         customdata=_hover(s),
-        hovertemplate="%{customdata}: discounted %{y:.3f}<extra></extra>",
+        hovertemplate=_("%{customdata}: discounted %{y:.3f}") + "<extra></extra>",
     )
     fig.add_scatter(
         x=i["Position"],
         y=i["Discounted gain"],
-        name="ideal, discounted",
+        name=_("ideal, discounted"),
         mode="lines+markers",
         line={"color": IDEAL, "width": 3},
         customdata=_hover(i),
-        hovertemplate="ideal %{customdata}: %{y:.3f}<extra></extra>",
+        hovertemplate=_("ideal %{customdata}: %{y:.3f}") + "<extra></extra>",
     )
     fig.update_layout(barmode="overlay", bargap=0.25)
     fig.data[0].update(opacity=0.55)
     _cutoff_line(fig, ex.k, max(len(s), len(i)))
-    return _layout(fig, "What each position contributes", "position", "gain")
+    return _layout(fig, _("What each position contributes"), _("position"), _("gain"))
 
 
 def cumulative_figure(ex: Explanation) -> go.Figure:
@@ -91,23 +92,23 @@ def cumulative_figure(ex: Explanation) -> go.Figure:
     fig.add_scatter(
         x=i["Position"],
         y=i["Cumulative DCG"],
-        name="IDCG (ideal order)",
+        name=_("IDCG (ideal order)"),
         mode="lines+markers",
         line={"color": IDEAL, "width": 3},
         customdata=_hover(i),
-        hovertemplate="ideal %{customdata}: %{y:.3f}<extra></extra>",
+        hovertemplate=_("ideal %{customdata}: %{y:.3f}") + "<extra></extra>",
     )
     fig.add_scatter(
         x=s["Position"],
         y=s["Cumulative DCG"],
-        name="DCG (your order)",
+        name=_("DCG (your order)"),
         mode="lines+markers",
         line={"color": RANKING, "width": 3},
         customdata=_hover(s),
         hovertemplate="%{customdata}: %{y:.3f}<extra></extra>",
     )
     _cutoff_line(fig, ex.k, max(len(s), len(i)))
-    return _layout(fig, "Cumulative DCG against the ideal", "position", "cumulative DCG")
+    return _layout(fig, _("Cumulative DCG against the ideal"), _("position"), _("cumulative DCG"))
 
 
 def ndcg_at_k_figure(curve: pd.DataFrame, k: int) -> go.Figure:
@@ -132,7 +133,7 @@ def ndcg_at_k_figure(curve: pd.DataFrame, k: int) -> go.Figure:
             hovertemplate="NDCG@%{x} = %{y:.3f}<extra></extra>",
         )
     fig.update_yaxes(range=[min(0.0, float(curve["ndcg"].min()) - 0.05), 1.05])
-    return _layout(fig, "NDCG at every cutoff k", "k", "NDCG@k")
+    return _layout(fig, _("NDCG at every cutoff k"), "k", "NDCG@k")
 
 
 def base_sensitivity_figure(
@@ -164,7 +165,8 @@ def base_sensitivity_figure(
             hovertemplate="b = %{x:.2f}: NDCG %{y:.3f}<extra></extra>",
         )
     fig.update_xaxes(type="log")
-    return _layout(fig, f"NDCG of {html.escape(str(name))} as the log base changes", "log base b", "NDCG")
+    title = _("NDCG of {name} as the log base changes").format(name=html.escape(str(name)))
+    return _layout(fig, title, _("log base b"), "NDCG")
 
 
 def ndcg_histogram(per_query: pd.DataFrame, k_text: str = "") -> go.Figure:
@@ -194,9 +196,16 @@ def ndcg_histogram(per_query: pd.DataFrame, k_text: str = "") -> go.Figure:
         hovertemplate="NDCG %{customdata[0]:.2f}-%{customdata[1]:.2f}: %{y} queries<extra></extra>",
     )
     mean = float(values.mean()) if len(values) else 0.0
-    fig.add_vline(x=mean, line_dash="dot", line_color=IDEAL, annotation_text=f"mean {mean:.3f}")
+    fig.add_vline(
+        x=mean,
+        line_dash="dot",
+        line_color=IDEAL,
+        annotation_text=_("mean {value}").format(value=f"{mean:.3f}"),
+    )
     fig.update_layout(bargap=0.05, showlegend=False)
-    title = f"Per-query NDCG{k_text}"
+    title = _("Per-query NDCG{k}").format(k=k_text)
     if (missing := all_values.size - values.size) > 0:
-        title += f" ({missing:,} quer{'y' if missing == 1 else 'ies'} without a score not shown)"
-    return _layout(fig, title, f"NDCG{k_text}", "queries")
+        title += " " + ngettext(
+            "({n} query without a score not shown)", "({n} queries without a score not shown)", missing
+        ).format(n=f"{missing:,}")
+    return _layout(fig, title, f"NDCG{k_text}", _("queries"))

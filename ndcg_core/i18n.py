@@ -76,8 +76,8 @@ def language() -> str:
 
 
 def _(message: str) -> str:
-    """``message`` in the current language."""
-    return translations(language()).gettext(message)
+    """``message`` in the current language (an empty text stays empty: gettext maps it to the header)."""
+    return translations(language()).gettext(message) if message else message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

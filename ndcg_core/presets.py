@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from .i18n import N_
 from .spec import RULE_FIELDS, Spec
 from .variants import Variant
 
@@ -106,14 +107,14 @@ _ES_GRADES = (
     "which this preset does not model"
 )
 
-_RANX_RULE = (
+_RANX_RULE = N_(
     "ranx stores qrels as integers and ignores judgments below rel_lvl=1: fractional grades are "
     "truncated and grades below 1 count as 0"
 )
 
-_POOL = "the ideal ordering sorts every judged document of the query, retrieved or not"
+_POOL = N_("the ideal ordering sorts every judged document of the query, retrieved or not")
 
-_RANX_TIES = (
+_RANX_TIES = N_(
     "ties keep input order on short lists only: ranx sorts with numba's unstable quicksort, whose "
     "order is arbitrary above about 15 documents"
 )
@@ -138,10 +139,12 @@ _PRESET_LIST = (
             queries="run",
         ),
         differences=(
-            "ties='average': tied scores share their mean gain (McSherry & Najork 2008), so input "
-            "order never matters",
-            "ideal from the list only: ndcg_score sees one row, not the judged pool",
-            "refuses negative grades and lists of fewer than 2 items",
+            N_(
+                "ties='average': tied scores share their mean gain (McSherry & Najork 2008), so input "
+                "order never matters"
+            ),
+            N_("ideal from the list only: ndcg_score sees one row, not the judged pool"),
+            N_("refuses negative grades and lists of fewer than 2 items"),
         ),
         snippet=_SKLEARN_SNIPPET,
         module="sklearn",
@@ -163,10 +166,12 @@ _PRESET_LIST = (
             queries="run",
         ),
         differences=(
-            "ties='reverse_argsort': ranks by numpy's argsort reversed, so short lists put tied "
-            "items in reverse input order",
-            "ideal from the list only: ndcg_score sees one row, not the judged pool",
-            "refuses negative grades and lists of fewer than 2 items",
+            N_(
+                "ties='reverse_argsort': ranks by numpy's argsort reversed, so short lists put tied "
+                "items in reverse input order"
+            ),
+            N_("ideal from the list only: ndcg_score sees one row, not the judged pool"),
+            N_("refuses negative grades and lists of fewer than 2 items"),
         ),
         snippet="""from sklearn.metrics import ndcg_score
 print(ndcg_score([$grades], [$scores]$k_arg, ignore_ties=True))""",
@@ -191,12 +196,16 @@ print(ndcg_score([$grades], [$scores]$k_arg, ignore_ties=True))""",
             queries="both",
         ),
         differences=(
-            "ties='docid_desc': trec_eval stores scores as float32 and breaks ties by document id, "
-            "descending",
+            N_(
+                "ties='docid_desc': trec_eval stores scores as float32 and breaks ties by document id, "
+                "descending"
+            ),
             _POOL,
-            "without a cutoff (measure 'ndcg'), IDCG sums the whole judged pool, not just as many "
-            "documents as were retrieved",
-            "negative grades count as 0 (not relevant); grades must be integers",
+            N_(
+                "without a cutoff (measure 'ndcg'), IDCG sums the whole judged pool, not just as many "
+                "documents as were retrieved"
+            ),
+            N_("negative grades count as 0 (not relevant); grades must be integers"),
         ),
         snippet="""import pytrec_eval
 qrels = {"q": $qrels}
@@ -222,11 +231,13 @@ print(evaluator.evaluate(run)["q"]["$trec_measure"])""",
             queries="both",
         ),
         differences=(
-            "gain='exponential' (2^grade - 1): ir_measures hands dcg='exp-log2' to ranx's ndcg_burges",
-            "with a cutoff, plain ir_measures.calc_aggregate routes to gdeval instead (integer grades "
-            "up to 4, numeric query ids, 5 decimals); the snippet pins the ranx provider",
+            N_("gain='exponential' (2^grade - 1): ir_measures hands dcg='exp-log2' to ranx's ndcg_burges"),
+            N_(
+                "with a cutoff, plain ir_measures.calc_aggregate routes to gdeval instead (integer grades "
+                "up to 4, numeric query ids, 5 decimals); the snippet pins the ranx provider"
+            ),
             _POOL,
-            "without a cutoff, IDCG sums the whole judged pool",
+            N_("without a cutoff, IDCG sums the whole judged pool"),
             _RANX_RULE,
             _RANX_TIES,
         ),
@@ -256,7 +267,7 @@ print(ir_measures.ranx.calc_aggregate([nDCG(dcg="exp-log2")$irm_cutoff], qrels, 
             unique_labels=True,
             queries="qrels",
         ),
-        differences=(_POOL, "without a cutoff, IDCG sums the whole judged pool", _RANX_RULE, _RANX_TIES),
+        differences=(_POOL, N_("without a cutoff, IDCG sums the whole judged pool"), _RANX_RULE, _RANX_TIES),
         snippet="""from ranx import Qrels, Run, evaluate
 qrels = Qrels({"q": $qrels})
 run = Run({"q": $run})
@@ -280,9 +291,9 @@ print(evaluate(qrels, run, "ndcg$ranx_k", make_comparable=True))""",
             queries="qrels",
         ),
         differences=(
-            "gain='exponential' (2^grade - 1), Burges et al. 2005",
+            N_("gain='exponential' (2^grade - 1), Burges et al. 2005"),
             _POOL,
-            "without a cutoff, IDCG sums the whole judged pool",
+            N_("without a cutoff, IDCG sums the whole judged pool"),
             _RANX_RULE,
             _RANX_TIES,
         ),
@@ -309,13 +320,17 @@ print(evaluate(qrels, run, "ndcg_burges$ranx_k", make_comparable=True))""",
             queries="run",
         ),
         differences=(
-            "ties='average': a port of scikit-learn's tie averaging",
-            "scores are cast to float32 (preds.float()), so scores equal at float32 precision tie",
-            "ideal from the list only",
-            "NDCG is set to 0 only when the ideal DCG is exactly 0; a negative ideal DCG (negative "
-            "targets) is divided by, so the result can exceed 1",
-            "targets are float32 too: grades below about 1e-45 become 0 and above 3.4e38 become inf "
-            "(cases this preset does not follow)",
+            N_("ties='average': a port of scikit-learn's tie averaging"),
+            N_("scores are cast to float32 (preds.float()), so scores equal at float32 precision tie"),
+            N_("ideal from the list only"),
+            N_(
+                "NDCG is set to 0 only when the ideal DCG is exactly 0; a negative ideal DCG (negative "
+                "targets) is divided by, so the result can exceed 1"
+            ),
+            N_(
+                "targets are float32 too: grades below about 1e-45 become 0 and above 3.4e38 become inf "
+                "(cases this preset does not follow)"
+            ),
         ),
         snippet="""import torch
 from torchmetrics.functional.retrieval import retrieval_normalized_dcg
@@ -339,10 +354,10 @@ print(retrieval_normalized_dcg(torch.tensor($scores), torch.tensor($grades), top
             queries="run",
         ),
         differences=(
-            "gain='exponential' (2^grade - 1, ndcg_exp_gain=True by default)",
-            "zero_idcg='one': a query with nothing relevant scores 1 (use 'ndcg-' for 0)",
-            "predictions are float32, so scores equal at float32 precision tie (kept in input order)",
-            "labels must be whole numbers from 0 to 31",
+            N_("gain='exponential' (2^grade - 1, ndcg_exp_gain=True by default)"),
+            N_("zero_idcg='one': a query with nothing relevant scores 1 (use 'ndcg-' for 0)"),
+            N_("predictions are float32, so scores equal at float32 precision tie (kept in input order)"),
+            N_("labels must be whole numbers from 0 to 31"),
         ),
         snippet="""import numpy as np, xgboost as xgb
 y = np.array($grades, dtype=float)
@@ -369,10 +384,10 @@ print(booster.eval(d))""",
             queries="run",
         ),
         differences=(
-            "gain='exponential' (2^grade - 1, ndcg_exp_gain=True by default)",
-            "the trailing '-' makes a query with nothing relevant score 0, as the default does",
-            "predictions are float32, so scores equal at float32 precision tie (kept in input order)",
-            "labels must be whole numbers from 0 to 31",
+            N_("gain='exponential' (2^grade - 1, ndcg_exp_gain=True by default)"),
+            N_("the trailing '-' makes a query with nothing relevant score 0, as the default does"),
+            N_("predictions are float32, so scores equal at float32 precision tie (kept in input order)"),
+            N_("labels must be whole numbers from 0 to 31"),
         ),
         snippet="""import numpy as np, xgboost as xgb
 y = np.array($grades, dtype=float)
@@ -398,9 +413,9 @@ print(booster.eval(d))""",
             queries="run",
         ),
         differences=(
-            "gain='exponential': the default label_gain is 2^i - 1",
-            "zero_idcg='one': a query with nothing relevant scores 1",
-            "labels must be whole numbers from 0 to 30 (31 label_gain entries)",
+            N_("gain='exponential': the default label_gain is 2^i - 1"),
+            N_("zero_idcg='one': a query with nothing relevant scores 1"),
+            N_("labels must be whole numbers from 0 to 30 (31 label_gain entries)"),
         ),
         snippet="""import numpy as np, lightgbm as lgb
 y = np.array($grades, dtype=float)
@@ -425,12 +440,16 @@ print(lgb.Booster(params=params, train_set=data).eval_train())""",
             queries="run",
         ),
         differences=(
-            "gain='exponential': the default gain_fn is 2^label - 1",
-            "items with a negative label are padding: removed from the list before ranking",
-            "scores are float32; TF-Ranking breaks ties at random, so with tied scores its value "
-            "varies between runs (here ties keep input order)",
-            "labels are float32 too: gains overflow from label 128 up and labels below about 1e-45 "
-            "become 0 (cases this preset does not follow)",
+            N_("gain='exponential': the default gain_fn is 2^label - 1"),
+            N_("items with a negative label are padding: removed from the list before ranking"),
+            N_(
+                "scores are float32; TF-Ranking breaks ties at random, so with tied scores its value "
+                "varies between runs (here ties keep input order)"
+            ),
+            N_(
+                "labels are float32 too: gains overflow from label 128 up and labels below about 1e-45 "
+                "become 0 (cases this preset does not follow)"
+            ),
         ),
         snippet="""# tensorflow_ranking 0.5.3's package import needs tf.estimator (TensorFlow 2.15 or older)
 import tensorflow as tf, tensorflow_ranking as tfr
@@ -455,11 +474,14 @@ print(float(metric(tf.constant([$grades], tf.float32), tf.constant([$scores], tf
             queries="run",
         ),
         differences=(
-            "gain='exponential' (2^rating - 1)",
-            "the ideal ordering sorts every rated document of the query",
-            "IDCG sums only as many positions as hits were returned in the top k",
-            "ratings must be whole numbers; the hits' order is Elasticsearch's own (its scores are float32)",
-            "without k, Elasticsearch itself uses k=10; this preset uses the whole list",
+            N_("gain='exponential' (2^rating - 1)"),
+            N_("the ideal ordering sorts every rated document of the query"),
+            N_("IDCG sums only as many positions as hits were returned in the top k"),
+            N_(
+                "ratings must be whole numbers; the hits' order is Elasticsearch's own "
+                "(its scores are float32)"
+            ),
+            N_("without k, Elasticsearch itself uses k=10; this preset uses the whole list"),
         ),
         snippet="""# POST /my-index/_rank_eval  (the hits must come back in this order: $hits)
 {"requests": [{"id": "q", "request": {"query": {"match_all": {}}},
