@@ -58,7 +58,7 @@ POT := $(LOCALES)/messages.pot
 PYBABEL = $(PY) -m babel.messages.frontend
 catalogs: install
 	$(PYBABEL) extract -F babel.cfg -o $(POT) --add-location=file --sort-output -c TRANSLATORS: \
-		--project=ndcg-teaching-app --no-wrap -w 110 app.py views ndcg_core
+		--project=ndcg-teaching-app --no-wrap app.py views ndcg_core
 	$(PYBABEL) update -i $(POT) -d $(LOCALES) -D messages --no-wrap --ignore-obsolete \
 		--ignore-pot-creation-date -l zh
 	@$(MAKE) --no-print-directory compile-catalogs

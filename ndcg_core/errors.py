@@ -164,7 +164,8 @@ def error_text(err: Exception | str) -> str:
         parts = match.groupdict()
         if "problem" in parts:
             parts["problem"] = error_text(parts["problem"])
-        if parts.get("fallback") in FALLBACKS:
-            parts["fallback"] = _(parts["fallback"])
+        fallback = parts.get("fallback")
+        if fallback in FALLBACKS:
+            parts["fallback"] = _(fallback)
         return _(template).format(**parts)
     return message

@@ -13,7 +13,7 @@ outside a session) the language set with :func:`set_language` in this context is
 
 >>> set_language("zh")
 >>> _("Playground"), language()
-('练习场', 'zh')
+('试验场', 'zh')
 >>> set_language("en")
 >>> _("Playground")
 'Playground'

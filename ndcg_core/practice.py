@@ -935,9 +935,10 @@ def _check_number(exercise: Exercise, text: str) -> Feedback:
         message = _("Right: {quantity} is {shown}.").format(quantity=_(QUANTITIES[q.quantity]), shown=shown)
         return Feedback(True, message, value=a.value)
     if found == ["too_few_decimals"]:
+        too_few = MISTAKES["too_few_decimals"]
         return Feedback(
             False,
-            _("Close, but {problem}.").format(problem=_(MISTAKES["too_few_decimals"])),
+            _("Close, but {problem}.").format(problem=_(too_few)),
             mistakes=tuple(found),
             value=a.value,
             focus=_focus(q, "unknown"),
