@@ -27,8 +27,12 @@ from __future__ import annotations
 import contextvars
 import functools
 import gettext
+import io
 from collections.abc import Callable
 from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 
 #: The languages the app is translated into, with the name shown in the language switch.
 LANGUAGES = {"en": "English", "zh": "中文"}
@@ -40,9 +44,28 @@ _current: contextvars.ContextVar[str] = contextvars.ContextVar("ndcg_language", 
 _source: list[Callable[[], str | None]] = []  # at most one: the app's session reader
 
 
+def catalog_paths(lang: str) -> tuple[Path, Path]:
+    """The ``.po`` catalog of ``lang`` and its compiled ``.mo``."""
+    folder = LOCALE_DIR / lang / "LC_MESSAGES"
+    return folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+
+
 @functools.cache
 def translations(lang: str) -> gettext.NullTranslations:
-    """The compiled catalog of ``lang`` (English, the source language, needs none)."""
+    """The compiled catalog of ``lang`` (English, the source language, needs none).
+
+    ``make catalogs`` (and ``make run`` / ``make test``) compile the ``.mo`` files. Where one is
+    missing or older than its ``.po`` (a fresh clone run without make, an edited catalog), the
+    ``.po`` is compiled in memory with Babel instead, so the app never shows a stale translation.
+    """
+    po, mo = catalog_paths(lang)
+    if po.exists() and (not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime):
+        with po.open("rb") as source:
+            catalog = read_po(source, locale=lang, domain=DOMAIN)
+        compiled = io.BytesIO()
+        write_mo(compiled, catalog)
+        compiled.seek(0)
+        return gettext.GNUTranslations(compiled)
     return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
 
 
