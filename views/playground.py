@@ -58,6 +58,8 @@ ORDER_LABELS = {
     "shuffle": N_("Shuffle"),
     "reset": N_("Reset"),
 }
+#: The list as the sidebar last saw it (non-widget state; see _sidebar_inputs).
+SIDEBAR_INPUTS = "_pg_sidebar_inputs"
 SHOWN_COLUMNS = ["Position", "Item", "Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG"]
 
 
@@ -246,6 +248,25 @@ def render() -> None:
         )
     )
     formula_name(ss.pg_spec)
+    ss[SIDEBAR_INPUTS] = _sidebar_inputs()
+    _body()
+
+
+def _sidebar_inputs() -> tuple:
+    """What the sidebar's formula controls read from the list (its length, scores, grades)."""
+    ss = st.session_state
+    grades = frozenset(i.grade for i in ss.pg_items + ss.pg_pool) if ss.get("gain") == "custom" else None
+    return (len(ss.pg_items) + len(ss.pg_pool), all_scored(ss.pg_items), grades)
+
+
+@st.fragment
+def _body() -> None:
+    """Everything a drag or an edit changes: a drag reruns this alone, not the sidebar or the gallery.
+
+    A change the sidebar depends on (the list's length sets k's maximum, scores show the tie
+    rule, a custom gain table must cover every grade) reruns the whole page instead.
+    """
+    ss = st.session_state
     messages = st.container()
     scored = all_scored(ss.pg_items)
     # With scores the left column only holds a note, and the step tables gain two columns.
@@ -314,6 +335,8 @@ def render() -> None:
                 c2.button(_("Move down"), key="move_down", on_click=_move, args=(1,), width="stretch")
             history_buttons("pg")
 
+    if _sidebar_inputs() != ss.get(SIDEBAR_INPUTS):
+        st.rerun()  # the sidebar was drawn for another list: redraw the whole page
     state = current_state()
     with messages:  # above the columns, where a projector audience sees them
         for message in ss.get("pg_messages", []) + problems + pool_problems:

@@ -75,6 +75,52 @@ def test_drag_item_four_to_the_top(page: Page, app_url):
     expect(page).to_have_url(re.compile(r"rel=0%2C3%2C2%2C3%2C1%2C2"))
 
 
+def script_runs(page: Page) -> list[str]:
+    """How each script run the server reports on this page ended, in order: "app" for a whole-page
+    run, "fragment" for a fragment-only run (read from the websocket's ForwardMsg protobufs)."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    kinds = {
+        ForwardMsg.FINISHED_SUCCESSFULLY: "app",
+        ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY: "fragment",
+    }
+    runs: list[str] = []
+
+    def on_frame(payload) -> None:
+        if isinstance(payload, bytes):
+            msg = ForwardMsg.FromString(payload)
+            if msg.WhichOneof("type") == "script_finished":
+                runs.append(kinds.get(msg.script_finished, "other"))
+
+    page.on("websocket", lambda ws: ws.on("framereceived", on_frame))
+    return runs
+
+
+def test_a_drag_reruns_only_the_playground_fragment(page: Page, app_url):
+    """Issue 9: a drag reruns the step tables, metrics and chart, not the sidebar or the gallery."""
+    runs = script_runs(page)
+    open_app(page, app_url)
+    items = sortable_items(page)
+    expect(items).to_have_count(6)
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
+    assert "app" in runs  # the first load runs the whole page
+    before = len(runs)
+    drag(page, items.nth(3), items.nth(0))
+    expected = ndcg_core.ndcg([0, 3, 2, 3, 1, 2], discount="jarvelin")
+    expect(headline(page)).to_have_text(f"{expected:.3f}")
+    expect(page).to_have_url(re.compile(r"rel=0%2C3%2C2%2C3%2C1%2C2"))
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
+    assert runs[before:] == ["fragment"]
+    # A sidebar control still reruns the whole page (and the fragment with it).
+    before = len(runs)
+    page.get_by_test_id("stSidebar").get_by_text("exponential", exact=True).click()
+    expect(page).to_have_url(re.compile(r"gain=exponential"))
+    expected = ndcg_core.ndcg([0, 3, 2, 3, 1, 2], gain="exponential", discount="jarvelin")
+    expect(headline(page)).to_have_text(f"{expected:.3f}")
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
+    assert runs[before:] == ["app"]
+
+
 def test_edit_a_grade_in_the_table(page: Page, app_url):
     open_app(page, app_url)
     page.get_by_role("tab", name="Edit items").click()
