@@ -184,7 +184,7 @@ def ndcg_histogram(per_query: pd.DataFrame, k_text: str = "") -> go.Figure:
     high = max(1.0, float(np.ceil(values.max() * 20) / 20)) if values.size else 1.0
     n_bins = min(round((high - low) / 0.05), 80)  # 0.05 wide, unless the range is very wide
     edges = np.linspace(low, high, n_bins + 1)
-    counts, _ = np.histogram(values, bins=edges)  # the last bin includes its right edge
+    counts, _edges = np.histogram(values, bins=edges)  # the last bin includes its right edge
     centers = (edges[:-1] + edges[1:]) / 2
     fig = go.Figure()
     fig.add_bar(

@@ -18,8 +18,8 @@ import pytest
 from babel.messages.pofile import read_po
 from streamlit.testing.v1 import AppTest
 
-from ndcg_core.i18n import set_language
-from ndcg_core.practice import KINDS, LEVELS
+from ndcg_core.i18n import _, set_language
+from ndcg_core.practice import KINDS, LEVELS, make_exercise
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
@@ -244,13 +244,13 @@ def test_every_exercise_kind_and_level_in_chinese_with_feedback_and_hints(kind, 
     ss = at.session_state
     key = f"11-2-{kind}-{level}"
     hint = f"pr_hint_{key}"
-    for _ in range(3):
+    for _n in range(3):
         ok(at.button(key=hint).click().run())
     assert_chinese(at)
     if kind in {"cell", "metric"}:
         for wrong in ("abc", "0.1", "1"):
             at.text_input(key=f"pr_answer_{key}").input(wrong)
-            ok(at.button(key=f"FormSubmitter:pr_form_{key}-Check").click().run())
+            ok(at.button(key=f"FormSubmitter:pr_form_{key}-{_('Check')}").click().run())
             assert_chinese(at)
     elif kind == "drag":
         ok(at.button(key=f"pr_check_{key}").click().run())
@@ -258,7 +258,7 @@ def test_every_exercise_kind_and_level_in_chinese_with_feedback_and_hints(kind, 
     else:
         ok(at.button(key=f"pr_check_{key}").click().run())  # no choice yet
         assert_chinese(at)
-        at.radio(key=f"pr_choice_{key}").set_value(at.radio(key=f"pr_choice_{key}").options[0])
+        at.radio(key=f"pr_choice_{key}").set_value(make_exercise(11, 2, kind, level).choices[0])
         ok(at.button(key=f"pr_check_{key}").click().run())
         assert_chinese(at)
     assert sum(ss["pr_progress"].attempts.values()) >= 1  # feedback was given (and shown above)
@@ -280,15 +280,15 @@ def test_the_switch_is_on_every_page_and_writes_lang_into_the_link():
         ok(at.switch_page(page).run())
         assert at.segmented_control(key="lang_switch").value == "en"
     at.segmented_control(key="lang_switch").set_value("zh")
+    ok(at.run())  # AppTest reads the widgets drawn in English back with the test thread's language
     set_language("zh")
-    ok(at.run())
     assert at.query_params["lang"] == "zh"
     assert "练习" in rendered_text(at)  # Practice, in Chinese, without reloading
     ok(at.switch_page("views/playground.py").run())  # the choice survives a page change
     assert at.session_state["ui_lang"] == "zh" and at.query_params["lang"] == "zh"
     at.segmented_control(key="lang_switch").set_value("en")
-    set_language("en")
     ok(at.run())
+    set_language("en")
     assert "lang" not in at.query_params  # English page, English (unknown) browser: no parameter
     assert untranslated(rendered_text(at))
 

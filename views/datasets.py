@@ -31,7 +31,7 @@ def _data_name(data: dict) -> str:
 
 def _policy_effect(agg) -> str:
     """What the 'When IDCG = 0' rule did to this data set, in words (from the aggregate's counts)."""
-    nz, n, rule = agg.n_idcg_zero, agg.n_queries, agg.policy
+    nz, n, rule = agg.n_idcg_zero, agg.n_queries, agg.zero_idcg
     if nz == 0:
         return _("No query has IDCG = 0; the rule '{rule}' changed nothing.").format(rule=rule)
     what = {
