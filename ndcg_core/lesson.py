@@ -167,7 +167,8 @@ def _gain_step(ex: Explanation) -> LessonStep:
         rule = _("Here a custom table turns each grade into its gain: {pairs}").format(
             pairs=", ".join(f"{a:g} → {b:g}" for a, b in sorted(v.gain_table.items()))
         )
-        formula = f"\\text{{{_('gain')}}}({trimmed(g)}) = {trimmed(gain)}"
+        gain_word = _("gain")
+        formula = f"\\text{{{gain_word}}}({trimmed(g)}) = {trimmed(gain)}"
         why = _("the table gives grade {g} the gain {gain}").format(g=f"{g:g}", gain=f"{gain:g}")
     elif v.gain == "exponential":
         rule = _(
@@ -186,7 +187,8 @@ def _gain_step(ex: Explanation) -> LessonStep:
             "instead: grades 0, 1, 2, 3 are then worth 0, 1, 3, 7, so one excellent item "
             "outweighs two good ones. Try 'exponential' under Gain in the sidebar."
         )
-        formula = f"\\text{{{_('gain')}}} = \\text{{{_('grade')}}} = {trimmed(gain)}"
+        gain_word, grade_word = _("gain"), _("grade")
+        formula = f"\\text{{{gain_word}}} = \\text{{{grade_word}}} = {trimmed(gain)}"
         why = _("with linear gain the gain is the grade, {g}").format(g=f"{g:g}")
     text = (
         _("Each grade becomes a gain: the points the item is worth, before its position counts."),
@@ -447,6 +449,7 @@ def _list_step(ex: Explanation) -> LessonStep:
         ),
     )
     grades = ", ".join(f"{g:g}" for g in ex.steps["Grade"].iloc[:10])
+    top_first = _("grades, top first:")
     more = ", \\ldots" if len(ex.steps) > 10 else ""
     return LessonStep(
         1,
@@ -454,7 +457,7 @@ def _list_step(ex: Explanation) -> LessonStep:
         text,
         BASE_COLUMNS,
         (),
-        (f"\\text{{{_('grades, top first:')} }} {grades}{more}",),
+        (f"\\text{{{top_first} }} {grades}{more}",),
         None,
     )
 

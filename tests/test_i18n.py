@@ -239,3 +239,15 @@ def test_an_unknown_error_is_shown_as_it_is(zh):
 def test_every_known_error_pattern_has_a_translation(zh):
     for _pattern, message in KNOWN_ERRORS:
         assert _(message) != message, message
+
+
+def test_bold_text_closes_before_chinese_punctuation():
+    """Markdown does not close ``**...**`` after punctuation that a letter follows (**公式：**增益
+    shows its asterisks): a translation puts the punctuation outside the bold."""
+    closing_after_punctuation = re.compile(r"[：。？！，；、）”]\*\*(?=[^\s*])")
+    bad = [
+        text_of(m.string)
+        for m in messages(zh_catalog())
+        if closing_after_punctuation.search(text_of(m.string))
+    ]
+    assert bad == []

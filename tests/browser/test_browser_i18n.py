@@ -40,9 +40,22 @@ def test_the_switch_changes_language_and_link(page: Page, app_url):
     page.goto(f"{app_url}/explore")
     main = page.get_by_test_id("stMain")
     expect(main.get_by_text("Explore: rankings, formulas, libraries")).to_be_visible(timeout=30_000)
-    page.locator(".st-key-lang_switch").get_by_role("button", name="中文").click()
+    page.locator(".st-key-lang_switch button").filter(has_text="中文").click()
     expect(main.get_by_text("探索：排序、公式与库")).to_be_visible()
     expect(page).to_have_url(re.compile(r"lang=zh"))
-    page.locator(".st-key-lang_switch").get_by_role("button", name="English").click()
+    page.locator(".st-key-lang_switch button").filter(has_text="English").click()
     expect(main.get_by_text("Explore: rankings, formulas, libraries")).to_be_visible()
     expect(page).not_to_have_url(re.compile(r"lang="))
+
+
+def test_a_fragment_rerun_stays_in_chinese(page: Page, app_url):
+    """Move down reruns only the Playground's body (st.fragment): its texts stay Chinese."""
+    page.goto(f"{app_url}/?lang=zh&rel=3,2,1")
+    main = page.get_by_test_id("stMain")
+    steps = main.locator(".st-key-steps")
+    expect(steps.get_by_text("你的排序")).to_be_visible(timeout=30_000)
+    page.locator(".st-key-move_down").get_by_role("button").click()
+    expect(page).to_have_url(re.compile(r"rel=2%2C3%2C1|rel=2,3,1"))
+    expect(steps.get_by_text("你的排序")).to_be_visible()
+    expect(main.get_by_text("Your ranking")).to_have_count(0)
+    expect(main.get_by_role("button", name="下移")).to_be_visible()
