@@ -746,9 +746,23 @@ def ui_params() -> dict[str, str]:
     return {"lang": lang} if lang != "en" or browser_language() != "en" else {}
 
 
+def _translated_choices() -> list[str]:
+    """Keys of the widgets whose option labels are translated (formula controls, chart, examples)."""
+    ss = st.session_state
+    keys = [scope.key(name) for scope in (PLAYGROUND, DATASETS) for name in _CONTROLS]
+    keys += ["chart", "learn_example", *(k for k in ss if str(k).startswith("learn_choice_"))]
+    return [k for k in keys if k in ss]
+
+
 def _switch_language() -> None:
     ss = st.session_state
+    # The browser sends a select box's choice back as its label: after a switch that label is in
+    # the other language and no longer names an option. Pin each choice (read now, while the
+    # labels still match) as a value the next run draws the widget with.
+    kept = {key: ss[key] for key in _translated_choices()}
     ss[LANG_KEY] = ss["lang_switch"] or ss[LANG_KEY]  # clicking the chosen one again unselects it
+    for key, value in kept.items():
+        ss[key] = value
     given = st.query_params.to_dict()
     wanted = {k: v for k, v in given.items() if k != "lang"} | ui_params()
     if given != wanted:
