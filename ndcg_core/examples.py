@@ -242,8 +242,8 @@ EXAMPLES: tuple[WorkedExample, ...] = (
                     "the exact sum is 1.5149, which rounds to 1.51."
                 ),
             ),
-            Figure("ideal: D: 0.6/log2(3)", "ideal_term@2", "0.38"),
-            Figure("IDCG (order B,D,A,C,E)", "idcg", "1.7"),
+            Figure(N_("ideal: D: 0.6/log2(3)"), "ideal_term@2", "0.38"),
+            Figure(N_("IDCG (order B,D,A,C,E)"), "idcg", "1.7"),
         ),
         group="items",
     ),
@@ -329,7 +329,7 @@ EXAMPLES: tuple[WorkedExample, ...] = (
                 "6.654",
                 N_("Carries the cut-off term 3.154: 3 + 3.154 + 0.5; the exact 6.6546 rounds to 6.655."),
             ),
-            Figure("ideal: 3/log2(3)", "ideal_term@2", "1.893"),
+            Figure(N_("ideal: 3/log2(3)"), "ideal_term@2", "1.893"),
             Figure("IDCG@3", "idcg", "7.393"),
             Figure("NDCG@3", "ndcg", "0.90"),
         ),
@@ -373,7 +373,7 @@ EXAMPLES: tuple[WorkedExample, ...] = (
         lesson=N_("Even the worst order scores well above 0: NDCG rarely uses its whole range."),
         grades=(0, 1, 2, 2, 3),
         variant=_BURGES_E.with_(k=5),
-        figures=(Figure("Worst NDCG@5", "ndcg", "0.5664478625498256"),),
+        figures=(Figure(N_("Worst NDCG@5"), "ndcg", "0.5664478625498256"),),
         group="burges",
     ),
     WorkedExample(

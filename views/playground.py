@@ -278,7 +278,7 @@ def _body() -> None:
                 _("Type or paste a list"),
                 key="quick_entry",
                 on_change=_quick_entry,
-                placeholder="3,2,3,0,1,2   or   A:0.5, B:0.9, C:0.3",
+                placeholder=_("3,2,3,0,1,2   or   A:0.5, B:0.9, C:0.3"),
                 help=_("Grades alone, label:grade pairs, or rows pasted from a spreadsheet. Press Enter."),
             )
             items, problems = items_editor("editor", ss.pg_items, "D", with_scores=True)
