@@ -12,12 +12,12 @@ ENV PORT=8501 \
     STREAMLIT_SERVER_ADDRESS=0.0.0.0 \
     STREAMLIT_SERVER_FILE_WATCHER_TYPE=none
 
-# System packages: make, and Debian's Chromium with a font, which kaleido drives to draw the chart
-# exports (PNG, SVG). Not pinned (DL3008): an exact Debian version leaves the mirror at the next point
+# System packages: make, and Debian's Chromium with fonts (Latin, and CJK for the Chinese pages),
+# which kaleido drives to draw the chart exports (PNG, SVG). Not pinned (DL3008): an exact Debian version leaves the mirror at the next point
 # release. The app runs as the unprivileged user "app" (10001).
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends make chromium fonts-dejavu-core \
+    && apt-get install -y --no-install-recommends make chromium fonts-dejavu-core fonts-noto-cjk \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --gid 10001 app \
     && useradd --create-home --uid 10001 --gid 10001 --shell /usr/sbin/nologin app \
