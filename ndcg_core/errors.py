@@ -108,6 +108,70 @@ KNOWN_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             N_("grade {g} has no gain in the table; add an entry such as {entry}"),
         ),
         (r"unknown preset (?P<name>'[^']*')(?:; choose one of .*)?", N_("unknown preset {name}")),
+        # data-set files (ndcg_core.dataset): the file's name comes first
+        (
+            r"(?P<name>.*): not UTF-8 text \(byte (?P<byte>\d+)\): is this a text file\?",
+            N_("{name}: not UTF-8 text (byte {byte}): is this a text file?"),
+        ),
+        (
+            r"(?P<name>.*) is empty: expected (?P<kind>\w+) lines such as '(?P<trec>.*)' "
+            r"or a CSV/TSV table with a header \((?P<columns>.*)\)",
+            N_(
+                "{name} is empty: expected {kind} lines such as '{trec}' "
+                "or a CSV/TSV table with a header ({columns})"
+            ),
+        ),
+        (
+            r"(?P<name>.*): line (?P<line>\d+) has (?P<n>\d+) fields; a TREC qrels line has 4 "
+            r"\(query iteration doc grade\): ids cannot contain spaces",
+            N_(
+                "{name}: line {line} has {n} fields; a TREC qrels line has 4 (query iteration doc grade): "
+                "ids cannot contain spaces"
+            ),
+        ),
+        (
+            r"(?P<name>.*): line (?P<line>\d+) has fewer than (?P<n>\d+) fields "
+            r"\(TREC (?P<kind>\w+) format\)",
+            N_("{name}: line {line} has fewer than {n} fields (TREC {kind} format)"),
+        ),
+        (
+            r"(?P<name>.*): line (?P<line>\S+): the rank (?P<rank>.*) is not a number "
+            r"\(TREC run lines are 'query Q0 doc rank score tag'; ids cannot contain spaces\)",
+            N_(
+                "{name}: line {line}: the rank {rank} is not a number (TREC run lines are "
+                "'query Q0 doc rank score tag'; ids cannot contain spaces)"
+            ),
+        ),
+        (
+            r"(?P<name>.*): found a single column (?P<column>.*): the delimiter was not recognised\. "
+            r"Use commas, tabs, semicolons or spaces between (?P<columns>.*), or TREC format",
+            N_(
+                "{name}: found a single column {column}: the delimiter was not recognised. "
+                "Use commas, tabs, semicolons or spaces between {columns}, or TREC format"
+            ),
+        ),
+        (r"(?P<name>.*) has a header but no data rows", N_("{name} has a header but no data rows")),
+        (
+            r"(?P<name>.*): line (?P<line>\d+) has an empty (?P<what>.*); every row needs both ids",
+            N_("{name}: line {line} has an empty {what}; every row needs both ids"),
+        ),
+        (
+            r"(?P<what>.*) needs columns (?P<columns>.*); missing (?P<missing>.*) "
+            r"\(accepted names, any case: (?P<hints>.*)\); found (?P<found>.*)",
+            N_(
+                "{what} needs columns {columns}; missing {missing} "
+                "(accepted names, any case: {hints}); found {found}"
+            ),
+        ),
+        (
+            r"(?P<table>.*): (?P<what>\w+) on (?P<row>.*) is (?P<value>.*), expected a finite number "
+            r"\((?P<n>\d+) such rows\)",
+            N_("{table}: {what} on {row} is {value}, expected a finite number ({n} such rows)"),
+        ),
+        (
+            r"(?P<table>.*): (?P<what>\w+) on (?P<row>.*) is (?P<value>.*), expected a finite number",
+            N_("{table}: {what} on {row} is {value}, expected a finite number"),
+        ),
         # typed answers (ndcg_core.answers): the hint after the colon is the shared example
         (
             r"(?P<problem>.*): " + _EXAMPLE_RE,

@@ -251,3 +251,14 @@ def test_bold_text_closes_before_chinese_punctuation():
         if closing_after_punctuation.search(text_of(m.string))
     ]
     assert bad == []
+
+
+def test_data_set_file_errors_are_translated_with_the_file_name(zh):
+    import io
+
+    from ndcg_core import read_run
+
+    upload = io.BytesIO(b"q Q0 d x 1 t\n")
+    upload.name = "my run.txt"
+    err = error_of(read_run, upload)
+    assert error_text(err).startswith("my run.txt：第 1 行：排名 'x' 不是数字")
