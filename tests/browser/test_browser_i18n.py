@@ -68,3 +68,15 @@ def test_a_fragment_rerun_stays_in_chinese(page: Page, app_url):
     expect(steps.get_by_text("你的排序")).to_be_visible()
     expect(main.get_by_text("Your ranking")).to_have_count(0)
     expect(main.get_by_role("button", name="下移")).to_be_visible()
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 720), (1920, 1080)])
+def test_presenter_mode_in_chinese(page: Page, app_url, artifacts: Path, width, height):
+    """The projector view (no sidebar): a step's title, text and table headers in Chinese."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{app_url}/learn?step=4&present=1&lang=zh")
+    stage = page.locator(".st-key-learn_stage")
+    expect(stage.get_by_text("DCG：把每个位置的价值加起来")).to_be_visible(timeout=30_000)
+    expect(stage.locator("th").filter(has_text="折损增益").first).to_be_visible()
+    expect(page.locator(".st-key-learn_nav").get_by_text("下一步")).to_be_visible()
+    page.screenshot(path=str(artifacts / f"i18n-zh-learn-present-{width}x{height}.png"))
