@@ -16,6 +16,7 @@ from ndcg_core.i18n import N_, _
 from ndcg_core.playground import make_items, state_from_example
 from ndcg_core.teaching import CARDS
 from views.common import (
+    OPTIONS,
     PLAYGROUND,
     bump,
     current_state,
@@ -28,6 +29,8 @@ from views.common import (
 )
 
 RANK_KEYS = [f"cmp_rank_{i}" for i in range(4)]
+#: Where the formula table's ideal ordering comes from (ndcg_core.variant_matrix's "ideal" values).
+IDEAL_SOURCES = {"list": N_("list"), "pool": N_("pool")}
 #: Column names of the formula table (ndcg_core.variant_matrix), shown translated.
 MATRIX_COLUMNS = (N_("gain"), N_("discount"), N_("log_base"), N_("ideal"), N_("k"), N_("winner"), N_("flips"))
 NAMES = ["A", "B", "C", "D"]
@@ -213,7 +216,11 @@ def _matrix_section(c: Comparison) -> None:
     except ValueError as err:
         st.error(md_escape(error_text(err)))
         return
-    matrix = matrix.assign(k=matrix["k"].map(lambda x: _("all") if x is None or x != x else str(int(x))))
+    matrix = matrix.assign(
+        k=matrix["k"].map(lambda x: _("all") if x is None or x != x else str(int(x))),
+        gain=matrix["gain"].map(lambda g: _(OPTIONS["gain"].label_of(g))),
+        ideal=matrix["ideal"].map(lambda s: _(IDEAL_SOURCES[s])),
+    )
     names = list(rankings)
     flips = matrix["flips"].to_numpy()
     shown = matrix.drop(columns=["default"])
