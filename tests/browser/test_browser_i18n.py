@@ -80,3 +80,15 @@ def test_presenter_mode_in_chinese(page: Page, app_url, artifacts: Path, width, 
     expect(stage.locator("th").filter(has_text="折损增益").first).to_be_visible()
     expect(page.locator(".st-key-learn_nav").get_by_text("下一步")).to_be_visible()
     page.screenshot(path=str(artifacts / f"i18n-zh-learn-present-{width}x{height}.png"))
+
+
+@pytest.mark.parametrize("name", ["learn", "practice"])
+def test_phone_in_chinese(page: Page, app_url, artifacts: Path, name):
+    """A student's phone (390x844): the Chinese text wraps inside the screen."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    path, heading = PAGES[name]
+    page.goto(f"{app_url}/{path}?lang=zh")
+    expect(page.get_by_test_id("stMain").get_by_text(heading).first).to_be_visible(timeout=30_000)
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1
+    page.screenshot(path=str(artifacts / f"i18n-zh-{name}-390x844.png"))
