@@ -89,6 +89,8 @@ def test_phone_in_chinese(page: Page, app_url, artifacts: Path, name):
     path, heading = PAGES[name]
     page.goto(f"{app_url}/{path}?lang=zh")
     expect(page.get_by_test_id("stMain").get_by_text(heading).first).to_be_visible(timeout=30_000)
+    control = {"learn": ".st-key-learn_next", "practice": ".st-key-pr_w_kind"}[name]
+    expect(page.locator(control)).to_be_visible()  # the widgets are drawn, not placeholders
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1
     page.screenshot(path=str(artifacts / f"i18n-zh-{name}-390x844.png"))
