@@ -94,3 +94,20 @@ def test_phone_in_chinese(page: Page, app_url, artifacts: Path, name):
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1
     page.screenshot(path=str(artifacts / f"i18n-zh-{name}-390x844.png"))
+
+
+def test_a_chinese_browser_gets_chinese_and_an_english_link_wins(browser, app_url):
+    """No lang in the link: the browser's language decides (zh-CN -> 中文); lang=en overrides it."""
+    context = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        page.goto(f"{app_url}/explore")
+        expect(page.get_by_test_id("stMain").get_by_text("探索：排序、公式与库")).to_be_visible(
+            timeout=30_000
+        )
+        page.goto(f"{app_url}/explore?lang=en")
+        expect(
+            page.get_by_test_id("stMain").get_by_text("Explore: rankings, formulas, libraries")
+        ).to_be_visible(timeout=30_000)
+    finally:
+        context.close()
