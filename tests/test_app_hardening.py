@@ -191,6 +191,32 @@ def test_item9_no_table_or_file_is_kept_in_session_state():
     assert not held, f"large data in session state: {held}"
 
 
+def test_item9_a_loaded_pair_leaves_streamlits_upload_manager(monkeypatch):
+    """Streamlit keeps a session's uploaded bytes until the session shuts down, and a closed tab's
+    session is dropped after its reconnect time without being shut down: the page must remove the
+    files itself once they are loaded, or every upload stays in the server's memory for good."""
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+
+    removed = []
+    real = MemoryUploadedFileManager.remove_file
+
+    def remove_file(self, session_id, file_id):
+        record = self.file_storage.get(session_id, {}).get(file_id)
+        removed.append(record.name if record is not None else None)
+        real(self, session_id, file_id)
+
+    monkeypatch.setattr(MemoryUploadedFileManager, "remove_file", remove_file)
+    at = datasets_page()
+    upload(at, "qrels", "qrels.txt", QRELS_A)
+    assert removed == []  # a lone file waits for its pair with its bytes
+    upload(at, "run", "run.txt", RUN_A)
+    ok(at)
+    assert sorted(removed) == ["qrels.txt", "run.txt"]
+    at.run()
+    ok(at)
+    assert mean_shown(at) == expected_mean(QRELS_A, RUN_A)  # the data set stays, from the stores
+
+
 def test_item9_the_bundled_sample_is_parsed_once_per_process(monkeypatch):
     import streamlit as st
 
