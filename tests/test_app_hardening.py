@@ -308,6 +308,56 @@ def test_item9_the_table_store_is_bounded_and_keeps_the_most_recently_used():
     assert content_key("run", b"same") == content_key("run", b"same") != content_key("run", b"other")
 
 
+def test_item9_tables_nobody_uses_are_dropped_and_parsed_again_when_needed(monkeypatch):
+    """Closed tabs' tables must not stay parsed: the store's bound evicts only when a new table
+    comes in, so after a class leaves they stayed in memory for good (issue 14: held memory)."""
+    import streamlit as st
+
+    from views import datastore
+
+    now = [1000.0]
+    store = datastore.TableStore(budget_bytes=10**9, size=len, clock=lambda: now[0])
+    store.put("a", "table a")
+    store.put("b", "table b")
+    now[0] += 100
+    assert store.get("a") == "table a"  # a read counts as a use
+    now[0] += 100
+    assert store.drop_idle(150) == 1
+    assert store.get("b") is None and store.get("a") == "table a" and store.used() == len("table a")
+
+    st.cache_resource.clear()
+    monkeypatch.setenv("NDCG_DATA_IDLE_S", "60")
+    try:
+        key = datastore.load("run", RUN_A, "a.txt")
+        assert datastore.table_store().drop_idle(0) == 1  # as if a minute had passed
+        assert datastore.table_store().get(key) is None
+        again = datastore.get_table(key)  # from the compressed file
+        assert again["doc"].tolist() == ["d1", "d2", "d3"] and again["score"].tolist() == [0.9, 0.8, 0.5]
+    finally:
+        st.cache_resource.clear()
+
+
+def test_item9_the_table_store_sweeps_idle_tables_by_itself(monkeypatch):
+    import time
+
+    import streamlit as st
+
+    from views import datastore
+
+    st.cache_resource.clear()
+    monkeypatch.setenv("NDCG_DATA_IDLE_S", "0.2")
+    try:
+        key = datastore.load("run", RUN_A, "a.txt")
+        store = datastore.table_store()
+        deadline = time.monotonic() + 10
+        while len(store) and time.monotonic() < deadline:  # len() is not a use
+            time.sleep(0.1)
+        assert len(store) == 0, "no sweeper dropped the idle table"
+        assert datastore.get_table(key) is not None  # parsed again from its compressed file
+    finally:
+        st.cache_resource.clear()
+
+
 def test_item9_a_dropped_table_is_parsed_again_from_its_compressed_file(monkeypatch):
     import streamlit as st
 
