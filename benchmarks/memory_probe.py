@@ -29,6 +29,13 @@ def _rss_mb() -> float:
     return float("nan")
 
 
+def _describe(holder: object) -> str:
+    """A short description of an object that refers to another (for the probe's report)."""
+    if isinstance(holder, dict):
+        return f"dict with keys {list(holder)[:6]}"
+    return type(holder).__name__
+
+
 def report() -> dict:
     from streamlit import runtime
 
@@ -77,6 +84,23 @@ def report() -> dict:
             f"{s.size / 1e6:.1f} MB {s.count} blocks {s.traceback.format()[-1].strip()}"
             for s in snap.statistics("traceback")[:12]
         ]
+        # Where the largest blocks come from, all frames (newest last).
+        out["traced_largest"] = [
+            [f"{s.size / 1e6:.1f} MB", *(line.strip() for line in s.traceback.format() if line.strip())]
+            for s in snap.statistics("traceback")[:3]
+        ]
+    # Uploaded files still alive anywhere (UploadedFile objects hold the bytes), and who holds them.
+    from streamlit.runtime.uploaded_file_manager import UploadedFile
+
+    alive = [obj for obj in gc.get_objects() if isinstance(obj, UploadedFile)]
+    out["uploaded_file_objects"] = [
+        {
+            "name": f.name,
+            "mb": round(f.size / 1e6, 1),
+            "held_by": [_describe(r) for r in gc.get_referrers(f) if r is not alive],
+        }
+        for f in alive
+    ]
     return out
 
 
