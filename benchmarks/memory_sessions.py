@@ -145,7 +145,13 @@ def main(argv=None) -> int:
                         )
                     except AssertionError:
                         alerts = page.get_by_test_id("stAlert").all_inner_texts()
-                        raise AssertionError(f"a page never showed {n_queries:,} queries: {alerts}") from None
+                        shot = ROOT / "artifacts" / "memory-bench-failure.png"
+                        shot.parent.mkdir(exist_ok=True)
+                        page.screenshot(path=str(shot), full_page=True)
+                        text = page.get_by_test_id("stMain").inner_text()[:600]
+                        raise AssertionError(
+                            f"a page never showed {n_queries:,} queries: {alerts}; page: {text!r}; see {shot}"
+                        ) from None
                 loaded = memory_mb(proc.pid)
                 print(
                     f"all {args.sessions} data sets scored in {time.monotonic() - t0:.0f} s "
