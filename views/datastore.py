@@ -52,8 +52,8 @@ with contextlib.suppress(ImportError):
 # the threshold for handing big blocks straight to the OS (mmap) rises to 32 MB, so later buffers
 # land in the arenas too. Two arenas and a fixed 128 kB threshold (large buffers are mmap'ed and
 # go back to the OS when freed): 3 sessions with 1M-row data sets held 383 MB instead of 506 MB
-# (README, Memory). The same as MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072, set from here so
-# every way of starting the app gets it. Not glibc (musl, macOS): nothing to set.
+# (measured with the environment's MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072; README,
+# Memory). Set from here so every way of starting the app gets it. Not glibc: nothing to set.
 M_MMAP_THRESHOLD, M_ARENA_MAX = -3, -8  # glibc's malloc.h
 MMAP_THRESHOLD_BYTES, ARENA_MAX = 128 * 1024, 2
 with contextlib.suppress(OSError, AttributeError):
