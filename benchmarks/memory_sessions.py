@@ -60,9 +60,13 @@ def write_pair(folder: pathlib.Path, rows: int, seed: int) -> tuple[pathlib.Path
     return q_path, r_path, n_queries
 
 
-def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+def start_server(env: dict[str, str], probe: pathlib.Path | None = None) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.address", "127.0.0.1"]
+    # With a probe folder, the server runs inside benchmarks/memory_probe.py (the app is unchanged).
+    launcher = ["-m", "streamlit"]
+    if probe is not None:
+        launcher = [str(ROOT / "benchmarks" / "memory_probe.py"), str(probe)]
+    cmd = [sys.executable, *launcher, "run", str(ROOT / "app.py"), "--server.address", "127.0.0.1"]
     cmd += ["--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     cmd += ["--server.fileWatcherType", "none", "--server.maxUploadSize", "1000"]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -78,6 +82,18 @@ def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     raise RuntimeError("streamlit did not start")
 
 
+def probe_report(folder: pathlib.Path | None, label: str) -> None:
+    """Ask the probe inside the server what it holds, and print it (only with --probe)."""
+    if folder is None:
+        return
+    (folder / f"request-{label}").touch()
+    report = folder / f"report-{label}.json"
+    deadline = time.monotonic() + 120
+    while not report.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    print(f"probe {label}: {report.read_text() if report.exists() else 'no answer'}")
+
+
 def main(argv=None) -> int:
     from playwright.sync_api import expect, sync_playwright
 
@@ -85,6 +101,9 @@ def main(argv=None) -> int:
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--rows", type=float, default=1e6)
     parser.add_argument("--wait", type=float, default=300, help="seconds to watch after the sessions close")
+    parser.add_argument(
+        "--probe", action="store_true", help="report what the server holds (benchmarks/memory_probe.py)"
+    )
     args = parser.parse_args(argv)
     rows = int(args.rows)
 
@@ -97,7 +116,8 @@ def main(argv=None) -> int:
             f"{args.sessions} data sets of {rows:,} run rows ({size:.0f} MB run files) "
             f"written in {time.monotonic() - t0:.0f} s"
         )
-        proc, url = start_server(dict(os.environ))
+        probe = folder / "probe" if args.probe else None
+        proc, url = start_server(dict(os.environ), probe)
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
@@ -117,22 +137,43 @@ def main(argv=None) -> int:
                     page.locator(".st-key-ds_qrels_file input[type=file]").set_input_files(str(q_path))
                 for page, (_, r_path, _) in zip(pages, pairs, strict=True):
                     page.locator(".st-key-ds_run_file input[type=file]").set_input_files(str(r_path))
-                for page, (_, _, n_queries) in zip(pages, pairs, strict=True):
+                retried = 0
+                for page, (q_path, r_path, n_queries) in zip(pages, pairs, strict=True):
                     value = page.get_by_test_id("stMetric").filter(has_text="Queries").first
+                    try:
+                        expect(value.get_by_test_id("stMetricValue")).to_have_text(
+                            f"{n_queries:,}", timeout=300_000
+                        )
+                        continue
+                    except AssertionError:
+                        # Under load a file set while the page reruns is now and then never sent
+                        # (seen with 3 sessions on a busy machine): set both files once more.
+                        retried += 1
+                        for uploader, path in (("ds_qrels_file", q_path), ("ds_run_file", r_path)):
+                            page.locator(f".st-key-{uploader} input[type=file]").set_input_files(str(path))
                     try:
                         expect(value.get_by_test_id("stMetricValue")).to_have_text(
                             f"{n_queries:,}", timeout=600_000
                         )
                     except AssertionError:
                         alerts = page.get_by_test_id("stAlert").all_inner_texts()
-                        raise AssertionError(f"a page never showed {n_queries:,} queries: {alerts}") from None
+                        shot = ROOT / "artifacts" / "memory-bench-failure.png"
+                        shot.parent.mkdir(exist_ok=True)
+                        page.screenshot(path=str(shot), full_page=True)
+                        text = page.get_by_test_id("stMain").inner_text()[:600]
+                        raise AssertionError(
+                            f"a page never showed {n_queries:,} queries: {alerts}; page: {text!r}; see {shot}"
+                        ) from None
                 loaded = memory_mb(proc.pid)
                 print(
                     f"all {args.sessions} data sets scored in {time.monotonic() - t0:.0f} s "
+                    f"({retried} page(s) needed their files set again) "
                     f"(server CPU {cpu_seconds(proc.pid) - cpu0:.0f} s); "
                     f"server now {loaded['VmRSS']:.0f} MB, peak so far {loaded['VmHWM']:.0f} MB"
                 )
+                probe_report(probe, "loaded")
                 browser.close()
+            probe_report(probe, "closed")
             closed = time.monotonic()
             samples = []
             while True:
@@ -142,6 +183,7 @@ def main(argv=None) -> int:
                     break
                 time.sleep(min(60, args.wait - elapsed))
             peak = memory_mb(proc.pid)["VmHWM"]
+            probe_report(probe, "end")
         finally:
             proc.terminate()
             proc.wait(timeout=30)

@@ -191,6 +191,32 @@ def test_item9_no_table_or_file_is_kept_in_session_state():
     assert not held, f"large data in session state: {held}"
 
 
+def test_item9_a_loaded_pair_leaves_streamlits_upload_manager(monkeypatch):
+    """Streamlit keeps a session's uploaded bytes until the session shuts down, and a closed tab's
+    session is dropped after its reconnect time without being shut down: the page must remove the
+    files itself once they are loaded, or every upload stays in the server's memory for good."""
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+
+    removed = []
+    real = MemoryUploadedFileManager.remove_file
+
+    def remove_file(self, session_id, file_id):
+        record = self.file_storage.get(session_id, {}).get(file_id)
+        removed.append(record.name if record is not None else None)
+        real(self, session_id, file_id)
+
+    monkeypatch.setattr(MemoryUploadedFileManager, "remove_file", remove_file)
+    at = datasets_page()
+    upload(at, "qrels", "qrels.txt", QRELS_A)
+    assert removed == []  # a lone file waits for its pair with its bytes
+    upload(at, "run", "run.txt", RUN_A)
+    ok(at)
+    assert sorted(removed) == ["qrels.txt", "run.txt"]
+    at.run()
+    ok(at)
+    assert mean_shown(at) == expected_mean(QRELS_A, RUN_A)  # the data set stays, from the stores
+
+
 def test_item9_the_bundled_sample_is_parsed_once_per_process(monkeypatch):
     import streamlit as st
 
@@ -282,6 +308,56 @@ def test_item9_the_table_store_is_bounded_and_keeps_the_most_recently_used():
     assert content_key("run", b"same") == content_key("run", b"same") != content_key("run", b"other")
 
 
+def test_item9_tables_nobody_uses_are_dropped_and_parsed_again_when_needed(monkeypatch):
+    """Closed tabs' tables must not stay parsed: the store's bound evicts only when a new table
+    comes in, so after a class leaves they stayed in memory for good (issue 14: held memory)."""
+    import streamlit as st
+
+    from views import datastore
+
+    now = [1000.0]
+    store = datastore.TableStore(budget_bytes=10**9, size=len, clock=lambda: now[0])
+    store.put("a", "table a")
+    store.put("b", "table b")
+    now[0] += 100
+    assert store.get("a") == "table a"  # a read counts as a use
+    now[0] += 100
+    assert store.drop_idle(150) == 1
+    assert store.get("b") is None and store.get("a") == "table a" and store.used() == len("table a")
+
+    st.cache_resource.clear()
+    monkeypatch.setenv("NDCG_DATA_IDLE_S", "60")
+    try:
+        key = datastore.load("run", RUN_A, "a.txt")
+        assert datastore.table_store().drop_idle(0) == 1  # as if a minute had passed
+        assert datastore.table_store().get(key) is None
+        again = datastore.get_table(key)  # from the compressed file
+        assert again["doc"].tolist() == ["d1", "d2", "d3"] and again["score"].tolist() == [0.9, 0.8, 0.5]
+    finally:
+        st.cache_resource.clear()
+
+
+def test_item9_the_table_store_sweeps_idle_tables_by_itself(monkeypatch):
+    import time
+
+    import streamlit as st
+
+    from views import datastore
+
+    st.cache_resource.clear()
+    monkeypatch.setenv("NDCG_DATA_IDLE_S", "0.2")
+    try:
+        key = datastore.load("run", RUN_A, "a.txt")
+        store = datastore.table_store()
+        deadline = time.monotonic() + 10
+        while len(store) and time.monotonic() < deadline:  # len() is not a use
+            time.sleep(0.1)
+        assert len(store) == 0, "no sweeper dropped the idle table"
+        assert datastore.get_table(key) is not None  # parsed again from its compressed file
+    finally:
+        st.cache_resource.clear()
+
+
 def test_item9_a_dropped_table_is_parsed_again_from_its_compressed_file(monkeypatch):
     import streamlit as st
 
@@ -298,3 +374,31 @@ def test_item9_a_dropped_table_is_parsed_again_from_its_compressed_file(monkeypa
         assert datastore.get_table(second) is not None
     finally:
         st.cache_resource.clear()
+
+
+def test_item9_the_data_store_sets_glibcs_malloc_for_a_server_that_gives_memory_back(monkeypatch):
+    """Two arenas and a fixed 128 kB mmap threshold: with glibc's defaults the server kept hundreds
+    of MB the parser had freed (README, Memory). Checked by importing the module with a libc that
+    records its mallopt calls (M_ARENA_MAX = -8, M_MMAP_THRESHOLD = -3 in glibc's malloc.h)."""
+    import ctypes
+    import importlib
+
+    from views import datastore
+
+    calls = []
+
+    class Libc:
+        def mallopt(self, param, value):
+            calls.append((param, value))
+            return 1
+
+        def malloc_trim(self, pad):
+            return 0
+
+    monkeypatch.setattr(ctypes, "CDLL", lambda name: Libc())
+    try:
+        importlib.reload(datastore)
+    finally:
+        monkeypatch.undo()
+        importlib.reload(datastore)
+    assert sorted(calls) == [(-8, 2), (-3, 128 * 1024)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from ndcg_core import Spec, aggregate, evaluate
 from ndcg_core.drilldown import query_state
@@ -56,7 +57,8 @@ def _policy_effect(agg) -> str:
 def _read(kind: str, upload) -> str | None:
     """Parse an upload into the shared stores (once per content); its key, or None and a message."""
     try:
-        return load(kind, upload.getbuffer(), upload.name)  # a view: no copy of the bytes
+        # getvalue() hands over the upload's own bytes; getbuffer() would copy them (BytesIO unshares).
+        return load(kind, upload.getvalue(), upload.name)
     except ValueError as err:
         st.session_state.ds_message = _("{kind} file: {problem} The previous data set stays loaded.").format(
             kind=_(KINDS[kind]), problem=md_escape(error_text(err))
@@ -93,6 +95,20 @@ def _score(data: dict, spec: Spec) -> pd.DataFrame:
     return _evaluate(_token(data), qrels, run, spec)
 
 
+def _release_uploads(file_ids: list[str]) -> None:
+    """Drop loaded files from Streamlit's upload manager (the stores hold what the page needs).
+
+    Streamlit keeps a session's uploaded bytes until the session shuts down, and a closed tab's
+    session is only forgotten (never shut down) when its reconnect time runs out: without this,
+    every file ever uploaded stays in the server's memory for as long as the process lives.
+    """
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return
+    for file_id in file_ids:
+        ctx.uploaded_file_mgr.remove_file(ctx.session_id, file_id)
+
+
 def _reconcile_uploads() -> None:
     """Parse each uploaded file once (by its file id) and score the pair when both are in.
 
@@ -101,7 +117,8 @@ def _reconcile_uploads() -> None:
     A new file pairs with the other one uploaded, or else with the loaded data set's other
     table (a second run against the same qrels). A pair that cannot be scored (say, a document
     judged twice) leaves the previous data set loaded. Once a pair is loaded, the uploaders are
-    reset so the session does not hold the files' bytes.
+    reset and the files are dropped from Streamlit's upload manager, so the session holds none
+    of their bytes.
     """
     ss = st.session_state
     version = ss.setdefault("ds_upload_version", 0)
@@ -148,6 +165,7 @@ def _reconcile_uploads() -> None:
     for kind in KINDS:
         ss.pop(f"ds_parsed_{kind}", None)
     ss.ds_upload_version = version + 1  # fresh uploaders: the files' bytes are released
+    _release_uploads([file_id for file_id, _, _ in parsed.values()])
 
 
 def _sources() -> None:
