@@ -64,13 +64,15 @@ def _terms(steps: pd.DataFrame, k: int) -> str:
     rows = rows.iloc[:k]
     if rows.empty:
         return "0"
-    shown = list(rows.itertuples(index=False))
+    # Only the terms written out are formatted: the first few, then the last (a long list elides).
+    long = len(rows) > MAX_TERMS
+    shown = pd.concat([rows.iloc[: MAX_TERMS - 2], rows.iloc[-1:]]) if long else rows
     parts = [
-        f"\\underset{{\\color{{gray}}{{\\text{{\\#}}{r.Position}}}}}{{\\dfrac{{{trimmed(r.Gain)}}}{{{trimmed(r.Divisor)}}}}}"
-        for r in shown
+        f"\\underset{{\\color{{gray}}{{\\text{{\\#}}{p}}}}}{{\\dfrac{{{trimmed(g)}}}{{{trimmed(d)}}}}}"
+        for p, g, d in zip(shown["Position"], shown["Gain"], shown["Divisor"], strict=True)
     ]
-    if len(parts) > MAX_TERMS:
-        parts = [*parts[: MAX_TERMS - 2], "\\cdots", *parts[-1:]]
+    if long:
+        parts = [*parts[:-1], "\\cdots", parts[-1]]
     return " + ".join(parts)
 
 

@@ -214,6 +214,9 @@ def items_editor(kind: str, items: tuple[Item, ...], prefix: str, *, with_scores
         ),
     }
     edited = st.data_editor(ss[base_key], key=key, num_rows="dynamic", hide_index=True, column_config=config)
+    delta = ss.get(key) or {}
+    if not any(delta.get(change) for change in ("edited_rows", "added_rows", "deleted_rows")):
+        return items, []  # nothing typed since the table was drawn from the list: skip reading it back
     return _read_editor(key, ss[f"{base_key}_ids"], edited, prefix)
 
 
