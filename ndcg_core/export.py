@@ -99,12 +99,14 @@ def table_html(
     labels: Mapping[str, str] | None = None,
     titles: Mapping[str, str] | None = None,
     css_class: str = "step-table",
+    columns: Sequence[str] | None = None,
 ) -> str:
     """An HTML table of the frame, every cell and header escaped (a label never becomes markup).
 
     Cells are written as :func:`shown_values` writes them, or by ``formats[column]``; rows whose
     ``beyond`` flag is set get the class ``beyond`` (greyed by the page's CSS); ``labels`` renames
     headers and ``titles`` gives each header a hover text. Numeric columns get the class ``num``.
+    ``columns`` picks and orders the columns shown (default: all).
 
     >>> frame = pd.DataFrame({"Item": ["<b>x</b>", "y"], "Gain": [3.0, 0.5]})
     >>> table_html(frame, titles={"Gain": "what it adds"})[:96]
@@ -115,19 +117,21 @@ def table_html(
     True
     """
     formats, labels, titles = formats or {}, labels or {}, titles or {}
-    numeric = _numeric(frame)
+    names = list(frame.columns) if columns is None else list(columns)
+    numeric = [
+        pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c]) for c in names
+    ]
     head = "".join(
         f'<th{NUM if num else ""} title="{html.escape(titles.get(c, ""))}">'
         f"{html.escape(labels.get(c, c))}</th>"
-        for c, num in zip(frame.columns, numeric, strict=True)
+        for c, num in zip(names, numeric, strict=True)
     )
-    columns = [
-        [html.escape(formats[c](v) if c in formats else _cell(v)) for v in frame[c].tolist()]
-        for c in frame.columns
+    cells_by_column = [
+        [html.escape(formats[c](v) if c in formats else _cell(v)) for v in frame[c].tolist()] for c in names
     ]
     opens = ['<td class="num">' if num else "<td>" for num in numeric]
     rows = []
-    for r, cells in enumerate(zip(*columns, strict=True)):
+    for r, cells in enumerate(zip(*cells_by_column, strict=True)):
         row_class = ' class="beyond"' if beyond is not None and beyond[r] else ""
         rows.append(
             f"<tr{row_class}>" + "".join(f"{o}{v}</td>" for o, v in zip(opens, cells, strict=True)) + "</tr>"

@@ -150,9 +150,9 @@ CELL_FORMATS = {c: number for c in NUMBER_COLUMNS} | dict.fromkeys(EXACT_COLUMNS
 HEADERS = {"Position": "Pos.", "Tie group": "Tie"}
 
 
-def _shown_steps(steps: pd.DataFrame) -> pd.DataFrame:
-    scored = steps["Score"].notna().any() if "Score" in steps else False
-    return steps[SHOWN_COLUMNS + (["Score", "Tie group"] if scored else [])]
+def _shown_columns(steps: pd.DataFrame) -> list[str]:
+    scored = "Score" in steps and not steps["Score"].isna().all()
+    return SHOWN_COLUMNS + (["Score", "Tie group"] if scored else [])
 
 
 def _step_table(title: str, steps: pd.DataFrame, key: str) -> None:
@@ -166,12 +166,20 @@ def _step_table(title: str, steps: pd.DataFrame, key: str) -> None:
     with st.container(key=key):
         marker = "rows beyond k in grey" if len(steps) <= STYLE_LIMIT else "✓ marks the top k rows"
         st.markdown(f"**{title}** ({marker})")
-        shown = _shown_steps(steps)
+        columns = _shown_columns(steps)
         beyond = steps["Beyond k"].tolist()
         if len(steps) <= STYLE_LIMIT:
-            table = table_html(shown, beyond=beyond, formats=CELL_FORMATS, labels=HEADERS, titles=COLUMN_HELP)
+            table = table_html(
+                steps,
+                columns=columns,
+                beyond=beyond,
+                formats=CELL_FORMATS,
+                labels=HEADERS,
+                titles=COLUMN_HELP,
+            )
             st.html(f'<div class="step-table-wrap">{table}</div>')
             return
+        shown = steps[columns]
         height = min(38 + 35 * max(len(steps), 1), 420)
         # Every column explains itself on hover, from the one table in ndcg_core.lesson.
         config = column_help_config([*SHOWN_COLUMNS, "Score"])
