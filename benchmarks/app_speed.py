@@ -34,6 +34,7 @@ from playwright.sync_api import expect, sync_playwright
 from streamlit.testing.v1 import AppTest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's ndcg_core and views
 sys.path.insert(0, str(ROOT / "tests"))
 from browser_support import CHROMIUM_ARGS, chromium_path, streamlit_server  # noqa: E402
 
