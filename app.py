@@ -12,7 +12,14 @@ ROOT = Path(__file__).parent
 st.set_page_config(page_title="NDCG, step by step", page_icon=":material/leaderboard:", layout="wide")
 st.html(f"<style>{(ROOT / 'assets' / 'style.css').read_text()}</style>")
 
-from views.common import DATASETS, PLAYGROUND, count_run, formula_controls, init_session  # noqa: E402
+from views.common import (  # noqa: E402
+    DATASETS,
+    PLAYGROUND,
+    count_run,
+    formula_controls,
+    init_session,
+    warm_process,
+)
 
 count_run()
 init_session()
@@ -35,3 +42,4 @@ if scope is not None:
     with st.sidebar:
         formula_controls(scope)
 page.run()
+warm_process()  # once per process, after the first page is drawn
