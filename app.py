@@ -16,6 +16,7 @@ from views.common import (
     init_language,
     init_session,
     language_switch,
+    warm_process,
 )
 
 ROOT = Path(__file__).parent
@@ -46,3 +47,4 @@ with st.sidebar:
     if scope is not None:
         formula_controls(scope)
 page.run()
+warm_process()  # once per process, after the first page is drawn

@@ -25,9 +25,10 @@ Position & Item & Gain \\
 from __future__ import annotations
 
 import csv
+import html
 import io
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -40,6 +41,7 @@ __all__ = [
     "shown_values",
     "slide_figure",
     "table_csv",
+    "table_html",
     "table_latex",
     "table_markdown",
 ]
@@ -84,6 +86,57 @@ def _numeric(frame: pd.DataFrame) -> list[bool]:
         pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
         for c in frame.columns
     ]
+
+
+NUM = ' class="num"'  # numeric cells and headers: right-aligned by the page's CSS
+
+
+def table_html(
+    frame: pd.DataFrame,
+    *,
+    beyond: Sequence[bool] | None = None,
+    formats: Mapping[str, Callable[[object], str]] | None = None,
+    labels: Mapping[str, str] | None = None,
+    titles: Mapping[str, str] | None = None,
+    css_class: str = "step-table",
+    columns: Sequence[str] | None = None,
+) -> str:
+    """An HTML table of the frame, every cell and header escaped (a label never becomes markup).
+
+    Cells are written as :func:`shown_values` writes them, or by ``formats[column]``; rows whose
+    ``beyond`` flag is set get the class ``beyond`` (greyed by the page's CSS); ``labels`` renames
+    headers and ``titles`` gives each header a hover text. Numeric columns get the class ``num``.
+    ``columns`` picks and orders the columns shown (default: all).
+
+    >>> frame = pd.DataFrame({"Item": ["<b>x</b>", "y"], "Gain": [3.0, 0.5]})
+    >>> table_html(frame, titles={"Gain": "what it adds"})[:96]
+    '<table class="step-table"><thead><tr><th title="">Item</th><th class="num" title="what it adds">'
+    >>> "<td>&lt;b&gt;x&lt;/b&gt;</td>" in table_html(frame)
+    True
+    >>> '<tr class="beyond"><td>y</td><td class="num">0.5</td></tr>' in table_html(frame, beyond=[0, 1])
+    True
+    """
+    formats, labels, titles = formats or {}, labels or {}, titles or {}
+    names = list(frame.columns) if columns is None else list(columns)
+    numeric = [
+        pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c]) for c in names
+    ]
+    head = "".join(
+        f'<th{NUM if num else ""} title="{html.escape(titles.get(c, ""))}">'
+        f"{html.escape(labels.get(c, c))}</th>"
+        for c, num in zip(names, numeric, strict=True)
+    )
+    cells_by_column = [
+        [html.escape(formats[c](v) if c in formats else _cell(v)) for v in frame[c].tolist()] for c in names
+    ]
+    opens = ['<td class="num">' if num else "<td>" for num in numeric]
+    rows = []
+    for r, cells in enumerate(zip(*cells_by_column, strict=True)):
+        row_class = ' class="beyond"' if beyond is not None and beyond[r] else ""
+        rows.append(
+            f"<tr{row_class}>" + "".join(f"{o}{v}</td>" for o, v in zip(opens, cells, strict=True)) + "</tr>"
+        )
+    return f'<table class="{css_class}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 
 def table_csv(frame: pd.DataFrame) -> str:

@@ -41,99 +41,178 @@ def _layout(fig: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure
     return fig
 
 
-def _hover(steps: pd.DataFrame) -> list[str]:
-    return [html.escape(str(x)) for x in steps["Item"]]
+def _hover(steps: pd.DataFrame) -> np.ndarray:
+    return np.array([html.escape(str(x)) for x in steps["Item"]], dtype=object)
 
 
-def _cutoff_line(fig: go.Figure, k: int, n: int) -> None:
-    if k < n:
-        fig.add_vline(x=k + 0.5, line_dash="dot", line_color="#6b7280", annotation_text=f"k = {k}")
+def _cutoff_line(k: int, n: int) -> dict:
+    """A dotted vertical line after position k, labelled (nothing when k covers the list)."""
+    if k >= n:
+        return {}
+    x = k + 0.5
+    return {
+        "shapes": [
+            {
+                "type": "line",
+                "x0": x,
+                "x1": x,
+                "xref": "x",
+                "y0": 0,
+                "y1": 1,
+                "yref": "y domain",
+                "line": {"dash": "dot", "color": "#6b7280"},
+            }
+        ],
+        "annotations": [
+            {
+                "x": x,
+                "xref": "x",
+                "y": 1,
+                "yref": "y domain",
+                "text": f"k = {k}",
+                "showarrow": False,
+                "xanchor": "left",
+                "yanchor": "top",
+            }
+        ],
+    }
+
+
+def _built(traces: list[dict], title: str, x_title: str, y_title: str, y_range=None, **layout) -> go.Figure:
+    """A figure from plain dicts, laid out as :func:`_layout` does, without plotly's per-property
+    validation (the slow part of building a figure; these specs are fixed and tested)."""
+    few = bool(traces) and len(traces[0]["x"]) <= 30
+    spec = {
+        "data": traces,
+        "layout": {
+            "title": {"text": title, "font": {"size": 16}},
+            "height": HEIGHT,
+            "margin": {"l": 50, "r": 10, "t": 40, "b": 40},
+            "font": {"size": 14},
+            "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1},
+            "hovermode": "x unified",
+            "plot_bgcolor": "white",
+            "xaxis": {"title": {"text": x_title}, "showgrid": False, **({"dtick": 1} if few else {})},
+            "yaxis": {
+                "title": {"text": y_title},
+                "gridcolor": "#e5e7eb",
+                "zerolinecolor": "#9ca3af",
+                **({"range": y_range} if y_range is not None else {}),
+            },
+            **layout,
+        },
+    }
+    return go.Figure(spec, _validate=False)
+
+
+def _line(x, y, name: str, color: str, hovertemplate: str, customdata=None) -> dict:
+    trace = {
+        "type": "scatter",
+        "x": np.asarray(x),
+        "y": np.asarray(y),
+        "name": name,
+        "mode": "lines+markers",
+        "line": {"color": color, "width": 3},
+        "hovertemplate": hovertemplate,
+    }
+    if customdata is not None:
+        trace["customdata"] = customdata
+    return trace
 
 
 def gains_figure(ex: Explanation) -> go.Figure:
     """Gain and discounted gain at each position, ranking against the ideal ordering."""
     s, i = ex.steps, ex.ideal_steps
-    fig = go.Figure()
-    fig.add_bar(
-        x=s["Position"],
-        y=s["Gain"],
-        name=_("gain"),
-        marker_color=MUTED,
-        customdata=_hover(s),
-        hovertemplate=_("%{customdata}: gain %{y:.3f}") + "<extra></extra>",
+    hover = _hover(s)
+    traces = [
+        {
+            "type": "bar",
+            "x": s["Position"].to_numpy(),
+            "y": s["Gain"].to_numpy(),
+            "name": _("gain"),
+            "marker": {"color": MUTED},
+            "opacity": 0.55,
+            "customdata": hover,
+            "hovertemplate": _("%{customdata}: gain %{y:.3f}") + "<extra></extra>",
+        },
+        {
+            "type": "bar",
+            "x": s["Position"].to_numpy(),
+            "y": s["Discounted gain"].to_numpy(),
+            "name": _("discounted gain"),
+            "marker": {"color": RANKING},
+            "customdata": hover,
+            "hovertemplate": _("%{customdata}: discounted %{y:.3f}") + "<extra></extra>",
+        },
+        _line(
+            i["Position"],
+            i["Discounted gain"],
+            _("ideal, discounted"),
+            IDEAL,
+            _("ideal %{customdata}: %{y:.3f}") + "<extra></extra>",
+            _hover(i),
+        ),
+    ]
+    return _built(
+        traces,
+        _("What each position contributes"),
+        _("position"),
+        _("gain"),
+        barmode="overlay",
+        bargap=0.25,
+        **_cutoff_line(ex.k, max(len(s), len(i))),
     )
-    fig.add_bar(
-        x=s["Position"],
-        y=s["Discounted gain"],
-        name=_("discounted gain"),
-        marker_color=RANKING,
-        customdata=_hover(s),
-        hovertemplate=_("%{customdata}: discounted %{y:.3f}") + "<extra></extra>",
-    )
-    fig.add_scatter(
-        x=i["Position"],
-        y=i["Discounted gain"],
-        name=_("ideal, discounted"),
-        mode="lines+markers",
-        line={"color": IDEAL, "width": 3},
-        customdata=_hover(i),
-        hovertemplate=_("ideal %{customdata}: %{y:.3f}") + "<extra></extra>",
-    )
-    fig.update_layout(barmode="overlay", bargap=0.25)
-    fig.data[0].update(opacity=0.55)
-    _cutoff_line(fig, ex.k, max(len(s), len(i)))
-    return _layout(fig, _("What each position contributes"), _("position"), _("gain"))
 
 
 def cumulative_figure(ex: Explanation) -> go.Figure:
     """Cumulative DCG against cumulative IDCG, position by position."""
     s, i = ex.steps, ex.ideal_steps
-    fig = go.Figure()
-    fig.add_scatter(
-        x=i["Position"],
-        y=i["Cumulative DCG"],
-        name=_("IDCG (ideal order)"),
-        mode="lines+markers",
-        line={"color": IDEAL, "width": 3},
-        customdata=_hover(i),
-        hovertemplate=_("ideal %{customdata}: %{y:.3f}") + "<extra></extra>",
+    traces = [
+        _line(
+            i["Position"],
+            i["Cumulative DCG"],
+            _("IDCG (ideal order)"),
+            IDEAL,
+            _("ideal %{customdata}: %{y:.3f}") + "<extra></extra>",
+            _hover(i),
+        ),
+        _line(
+            s["Position"],
+            s["Cumulative DCG"],
+            _("DCG (your order)"),
+            RANKING,
+            "%{customdata}: %{y:.3f}<extra></extra>",
+            _hover(s),
+        ),
+    ]
+    return _built(
+        traces,
+        _("Cumulative DCG against the ideal"),
+        _("position"),
+        _("cumulative DCG"),
+        **_cutoff_line(ex.k, max(len(s), len(i))),
     )
-    fig.add_scatter(
-        x=s["Position"],
-        y=s["Cumulative DCG"],
-        name=_("DCG (your order)"),
-        mode="lines+markers",
-        line={"color": RANKING, "width": 3},
-        customdata=_hover(s),
-        hovertemplate="%{customdata}: %{y:.3f}<extra></extra>",
-    )
-    _cutoff_line(fig, ex.k, max(len(s), len(i)))
-    return _layout(fig, _("Cumulative DCG against the ideal"), _("position"), _("cumulative DCG"))
 
 
 def ndcg_at_k_figure(curve: pd.DataFrame, k: int) -> go.Figure:
     """NDCG@k for every k, with the current k marked."""
-    fig = go.Figure()
-    fig.add_scatter(
-        x=curve["k"],
-        y=curve["ndcg"],
-        name="NDCG@k",
-        mode="lines+markers",
-        line={"color": RANKING, "width": 3},
-        hovertemplate="NDCG@%{x} = %{y:.3f}<extra></extra>",
-    )
+    template = "NDCG@%{x} = %{y:.3f}<extra></extra>"
+    traces = [_line(curve["k"], curve["ndcg"], "NDCG@k", RANKING, template)]
     here = curve[curve["k"] == k]
     if not here.empty:
-        fig.add_scatter(
-            x=here["k"],
-            y=here["ndcg"],
-            name=f"k = {k}",
-            mode="markers",
-            marker={"size": 16, "color": IDEAL, "symbol": "diamond"},
-            hovertemplate="NDCG@%{x} = %{y:.3f}<extra></extra>",
+        traces.append(
+            {
+                "type": "scatter",
+                "x": here["k"].to_numpy(),
+                "y": here["ndcg"].to_numpy(),
+                "name": f"k = {k}",
+                "mode": "markers",
+                "marker": {"size": 16, "color": IDEAL, "symbol": "diamond"},
+                "hovertemplate": template,
+            }
         )
-    fig.update_yaxes(range=[min(0.0, float(curve["ndcg"].min()) - 0.05), 1.05])
-    return _layout(fig, _("NDCG at every cutoff k"), "k", "NDCG@k")
+    low = min(0.0, float(curve["ndcg"].min()) - 0.05)
+    return _built(traces, _("NDCG at every cutoff k"), "k", "NDCG@k", y_range=[low, 1.05])
 
 
 def base_sensitivity_figure(
@@ -193,7 +272,7 @@ def ndcg_histogram(per_query: pd.DataFrame, k_text: str = "") -> go.Figure:
         width=float(edges[1] - edges[0]),
         marker_color=RANKING,
         customdata=np.stack([edges[:-1], edges[1:]], axis=1),
-        hovertemplate="NDCG %{customdata[0]:.2f}-%{customdata[1]:.2f}: %{y} queries<extra></extra>",
+        hovertemplate=_("NDCG %{customdata[0]:.2f}-%{customdata[1]:.2f}: %{y} queries") + "<extra></extra>",
     )
     mean = float(values.mean()) if len(values) else 0.0
     fig.add_vline(

@@ -60,17 +60,22 @@ def latex_number(x: float, digits: int = 3) -> str:
 
 
 def _terms(steps: pd.DataFrame, k: int) -> str:
-    rows = steps[~steps["Beyond k"]]
-    rows = rows.iloc[:k]
-    if rows.empty:
+    # Plain lists, not pandas selections: this runs on every drag, and the frame is small.
+    beyond = steps["Beyond k"].tolist()
+    rows = [i for i, b in enumerate(beyond) if not b][:k]
+    if not rows:
         return "0"
-    shown = list(rows.itertuples(index=False))
+    # Only the terms written out are formatted: the first few, then the last (a long list elides).
+    long = len(rows) > MAX_TERMS
+    shown = [*rows[: MAX_TERMS - 2], rows[-1]] if long else rows
+    position, gain, divisor = (steps[c].tolist() for c in ("Position", "Gain", "Divisor"))
     parts = [
-        f"\\underset{{\\color{{gray}}{{\\text{{\\#}}{r.Position}}}}}{{\\dfrac{{{trimmed(r.Gain)}}}{{{trimmed(r.Divisor)}}}}}"
-        for r in shown
+        f"\\underset{{\\color{{gray}}{{\\text{{\\#}}{position[i]}}}}}"
+        f"{{\\dfrac{{{trimmed(gain[i])}}}{{{trimmed(divisor[i])}}}}}"
+        for i in shown
     ]
-    if len(parts) > MAX_TERMS:
-        parts = [*parts[: MAX_TERMS - 2], "\\cdots", *parts[-1:]]
+    if long:
+        parts = [*parts[:-1], "\\cdots", parts[-1]]
     return " + ".join(parts)
 
 

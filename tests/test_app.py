@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import math
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -55,6 +57,12 @@ def figures_table(at: AppTest):
     tables = [d.value for d in at.dataframe if "Printed" in d.value.columns]
     assert len(tables) == 1
     return tables[0]
+
+
+def step_tables(at: AppTest) -> list[pd.DataFrame]:
+    """The playground's step tables as shown (HTML tables; headers as on screen, cells as text)."""
+    bodies = [e.proto.body for e in at.get("html") if 'class="step-table"' in e.proto.body]
+    return [pd.read_html(io.StringIO(b), flavor="lxml", converters={"Item": str})[0] for b in bodies]
 
 
 def grades(at: AppTest) -> list[float]:
@@ -373,6 +381,17 @@ def test_thousand_items_stay_usable():
     assert headline(at) == ("NDCG@10", 1.0)
 
 
+def test_step_table_greys_rows_beyond_k_and_shows_labels_as_text():
+    at = run({"rel": "3,2,1,0", "labels": "<b>x</b>,b,c,d", "k": "2"})
+    no_exception(at)
+    body = next(e.proto.body for e in at.get("html") if 'class="step-table"' in e.proto.body)
+    assert body.count('<tr class="beyond">') == 2  # positions 3 and 4
+    assert "<b>x</b>" not in body
+    steps = step_tables(at)[0]
+    assert list(steps["Item"]) == ["<b>x</b>", "b", "c", "d"]
+    assert list(steps["Divisor"]) == [round(math.log2(i + 1), 3) for i in range(1, 5)]
+
+
 # ------------------------------------------------------------------ scores and ties
 
 
@@ -381,9 +400,9 @@ def test_scores_rank_the_list_and_ties_follow_the_rule():
     no_exception(at)
     rel, scores = [3, 2, 1, 0], [0.5, 0.9, 0.5, 0.1]
     assert headline(at)[1] == round(ndcg_core.ndcg(rel, scores=scores), 3)
-    steps = next(d.value for d in at.dataframe if "Tie group" in d.value.columns)
+    steps = next(t for t in step_tables(at) if "Tie" in t.columns)
     assert list(steps["Item"]) == ["D2", "D1", "D3", "D4"]
-    assert list(steps["Tie group"]) == [1, 2, 2, 3]
+    assert list(steps["Tie"]) == [1, 2, 2, 3]
     at.selectbox(key="ties").set_value("average").run()
     assert headline(at)[1] == round(ndcg_core.ndcg(rel, scores=scores, ties="average"), 3)
     assert at.query_params["ties"] == "average"

@@ -1,6 +1,7 @@
 """read_qrels / read_run: TREC files and CSV/TSV tables, with clear errors."""
 
 import io
+import re
 
 import pandas as pd
 import pytest
@@ -135,3 +136,58 @@ def test_sample_files_load_and_evaluate():
     assert per_query["idcg_zero"].any() and not per_query["idcg_zero"].all()
     assert ((per_query["ndcg"] >= 0) & (per_query["ndcg"] <= 1)).all()
     assert isinstance(qrels, pd.DataFrame)
+
+
+# ------------------------------------------------------------------ large files (Arrow's reader, issue 9)
+
+
+def _large_run(
+    n: int = 6000, sep: str = " ", newline: str = "\n"
+) -> tuple[str, list[tuple[str, str, float]]]:
+    rows = [(f"q{i // 100}", f"doc-{i}", (i % 97) / 8) for i in range(n)]
+    text = newline.join(
+        sep.join((q, "Q0", d, str(r + 1), repr(s), "tag")) for r, (q, d, s) in enumerate(rows)
+    )
+    return text + newline, rows
+
+
+@pytest.mark.parametrize(("sep", "newline"), [(" ", "\n"), ("\t", "\n"), (" ", "\r\n")])
+def test_a_large_run_reads_every_row_by_its_line(sep, newline):
+    text, rows = _large_run(sep=sep, newline=newline)
+    assert len(text) > 1 << 16  # large enough for the fast reader
+    run = read_run(io.BytesIO(text.encode()))
+    assert run.index.name == "line" and list(run.index[:3]) == [1, 2, 3] and run.index[-1] == len(rows)
+    assert list(zip(run["query"], run["doc"], run["score"], strict=True)) == rows
+    assert run["query"].map(type).eq(str).all()
+
+
+def test_a_large_qrels_file_with_ids_like_numbers_and_na_keeps_them_as_text():
+    lines = [f"{i // 50} 0 {'NA' if i == 7 else f'00{i}'} {i % 4}" for i in range(8000)]
+    qrels = read_qrels(io.BytesIO(("\n".join(lines) + "\n").encode()))
+    assert qrels.loc[8, "doc"] == "NA" and qrels.loc[1, "doc"] == "000" and qrels.loc[1, "query"] == "0"
+    assert list(qrels["relevance"][:5]) == [0.0, 1.0, 2.0, 3.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ("q1 Q0 d1 x 0.5 tag", "line 4001: the rank 'x' is not a number"),
+        ("q1 Q0 d1 1", "line 4001 has fewer than 6 fields"),
+        ("q1 Q0 d1 1 inf tag", "score on line 4001 is inf, expected a finite number"),
+    ],
+)
+def test_a_bad_line_in_a_large_run_is_named(bad, message):
+    text, _ = _large_run()
+    lines = text.splitlines()
+    broken = "\n".join([*lines[:4000], bad, *lines[4000:]])
+    with pytest.raises(ValueError, match=re.escape(message)):
+        read_run(io.BytesIO(broken.encode()))
+
+
+def test_a_large_run_with_text_after_the_tag_and_blank_lines_still_reads():
+    text, rows = _large_run()
+    lines = text.splitlines()
+    lines[10] += " trailing words"
+    lines.insert(20, "")
+    run = read_run(io.BytesIO("\n".join(lines).encode()))
+    assert len(run) == len(rows) and run.loc[22, "doc"] == rows[20][1]  # line numbers stay true

@@ -18,6 +18,7 @@ data set's numbers do not change with the worked example on the playground.
 from __future__ import annotations
 
 import contextlib
+import gc
 import math
 import re
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ from ndcg_core.playground import (
     state_from_file,
     state_to_file,
 )
+from ndcg_core.rendering import warm
 from ndcg_core.variants import LOG_BASES as SCHEMA_BASES
 from ndcg_core.variants import format_base, format_number, parse_gain_table
 
@@ -73,6 +75,21 @@ def md_escape(text: str) -> str:
     backslashes are gone), so an invisible word joiner (U+2060) after each colon stops them too.
     """
     return _MD_SPECIAL.sub(r"\\\1", str(text)).replace(":", ":\u2060")
+
+
+@st.cache_resource(show_spinner=False)
+def warm_process() -> bool:
+    """Once per server process, at the end of its first page: what every session needs, ready.
+
+    Builds the playground's charts and formulas once (plotly loads its figure classes on first
+    use), then runs the garbage collector's full pass and freezes what survives (the imported
+    modules: millions of objects). Without it, that first full pass (about 0.1 s) fell on some
+    session's first drag.
+    """
+    warm()
+    gc.collect()
+    gc.freeze()
+    return True
 
 
 def count_run() -> None:
@@ -225,6 +242,9 @@ def items_editor(kind: str, items: tuple[Item, ...], prefix: str, *, with_scores
         ),
     }
     edited = st.data_editor(ss[base_key], key=key, num_rows="dynamic", hide_index=True, column_config=config)
+    delta = ss.get(key) or {}
+    if not any(delta.get(change) for change in ("edited_rows", "added_rows", "deleted_rows")):
+        return items, []  # nothing typed since the table was drawn from the list: skip reading it back
     return _read_editor(key, ss[f"{base_key}_ids"], edited, prefix)
 
 

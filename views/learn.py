@@ -21,7 +21,6 @@ import streamlit as st
 from ndcg_core import EXAMPLES, get_example
 from ndcg_core.errors import error_text
 from ndcg_core.export import shown_values
-from ndcg_core.figures import cumulative_figure, gains_figure, ndcg_at_k_figure
 from ndcg_core.formula import number
 from ndcg_core.i18n import _
 from ndcg_core.lesson import (
@@ -35,6 +34,7 @@ from ndcg_core.lesson import (
     step_frame,
 )
 from ndcg_core.playground import all_scored, state_from_example
+from ndcg_core.rendering import explained, state_figure
 from ndcg_core.variants import format_number
 from views.common import (
     bump,
@@ -265,11 +265,7 @@ def _grid(frame, key: str, beyond=None) -> None:
 
 def _figure(step: LessonStep, state, ex):
     kind = CHARTS[step.number]
-    if kind == "gains":
-        return gains_figure(ex)
-    if kind == "cumulative":
-        return cumulative_figure(ex)
-    return ndcg_at_k_figure(state.curve(ex), ex.k)
+    return state_figure(state, "ndcg_at_k" if kind == "curve" else kind)  # built once per state
 
 
 def _nav(present: bool) -> None:
@@ -413,7 +409,7 @@ def _explain(state):
             "The list is empty. Add items under 'Edit names and grades', or load a worked example."
         )
     try:
-        return state.explain(), None
+        return explained(state), None
     except ValueError as err:
         return None, _("Cannot compute NDCG: {problem}").format(problem=md_escape(error_text(err)))
 

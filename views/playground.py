@@ -10,8 +10,8 @@ import streamlit as st
 from ndcg_core import EXAMPLES, get_example
 from ndcg_core.errors import error_text
 from ndcg_core.examples import SOURCES
-from ndcg_core.figures import cumulative_figure, gains_figure, ndcg_at_k_figure
-from ndcg_core.formula import dcg_latex, definition_latex, ndcg_latex, number
+from ndcg_core.export import table_html
+from ndcg_core.formula import number
 from ndcg_core.i18n import N_, _
 from ndcg_core.lesson import COLUMN_HELP
 from ndcg_core.playground import (
@@ -26,6 +26,7 @@ from ndcg_core.playground import (
     reorder,
     state_from_example,
 )
+from ndcg_core.rendering import explained, state_figure, state_formulas
 from ndcg_core.variants import format_number
 from views.common import (
     bump,
@@ -60,6 +61,11 @@ ORDER_LABELS = {
 }
 #: The list as the sidebar last saw it (non-widget state; see _sidebar_inputs).
 SIDEBAR_INPUTS = "_pg_sidebar_inputs"
+CHARTS = {
+    N_("Gain per position"): "gains",
+    N_("Cumulative DCG"): "cumulative",
+    N_("NDCG at every k"): "ndcg_at_k",
+}
 SHOWN_COLUMNS = ["Position", "Item", "Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG"]
 
 
@@ -148,32 +154,49 @@ def _gallery() -> None:
 
 NUMBER_COLUMNS = ["Gain", "Divisor", "Discounted gain", "Cumulative DCG"]  # computed: fixed precision
 EXACT_COLUMNS = ["Grade", "Score"]  # typed by a person: shown exactly as entered
-STYLE_LIMIT = 150  # per-cell styling is slow in Streamlit; long tables mark rows instead
+STYLE_LIMIT = 150  # up to here an HTML table with grey rows; longer tables go to the grid, rows marked
 
 
-def _style_steps(steps: pd.DataFrame):
-    """Rows beyond k in grey (long tables mark the top k rows instead: styling is slow)."""
-    scored = steps["Score"].notna().any() if "Score" in steps else False
-    shown = steps[SHOWN_COLUMNS + (["Score", "Tie group"] if scored else [])]
-    beyond = steps["Beyond k"].to_numpy()
-    if len(steps) > STYLE_LIMIT:
-        marks = [f"{p}" if b else f"{p} ✓" for p, b in zip(steps["Position"], beyond, strict=True)]
-        return shown.assign(Position=marks)
-    formats = {c: number for c in NUMBER_COLUMNS} | {
-        c: (lambda x: "" if x != x else format_number(x)) for c in EXACT_COLUMNS if c in shown
-    }
-    return shown.style.format(formats).apply(
-        lambda row: ["color: #a0a7b1" if beyond[row.name] else "" for _ in row], axis=1
-    )
+def _exact(x: float) -> str:
+    return "" if x != x else format_number(x)  # NaN: no score
+
+
+CELL_FORMATS = {c: number for c in NUMBER_COLUMNS} | dict.fromkeys(EXACT_COLUMNS, _exact)
+HEADERS = {"Position": N_("Pos."), "Tie group": N_("Tie")}  # short headers (the rest: the column names)
+
+
+def _shown_columns(steps: pd.DataFrame) -> list[str]:
+    scored = "Score" in steps and not steps["Score"].isna().all()
+    return SHOWN_COLUMNS + (["Score", "Tie group"] if scored else [])
 
 
 def _step_table(title: str, steps: pd.DataFrame, key: str) -> None:
+    """A step table: rows beyond k in grey, every header explaining itself on hover.
+
+    Up to STYLE_LIMIT rows it is a plain HTML table built in one pass (a styled grid costs
+    tens of milliseconds per rerun on the server and more in the browser); longer tables
+    go to Streamlit's grid, which scrolls them, with a ✓ on the top k rows instead of grey.
+    """
     # A keyed container gives browser tests a stable handle (.st-key-<key>).
     with st.container(key=key):
         if len(steps) <= STYLE_LIMIT:
             st.markdown(_("**{title}** (rows beyond k in grey)").format(title=title))
         else:
             st.markdown(_("**{title}** (✓ marks the top k rows)").format(title=title))
+        columns = _shown_columns(steps)
+        beyond = steps["Beyond k"].tolist()
+        if len(steps) <= STYLE_LIMIT:
+            table = table_html(
+                steps,
+                columns=columns,
+                beyond=beyond,
+                formats=CELL_FORMATS,
+                labels={c: _(HEADERS.get(c, c)) for c in columns},
+                titles={c: _(COLUMN_HELP[c]) for c in columns if c in COLUMN_HELP},
+            )
+            st.html(f'<div class="step-table-wrap">{table}</div>')
+            return
+        shown = steps[columns]
         height = min(38 + 35 * max(len(steps), 1), 420)
         # Every column explains itself on hover, from the one table in ndcg_core.lesson.
         config = column_help_config([*SHOWN_COLUMNS, "Score"])
@@ -181,17 +204,15 @@ def _step_table(title: str, steps: pd.DataFrame, key: str) -> None:
             _("Pos."), width="small", help=_(COLUMN_HELP["Position"])
         )
         config["Tie group"] = st.column_config.Column(_("Tie"), width=40, help=_(COLUMN_HELP["Tie group"]))
-        if len(steps) > STYLE_LIMIT:  # no Styler to format the numbers: let the grid do it
-            config.update(
-                {
-                    c: st.column_config.NumberColumn(_(c), format="%.3f", help=_(COLUMN_HELP[c]))
-                    for c in NUMBER_COLUMNS
-                }
-            )
-            config["Grade"] = st.column_config.NumberColumn(
-                _("Grade"), format="%g", help=_(COLUMN_HELP["Grade"])
-            )
-        st.dataframe(_style_steps(steps), hide_index=True, height=height, column_config=config)
+        config.update(
+            {
+                c: st.column_config.NumberColumn(_(c), format="%.3f", help=_(COLUMN_HELP[c]))
+                for c in NUMBER_COLUMNS
+            }
+        )
+        config["Grade"] = st.column_config.NumberColumn(_("Grade"), format="%g", help=_(COLUMN_HELP["Grade"]))
+        marks = [f"{p}" if b else f"{p} ✓" for p, b in zip(steps["Position"], beyond, strict=True)]
+        st.dataframe(shown.assign(Position=marks), hide_index=True, height=height, column_config=config)
 
 
 def _figures_panel(state: PlaygroundState, ex) -> None:
@@ -363,7 +384,7 @@ def _body() -> None:
             )
             return
         try:
-            ex = state.explain()
+            ex = explained(state)
         except ValueError as err:
             st.error(_("Cannot compute NDCG: {problem}").format(problem=md_escape(error_text(err))))
             return
@@ -378,28 +399,21 @@ def _body() -> None:
         _step_table(_("Ideal ordering of all judged items"), ex.ideal_steps, "ideal_steps")
 
     st.markdown("#### " + _("The formula with your numbers"))
-    st.latex(definition_latex(state.variant))
-    st.latex(dcg_latex(ex))
-    st.latex(dcg_latex(ex, ideal=True))
-    st.latex(ndcg_latex(ex))
+    formulas = state_formulas(state)
+    for formula in formulas:
+        st.latex(formula)
     st.caption(_("Each term is gain / divisor; the grey #n under it is its row in the step table."))
 
-    charts = {
-        N_("Gain per position"): lambda: gains_figure(ex),
-        N_("Cumulative DCG"): lambda: cumulative_figure(ex),
-        N_("NDCG at every k"): lambda: ndcg_at_k_figure(state.curve(ex), k),
-    }
-    if ss.get("chart") not in charts:
-        ss.chart = next(iter(charts))
-    st.segmented_control(_("Chart"), list(charts), key="chart", label_visibility="collapsed", format_func=_)
-    figure = charts[ss.chart]()
+    if ss.get("chart") not in CHARTS:
+        ss.chart = next(iter(CHARTS))
+    st.segmented_control(_("Chart"), list(CHARTS), key="chart", label_visibility="collapsed", format_func=_)
+    figure = state_figure(state, CHARTS[ss.chart])
     st.plotly_chart(figure, key="chart_figure")
     with st.expander(_("Export for slides"), icon=":material/download:"):
         st.caption(
             _("The step table of your ranking, the formulas above, and the chart shown, at slide size.")
         )
         shown = [*SHOWN_COLUMNS, *(["Score", "Tie group"] if all_scored(state.items) else [])]
-        formulas = [definition_latex(state.variant), dcg_latex(ex), dcg_latex(ex, ideal=True), ndcg_latex(ex)]
         export_buttons("pg", ex.steps[shown], formulas, figure, "ndcg-playground")
 
 

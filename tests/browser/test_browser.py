@@ -218,7 +218,7 @@ def test_projector_screenshots_and_no_horizontal_scroll(page: Page, app_url, art
     open_app(page, app_url)
     expect(headline(page)).to_have_text("0.932")
     page.screenshot(path=str(artifacts / "playground-1280x720.png"))
-    scroller = page.locator(".st-key-steps .dvn-scroller")
+    scroller = page.locator(".st-key-steps .step-table-wrap")
     expect(scroller).to_be_visible()
     overflow = scroller.evaluate("el => el.scrollWidth - el.clientWidth")
     assert overflow <= 1, f"the step table scrolls sideways by {overflow}px"
@@ -292,7 +292,7 @@ def test_scores_with_tie_groups_fit_the_step_table(page: Page, app_url, artifact
     expected = ndcg_core.ndcg(rel, scores=scores, ties="average")
     expect(headline(page)).to_have_text(f"{expected:.3f}")
     expect(page.get_by_test_id("stAlert").filter(has_text="follows the items' scores")).to_be_visible()
-    scroller = page.locator(".st-key-steps .dvn-scroller")
+    scroller = page.locator(".st-key-steps .step-table-wrap")
     expect(scroller).to_be_visible()
     overflow = scroller.evaluate("el => el.scrollWidth - el.clientWidth")
     assert overflow <= 1, f"with scores the step table scrolls sideways by {overflow}px"
