@@ -262,3 +262,18 @@ def test_data_set_file_errors_are_translated_with_the_file_name(zh):
     upload.name = "my run.txt"
     err = error_of(read_run, upload)
     assert error_text(err).startswith("my run.txt：第 1 行：排名 'x' 不是数字")
+
+
+def test_a_cached_chart_is_never_shown_in_the_other_language():
+    """The playground's charts are cached per state: the language is part of the key."""
+    from ndcg_core.playground import DEFAULT_STATE
+    from ndcg_core.rendering import state_figure
+
+    set_language("en")
+    english = state_figure(DEFAULT_STATE, "gains").layout.title.text
+    set_language("zh")
+    try:
+        chinese = state_figure(DEFAULT_STATE, "gains").layout.title.text
+    finally:
+        set_language("en")
+    assert (english, chinese) == ("What each position contributes", "每个位置的贡献")
