@@ -460,7 +460,7 @@ def name_form(code: str) -> None:
     ss = st.session_state
     st.markdown(_("Room **{code}**: type the name your lecturer will see.").format(code=md_escape(code)))
     with st.form("cl_join_form", border=False):
-        st.text_input(_("Your name"), key="cl_name", max_chars=MAX_NAME)
+        st.text_input(_("Your name"), key="cl_name")
         st.form_submit_button(_("Join"), type="primary", on_click=_join, args=(code,), width="stretch")
     problem = ss.get("cl_name_error")
     if problem:
