@@ -12,7 +12,6 @@ import os
 import secrets
 from urllib.parse import quote
 
-import pandas as pd
 import plotly.graph_objects as go
 import segno
 import streamlit as st
@@ -39,7 +38,7 @@ from ndcg_core.classroom import (
     playground_definition,
     practice_definition,
 )
-from ndcg_core.i18n import N_, _
+from ndcg_core.i18n import N_, _, ngettext
 from ndcg_core.playground import DEFAULT_STATE
 from ndcg_core.practice import KINDS, LEVELS, MISTAKES, Exercise, focus_rows
 from views.common import md_escape
@@ -47,6 +46,7 @@ from views.common import md_escape
 #: How often the lecturer's live view and the students' waiting screen ask the database.
 LIVE_EVERY = 1.0
 STUDENT_EVERY = 2.0
+QR_WIDTH = 300  # CSS pixels: a phone reads it from the back of a lecture hall on a projector
 
 STATUS_TEXT = {
     "draft": N_("Not open yet"),
@@ -67,14 +67,16 @@ CSS = """
 .st-key-cl_student [data-baseweb="select"] > div { min-height: 3rem; font-size: 1.15rem; }
 .st-key-cl_student label p, .st-key-cl_student [data-testid="stMarkdownContainer"] p { font-size: 1.15rem; }
 .st-key-cl_controls button { min-height: 3rem; font-size: 1.2rem; }
-.st-key-cl_live [data-testid="stMetricValue"] { font-size: 4rem; line-height: 1.1; }
+.st-key-cl_live [data-testid="stMetricValue"], .st-key-cl_live [data-testid="stMetricValue"] * {
+  font-size: 4.5rem !important; line-height: 1.1 !important; font-weight: 700;
+}
 .st-key-cl_live [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
-.st-key-cl_live [data-testid="stMarkdownContainer"] p { font-size: 1.45rem; }
+.st-key-cl_live [data-testid="stMarkdownContainer"] p { font-size: 1.35rem; }
 .st-key-cl_prompt [data-testid="stMarkdownContainer"] p { font-size: 1.6rem; font-weight: 600; }
 .st-key-cl_code [data-testid="stMarkdownContainer"] p {
   font-size: 3rem; font-weight: 700; letter-spacing: 0.2em;
 }
-.st-key-cl_qr svg { width: 100%; height: auto; max-width: 460px; }
+.st-key-cl_qr img { max-width: 380px; }
 </style>
 """
 
@@ -97,8 +99,9 @@ def _shown(text: str, limit: int = 24) -> str:
 
 def join_link(code: str) -> str:
     """The students' link: NDCG_PUBLIC_URL (the address students reach) or the lecturer's own."""
-    base = os.environ.get("NDCG_PUBLIC_URL") or st.context.url or ""
-    return f"{base.rstrip('/')}/class?room={quote(code)}"
+    base = (os.environ.get("NDCG_PUBLIC_URL") or st.context.url or "").rstrip("/")
+    base = base.removesuffix("/class")  # the lecturer's own address ends in this page's path
+    return f"{base}/class?room={quote(code)}"
 
 
 # ------------------------------------------------------------------ landing
@@ -241,36 +244,50 @@ def ask_panel(code: str, key: str) -> None:
 
 
 def show_exercise(e: Exercise) -> None:
-    """The question's data, as plain text tables (phone-narrow)."""
+    """The question's data as Markdown tables of escaped text: drawn at once, readable on a phone."""
     with st.container(key="cl_prompt"):
         st.markdown(md_escape(e.prompt))
     if e.kind in {"cell", "metric", "drag"}:
         st.markdown(_("**Formula:** {formula}").format(formula=md_escape(e.formula.describe())))
-    if e.kind == "winner":
-        st.markdown(_("**First formula:** {formula}").format(formula=md_escape(e.formula.describe())))
-        st.markdown(_("**Second formula:** {formula}").format(formula=md_escape(e.alt_formula.describe())))
-        for title, labels, grades in (("A", e.labels, e.grades), ("B", e.other_labels, e.other)):
-            st.markdown(_("**Ranking {name}**").format(name=title))
-            st.dataframe(_list_frame(labels, grades), hide_index=True)
-        return
-    st.dataframe(_list_frame(e.labels, e.grades, e.scores), hide_index=True)
-    if e.ideal is not None and e.ideal_labels is not None:
-        n = len(e.grades)
-        st.markdown(_("**Judged but not retrieved**"))
-        st.dataframe(_list_frame(e.ideal_labels[n:], e.ideal[n:]), hide_index=True)
+    with st.container(key="cl_data"):
+        if e.kind == "winner":
+            st.markdown(_("**First formula:** {formula}").format(formula=md_escape(e.formula.describe())))
+            st.markdown(
+                _("**Second formula:** {formula}").format(formula=md_escape(e.alt_formula.describe()))
+            )
+            a, b = st.columns(2)
+            for column, title, labels, grades in (
+                (a, "A", e.labels, e.grades),
+                (b, "B", e.other_labels, e.other),
+            ):
+                column.markdown(
+                    _("**Ranking {name}**").format(name=title) + "\n\n" + _list_table(labels, grades)
+                )
+            return
+        if e.scores is not None:
+            st.caption(_("The scores decide the order, highest first; equal scores are a tie."))
+        st.markdown(_list_table(e.labels, e.grades, e.scores))
+        if e.ideal is not None and e.ideal_labels is not None:
+            n = len(e.grades)
+            st.markdown(
+                _("**Judged but not retrieved**")
+                + "\n\n"
+                + _list_table(e.ideal_labels[n:], e.ideal[n:], numbered=False)
+            )
 
 
-def _list_frame(labels, grades, scores=None) -> pd.DataFrame:
-    frame = pd.DataFrame(
-        {
-            _("Position"): range(1, len(grades) + 1),
-            _("Item"): pd.Series([str(x) for x in labels], dtype=object),
-            _("Grade"): [f"{g:g}" for g in grades],
-        }
-    )
-    if scores is not None:
-        frame[_("Score")] = [f"{s:g}" for s in scores]
-    return frame
+def _list_table(labels, grades, scores=None, numbered: bool = True) -> str:
+    """A Markdown table of a list; every cell escaped (labels may be user text)."""
+    head = [_("Item"), _("Grade")] + ([_("Score")] if scores is not None else [])
+    if numbered:
+        head.insert(0, _("Position"))
+    rows = []
+    for i, (label, grade) in enumerate(zip(labels, grades, strict=True), start=1):
+        cells = [md_escape(label), f"{grade:g}"] + ([f"{scores[i - 1]:g}"] if scores is not None else [])
+        if numbered:
+            cells.insert(0, str(i))
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" * len(head), *rows])
 
 
 def lecturer(code: str, key: str) -> None:
@@ -278,26 +295,28 @@ def lecturer(code: str, key: str) -> None:
     store = get_store()
     history = store.questions(code, key)
     left, right = st.columns([0.62, 0.38], gap="large")
-    with right:
-        join_panel(code)
     with left:
         ask_panel(code, key)
-        if not history:
+    if not history:
+        with left:
             st.info(_("No question yet: pick one above and ask it."))
-            return
-        numbers = [q.number for q in history]
-        view_key = f"cl_view_{code}"
-        if ss.get(view_key) not in numbers:
-            ss[view_key] = numbers[-1]
-        prompts = {q.number: q.prompt for q in history}
+        with right:
+            join_panel(code)
+        return
+    numbers = [q.number for q in history]
+    view_key = f"cl_view_{code}"
+    if ss.get(view_key) not in numbers:
+        ss[view_key] = numbers[-1]
+    prompts = {q.number: q.prompt for q in history}
+    with left:
         st.selectbox(
             _("Question"),
             numbers,
             key=view_key,
-            format_func=lambda n: _("Question {n}: {prompt}").format(n=n, prompt=md_escape(prompts[n][:70])),
+            format_func=lambda n: _("Question {n}: {prompt}").format(n=n, prompt=prompts[n][:90]),
             help=_("Go back to a past question: its answers stay."),
         )
-        live(code, key, ss[view_key])
+    with right:
         st.download_button(
             _("Download the room's answers (CSV)"),
             data=lambda: store.export_csv(code, key),
@@ -305,7 +324,9 @@ def lecturer(code: str, key: str) -> None:
             mime="text/csv",
             key="cl_csv",
             on_click="ignore",
+            width="stretch",
         )
+    live(code, key, ss[view_key])
 
 
 def join_panel(code: str) -> None:
@@ -315,8 +336,8 @@ def join_panel(code: str) -> None:
         st.markdown(md_escape(code))
     st.code(link, language=None)
     with st.container(key="cl_qr"):
-        svg = segno.make(link, error="m").svg_inline(scale=8, border=2, dark="#0f172a")
-        st.html(svg)
+        svg = segno.make(link, error="m").svg_inline(scale=10, border=2, dark="#0f172a")
+        st.image(svg, width=QR_WIDTH)
     st.caption(_("Students scan the code or open the link, then type their name."))
 
 
@@ -327,54 +348,66 @@ def live(code: str, key: str, number: int) -> None:
     info, summary = store.summary(code, key, number)
     room = store.room(code)
     e = exercise(info.definition)
-    with st.container(key="cl_question", border=True):
-        st.markdown(
-            _("**Question {n}** · {status}").format(n=info.number, status=_(STATUS_TEXT[info.status]))
-        )
-        show_exercise(e)
-        with st.container(key="cl_controls", horizontal=True):
-            st.button(
-                _("Open for answers"),
-                key="cl_open",
-                type="primary" if info.status == "draft" else "secondary",
-                on_click=_status,
-                args=(code, key, number, "open"),
-                disabled=info.status == "open",
-            )
-            st.button(
-                _("Close"),
-                key="cl_close",
-                on_click=_status,
-                args=(code, key, number, "closed"),
-                disabled=info.status != "open",
-            )
-            st.button(
-                _("Reveal the answer"),
-                key="cl_reveal",
-                type="primary" if info.status == "closed" else "secondary",
-                on_click=_status,
-                args=(code, key, number, "revealed"),
-                disabled=info.status == "revealed",
-            )
-            if room.current is None or room.current.number != number:
-                st.button(_("Show to students"), key="cl_show", on_click=_show, args=(code, key, number))
-    with st.container(key="cl_live"):
-        c1, c2 = st.columns(2)
-        with c1, st.container(key="cl_answered"):
-            st.metric(_("Answered"), summary.answered)
-        with c2, st.container(key="cl_correct"):
-            share = f"{summary.share(summary.correct):.0%}" if summary.answered else "–"
-            st.metric(_("Right"), share if info.status == "revealed" else "?")
+    left, right = st.columns([0.62, 0.38], gap="large")
+    with left, st.container(key="cl_question", border=True):
+        question_panel(code, key, info, e, room.current)
+    with left, st.container(key="cl_chart"):
         if summary.answered:
-            st.plotly_chart(answers_figure(e, summary, info.status == "revealed"), key="cl_histogram")
-        if info.status == "revealed":
-            mistakes_panel(summary)
-            with st.container(key="cl_correct_answer"):
-                st.success(_("The answer: {answer}").format(answer=md_escape(correct_answer(e))))
+            figure = answers_figure(e, summary, info.status == "revealed")
+            st.plotly_chart(figure, key="cl_histogram", theme=None)
+        else:
+            st.info(_("No answers yet."))
+    with right:
+        with st.container(key="cl_live"):
+            c1, c2 = st.columns(2)
+            with c1, st.container(key="cl_answered"):
+                st.metric(_("Answered"), summary.answered)
+            with c2, st.container(key="cl_correct"):
+                share = f"{summary.share(summary.correct):.0%}" if summary.answered else "–"
+                st.metric(_("Right"), share if info.status == "revealed" else "?")
+            if info.status == "revealed":
+                with st.container(key="cl_correct_answer"):
+                    st.success(_("The answer: {answer}").format(answer=md_escape(correct_answer(e))))
+                mistakes_panel(summary)
+        join_panel(code)
+
+
+def question_panel(
+    code: str, key: str, info: QuestionInfo, e: Exercise, current: QuestionInfo | None
+) -> None:
+    number = info.number
+    st.markdown(_("**Question {n}** · {status}").format(n=number, status=_(STATUS_TEXT[info.status])))
+    show_exercise(e)
+    with st.container(key="cl_controls", horizontal=True):
+        st.button(
+            _("Open for answers"),
+            key="cl_open",
+            type="primary" if info.status == "draft" else "secondary",
+            on_click=_status,
+            args=(code, key, number, "open"),
+            disabled=info.status == "open",
+        )
+        st.button(
+            _("Close"),
+            key="cl_close",
+            on_click=_status,
+            args=(code, key, number, "closed"),
+            disabled=info.status != "open",
+        )
+        st.button(
+            _("Reveal the answer"),
+            key="cl_reveal",
+            type="primary" if info.status == "closed" else "secondary",
+            on_click=_status,
+            args=(code, key, number, "revealed"),
+            disabled=info.status == "revealed",
+        )
+        if current is None or current.number != number:
+            st.button(_("Show to students"), key="cl_show", on_click=_show, args=(code, key, number))
 
 
 def answers_figure(e: Exercise, summary: Summary, revealed: bool) -> go.Figure:
-    title = _("{n} answers").format(n=summary.answered)
+    title = ngettext("{n} answer", "{n} answers", summary.answered).format(n=summary.answered)
     if e.answer_type == "choice":
         labels = [chr(ord("A") + i) if e.kind == "winner" else str(i + 1) for i in range(len(e.choices))]
         colours = [
@@ -386,14 +419,28 @@ def answers_figure(e: Exercise, summary: Summary, revealed: bool) -> go.Figure:
         fig.update_layout(xaxis_title=_("Choice"), yaxis_title=_("Students"))
     else:
         axis = _("NDCG of the order") if e.answer_type == "order" else _("Answer")
-        fig = go.Figure(go.Histogram(x=list(summary.values), marker_color="#6366f1", nbinsx=20))
-        fig.update_layout(xaxis_title=axis, yaxis_title=_("Students"), bargap=0.05)
+        values = list(summary.values)
+        marks = values + ([e.exact] if e.answer_type == "number" else [1.0])
+        low, high = min(marks), max(marks)
+        if low >= 0 and high <= 1:  # NDCG and most step-table cells: the whole 0..1 scale
+            low, high = 0.0, 1.0
+        size = max((high - low) / 20, 0.01)
+        fig = go.Figure(
+            go.Histogram(
+                x=values,
+                marker_color="#6366f1",
+                xbins={"start": low - size / 2, "end": high + size, "size": size},
+            )
+        )
+        fig.update_layout(xaxis_title=axis, yaxis_title=_("Students"), bargap=0.08)
+        fig.update_xaxes(range=[low - size, high + size])
         if revealed and e.answer_type == "number":
             fig.add_vline(x=e.exact, line_color="#16a34a", line_width=4)
     fig.update_layout(
         title=title,
-        font={"size": 22},
-        height=380,
+        font={"size": 22, "color": "#0f172a"},
+        plot_bgcolor="#f8fafc",
+        height=330,
         margin={"l": 60, "r": 20, "t": 60, "b": 60},
         yaxis={"dtick": 1},
     )
