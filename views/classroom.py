@@ -420,11 +420,10 @@ def answers_figure(e: Exercise, summary: Summary, revealed: bool) -> go.Figure:
     else:
         axis = _("NDCG of the order") if e.answer_type == "order" else _("Answer")
         values = list(summary.values)
-        marks = values + ([e.exact] if e.answer_type == "number" else [1.0])
+        marks = values + ([e.exact] if e.answer_type == "number" else [])
         low, high = min(marks), max(marks)
-        if low >= 0 and high <= 1:  # NDCG and most step-table cells: the whole 0..1 scale
-            low, high = 0.0, 1.0
-        size = max((high - low) / 20, 0.01)
+        span = max(high - low, 0.05)  # bins fine enough that close answers (0.93, 0.95) stay apart
+        size = span / 25
         fig = go.Figure(
             go.Histogram(
                 x=values,
@@ -433,7 +432,7 @@ def answers_figure(e: Exercise, summary: Summary, revealed: bool) -> go.Figure:
             )
         )
         fig.update_layout(xaxis_title=axis, yaxis_title=_("Students"), bargap=0.08)
-        fig.update_xaxes(range=[low - size, high + size])
+        fig.update_xaxes(range=[low - span * 0.1, high + span * 0.1])
         if revealed and e.answer_type == "number":
             fig.add_vline(x=e.exact, line_color="#16a34a", line_width=4)
     fig.update_layout(
