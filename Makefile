@@ -103,3 +103,9 @@ bench-memory: install-test chromium
 
 bench-capacity: install-test chromium
 	$(PY) benchmarks/capacity.py --repeats 20 --items 6,100 --browser-clicks 30
+
+# Class mode: 60 simulated students submit to one room within 10 s on a real server; prints submit ->
+# visible on the lecturer's page p50/p95, errors, answers lost, and the playground's responsiveness.
+.PHONY: bench-class
+bench-class: install-test chromium
+	$(PY) benchmarks/class_load.py --students 60 --window 10

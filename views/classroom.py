@@ -46,7 +46,7 @@ from views.common import md_escape
 #: How often the lecturer's live view and the students' waiting screen ask the database.
 LIVE_EVERY = 1.0
 STUDENT_EVERY = 2.0
-QR_WIDTH = 300  # CSS pixels: a phone reads it from the back of a lecture hall on a projector
+QR_WIDTH = 250  # CSS pixels: a phone reads it from the back of a lecture hall on a projector
 
 STATUS_TEXT = {
     "draft": N_("Not open yet"),
@@ -76,7 +76,6 @@ CSS = """
 .st-key-cl_code [data-testid="stMarkdownContainer"] p {
   font-size: 3rem; font-weight: 700; letter-spacing: 0.2em;
 }
-.st-key-cl_qr img { max-width: 380px; }
 </style>
 """
 
@@ -326,19 +325,29 @@ def lecturer(code: str, key: str) -> None:
             on_click="ignore",
             width="stretch",
         )
-    live(code, key, ss[view_key])
+    number = ss[view_key]
+    info = next(q for q in history if q.number == number)
+    e = exercise(info.definition)
+    left, right = st.columns([0.62, 0.38], gap="large")
+    with left, st.container(key="cl_question", border=True):
+        question_panel(code, key, info, e, store.room(code).current)
+    with right:
+        join_panel(code)
+    live(code, key, number)
 
 
 def join_panel(code: str) -> None:
     link = join_link(code)
-    st.markdown(_("**Join at**"))
-    with st.container(key="cl_code"):
-        st.markdown(md_escape(code))
-    st.code(link, language=None)
-    with st.container(key="cl_qr"):
+    text, picture = st.columns([0.45, 0.55])
+    with text:
+        st.markdown(_("**Join at**"))
+        with st.container(key="cl_code"):
+            st.markdown(md_escape(code))
+        st.caption(_("Students scan the code or open the link, then type their name."))
+    with picture, st.container(key="cl_qr"):
         svg = segno.make(link, error="m").svg_inline(scale=10, border=2, dark="#0f172a")
         st.image(svg, width=QR_WIDTH)
-    st.caption(_("Students scan the code or open the link, then type their name."))
+    st.code(link, language=None)
 
 
 @st.fragment(run_every=LIVE_EVERY)
@@ -346,30 +355,25 @@ def live(code: str, key: str, number: int) -> None:
     """The lecturer's live view of one question: polls the store's summary."""
     store = get_store()
     info, summary = store.summary(code, key, number)
-    room = store.room(code)
     e = exercise(info.definition)
-    left, right = st.columns([0.62, 0.38], gap="large")
-    with left, st.container(key="cl_question", border=True):
-        question_panel(code, key, info, e, room.current)
-    with left, st.container(key="cl_chart"):
+    chart, side = st.columns([0.62, 0.38], gap="large")
+    with chart, st.container(key="cl_chart"):
         if summary.answered:
             figure = answers_figure(e, summary, info.status == "revealed")
             st.plotly_chart(figure, key="cl_histogram", theme=None)
         else:
             st.info(_("No answers yet."))
-    with right:
-        with st.container(key="cl_live"):
-            c1, c2 = st.columns(2)
-            with c1, st.container(key="cl_answered"):
-                st.metric(_("Answered"), summary.answered)
-            with c2, st.container(key="cl_correct"):
-                share = f"{summary.share(summary.correct):.0%}" if summary.answered else "–"
-                st.metric(_("Right"), share if info.status == "revealed" else "?")
-            if info.status == "revealed":
-                with st.container(key="cl_correct_answer"):
-                    st.success(_("The answer: {answer}").format(answer=md_escape(correct_answer(e))))
-                mistakes_panel(summary)
-        join_panel(code)
+    with side, st.container(key="cl_live"):
+        c1, c2 = st.columns(2)
+        with c1, st.container(key="cl_answered"):
+            st.metric(_("Answered"), summary.answered)
+        with c2, st.container(key="cl_correct"):
+            share = f"{summary.share(summary.correct):.0%}" if summary.answered else "–"
+            st.metric(_("Right"), share if info.status == "revealed" else "?")
+        if info.status == "revealed":
+            with st.container(key="cl_correct_answer"):
+                st.success(_("The answer: {answer}").format(answer=md_escape(correct_answer(e))))
+            mistakes_panel(summary)
 
 
 def question_panel(
