@@ -549,7 +549,9 @@ class Store:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _submit(self, code: str, token: str, number: int, response: Any) -> Graded:
-        with self._write() as conn:
+        # Judge outside the write transaction: SQLite has one writer at a time, and judging
+        # (Practice's diagnosis) is the slow part. The status is checked again under the lock.
+        with self.engine.connect() as conn:
             room = self._room(conn, code)
             q = conn.execute(
                 select(questions).where(questions.c.room_id == room.id, questions.c.number == number)
@@ -563,14 +565,18 @@ class Store:
             ).scalar_one_or_none()
             if student is None:
                 raise NotJoined("join the room with a name first")
-            graded = grade(exercise(json.loads(q.definition)), response)
-            values = {
-                "response": graded.response,
-                "correct": graded.correct,
-                "value": graded.value,
-                "mistakes": ",".join(graded.mistakes),
-                "answered_at": self.clock(),
-            }
+        graded = grade(exercise(json.loads(q.definition)), response)
+        values = {
+            "response": graded.response,
+            "correct": graded.correct,
+            "value": graded.value,
+            "mistakes": ",".join(graded.mistakes),
+            "answered_at": self.clock(),
+        }
+        with self._write() as conn:
+            status = conn.execute(select(questions.c.status).where(questions.c.id == q.id)).scalar_one()
+            if status != "open":
+                raise QuestionNotOpen(f"question {number} is {status}")
             stmt = self._insert(answers).values(question_id=q.id, student_id=student, **values)
             conn.execute(
                 stmt.on_conflict_do_update(index_elements=["question_id", "student_id"], set_=values)
