@@ -93,9 +93,15 @@ def playground_loads(url: str, stop: threading.Event, before: list[float], durin
         browser.close()
 
 
-def run_students(url: str, code: str, tokens: list[str], plan: dict, start: float, out) -> None:
-    """In a process of its own (so its threads do not slow the lecturer page's polling): submit."""
+def run_students(url: str, code: str, tokens: list[str], plan: dict, starts, out) -> None:
+    """In a process of its own (so its threads do not slow the lecturer page's polling): submit.
+
+    Says it is ready on ``out``, then takes the common start time (monotonic) from ``starts``.
+    """
     store = Store(url)
+    store.room(code)  # connected, imports done
+    out.put("ready")
+    start = starts.get(timeout=120)
     commits: list[float] = []
     submit_ms: list[float] = []
     errors: list[str] = []
@@ -143,6 +149,7 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=60)
     parser.add_argument("--window", type=float, default=10.0, help="seconds in which all submit")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--verbose", action="store_true", help="print the timelines")
     parser.add_argument(
         "--no-playground", action="store_true", help="skip the playground page loads (the health probe stays)"
     )
@@ -197,12 +204,14 @@ def main() -> None:
 
         ctx = multiprocessing.get_context("spawn")
         db_url = store.url
-        results, polled, stop_poll = ctx.Queue(), ctx.Queue(), ctx.Event()
-        start = time.monotonic() + 3.0  # the worker processes start meanwhile
-        workers = ctx.Process(target=run_students, args=(db_url, code, tokens, plan, start, results))
+        results, starts, polled, stop_poll = ctx.Queue(), ctx.Queue(), ctx.Queue(), ctx.Event()
+        workers = ctx.Process(target=run_students, args=(db_url, code, tokens, plan, starts, results))
         poller = ctx.Process(target=poll_summary, args=(db_url, code, key, stop_poll, polled))
         workers.start()
         poller.start()
+        assert results.get(timeout=300) == "ready"
+        start = time.monotonic() + 0.5
+        starts.put(start)
         seen_page: list[tuple[float, int]] = []
         deadline = start + args.window + 30
         while time.monotonic() < deadline:
@@ -250,6 +259,12 @@ def main() -> None:
             print("  ", line)
         changes = [t for (t, c), (_, before) in zip(seen_page[1:], seen_page, strict=False) if c != before]
         gaps = [(b - a) * 1000 for a, b in itertools.pairwise(changes)]
+        if args.verbose:
+            print(
+                "lecturer page count changes (s after start, count):",
+                [(round(t - start, 1), c) for t, c in seen_page if t in changes],
+            )
+            print("commits (s after start):", [round(t - start, 1) for t in sorted(commits)])
         print(summary_line(f"time between updates of the lecturer's count ({len(changes)} updates)", gaps))
         print(summary_line("health endpoint during the run", health))
         print(summary_line("playground page load before the burst", pg_before))

@@ -129,7 +129,7 @@ def landing() -> None:
                 "up live on your screen."
             )
         )
-        teach, join = st.columns(2, gap="large")
+        join, teach = st.columns(2, gap="large")  # students are most of the visitors: Join first
         with teach:
             st.markdown("#### " + _("Teach"))
             st.button(
