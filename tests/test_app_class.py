@@ -248,3 +248,33 @@ def test_history_and_csv_export(data_dir):
     assert lecturer.metric[0].value == "1"
     csv_text = db(data_dir).export_csv(code, key)
     assert csv_text.splitlines()[1].startswith("1,What is NDCG of this list?,Ana,")
+
+
+def test_a_reloaded_phone_tab_is_the_same_student(data_dir):
+    _, code, key = lecturer_with_question()
+    ana = student(code, "Ana")
+    token = ana.query_params["me"]
+    send(ana, "0.5")
+    again = page({"room": code, "me": token})  # a new session with the same URL
+    ok(again)
+    assert not [t for t in again.text_input if t.label == "Your name"]
+    assert again.caption[0].value == f"Room {code} · you are Ana"
+    send(again, f"{NDCG:.3f}")
+    assert [a.name for a in db(data_dir).answers(code, key, 1)] == ["Ana"]  # replaced, not a second student
+
+
+@pytest.mark.parametrize("me", ["", "short", "<script>alert(1)</script>" * 3], ids=["empty", "short", "html"])
+def test_a_malformed_student_id_in_the_url_asks_for_a_name(data_dir, me):
+    _, code, _key = lecturer_with_question()
+    at = page({"room": code, "me": me})
+    ok(at)
+    assert [t.label for t in at.text_input] == ["Your name"]
+
+
+def test_an_unreachable_database_is_a_message_not_a_traceback(data_dir, monkeypatch):
+    monkeypatch.setenv("NDCG_DATABASE_URL", "postgresql+psycopg://nobody@127.0.0.1:1/none?connect_timeout=2")
+    st.cache_resource.clear()
+    at = page()
+    at.button(key="cl_create").click().run()
+    ok(at)
+    assert "The class database cannot be reached" in at.error[0].value

@@ -7,14 +7,17 @@ every lecturer operation; this page only draws what the key allows.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import re
 import secrets
 from urllib.parse import quote
 
 import plotly.graph_objects as go
 import segno
 import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
 
 from ndcg_core.classroom import (
     ASKS,
@@ -103,9 +106,23 @@ def join_link(code: str) -> str:
     return f"{base}/class?room={quote(code)}"
 
 
+def _guarded(callback):
+    """A widget callback that turns a database failure into the page's message, not a traceback."""
+
+    @functools.wraps(callback)
+    def run(*args):
+        try:
+            callback(*args)
+        except SQLAlchemyError:
+            st.session_state.cl_db_error = True
+
+    return run
+
+
 # ------------------------------------------------------------------ landing
 
 
+@_guarded
 def _create_room() -> None:
     code, key = get_store().create_room()
     st.query_params.from_dict({"room": code, "key": key})
@@ -158,6 +175,7 @@ def landing() -> None:
 # ------------------------------------------------------------------ lecturer
 
 
+@_guarded
 def _ask(code: str, key: str) -> None:
     ss = st.session_state
     try:
@@ -192,10 +210,12 @@ def _playground_definition(ask: str) -> dict:
     return playground_definition(labels, grades, formula, ask)
 
 
+@_guarded
 def _status(code: str, key: str, number: int, status: str) -> None:
     get_store().set_status(code, key, number, status)
 
 
+@_guarded
 def _show(code: str, key: str, number: int) -> None:
     get_store().show(code, key, number)
 
@@ -212,7 +232,7 @@ def ask_panel(code: str, key: str) -> None:
         )
         if ss.get("cl_source") == "playground":
             labels, grades, spec = _playground_list()
-            st.selectbox(_("Ask for"), list(ASKS), key="cl_ask", format_func=lambda a: md_escape(ASKS[a]))
+            st.selectbox(_("Ask for"), list(ASKS), key="cl_ask", format_func=lambda a: _(ASKS[a]))
             st.caption(
                 _("The list: {items}. Formula: {formula}.").format(
                     items=md_escape(
@@ -354,7 +374,10 @@ def join_panel(code: str) -> None:
 def live(code: str, key: str, number: int) -> None:
     """The lecturer's live view of one question: polls the store's summary."""
     store = get_store()
-    info, summary = store.summary(code, key, number)
+    try:
+        info, summary = store.summary(code, key, number)
+    except (RoomExpired, RoomNotFound):
+        st.rerun()  # the page then says the room has expired
     e = exercise(info.definition)
     chart, side = st.columns([0.62, 0.38], gap="large")
     with chart, st.container(key="cl_chart"):
@@ -465,24 +488,31 @@ def mistakes_panel(summary: Summary) -> None:
 # ------------------------------------------------------------------ students
 
 
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+
 def _token() -> str:
+    """This student's id: kept in the URL (``me=``) so a reloaded phone tab is the same student."""
     ss = st.session_state
     if "cl_token" not in ss:
-        ss.cl_token = secrets.token_urlsafe(16)
+        given = st.query_params.get("me") or ""
+        ss.cl_token = given if TOKEN.match(given) else secrets.token_urlsafe(16)
     return ss.cl_token
 
 
+@_guarded
 def _join(code: str) -> None:
     ss = st.session_state
     try:
-        name = get_store().join(code, _token(), ss.get("cl_name") or "")
+        get_store().join(code, _token(), ss.get("cl_name") or "")
     except BadName as err:
         ss.cl_name_error = err.reason
         return
     ss.cl_name_error = None
-    ss.cl_joined = {**ss.get("cl_joined", {}), code: name}
+    st.query_params["me"] = _token()
 
 
+@_guarded
 def _submit(code: str, number: int, e: Exercise) -> None:
     ss = st.session_state
     if e.answer_type == "number":
@@ -501,7 +531,7 @@ def _submit(code: str, number: int, e: Exercise) -> None:
         ss.cl_answer_error = (number, _("This question is closed: your answer was not taken."))
         return
     except NotJoined:
-        ss.cl_joined = {k: v for k, v in ss.get("cl_joined", {}).items() if k != code}
+        ss.cl_answer_error = (number, _("Join the room with your name first."))
         return
     ss.cl_answer_error = None
 
@@ -519,11 +549,8 @@ def name_form(code: str) -> None:
 
 
 def student(code: str) -> None:
-    ss = st.session_state
     with st.container(key="cl_student"):
-        name = ss.get("cl_joined", {}).get(code)
-        if name is not None and get_store().student_name(code, _token()) is None:
-            name = None  # the room forgot this student (a new database): join again
+        name = get_store().student_name(code, _token())  # the database knows who joined
         if name is None:
             name_form(code)
             return
@@ -630,6 +657,20 @@ def answer_area(code: str, number: int, e: Exercise) -> None:
 def render() -> None:
     st.html(CSS)
     st.markdown("### " + _("Class"))
+    try:
+        if st.session_state.pop("cl_db_error", False):
+            raise SQLAlchemyError("a callback could not reach the database")
+        page()
+    except SQLAlchemyError:
+        st.error(
+            _(
+                "The class database cannot be reached just now: try again in a moment. "
+                "(Whoever runs the app: check NDCG_DATABASE_URL or NDCG_DATA_DIR.)"
+            )
+        )
+
+
+def page() -> None:
     code_param, key = _params()
     if not code_param:
         landing()

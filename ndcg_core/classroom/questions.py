@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import N_
 from ..practice import KINDS, LEVELS, MISTAKES, Exercise, Feedback, Question, check, make_exercise
 from ..practice import Formula as PracticeFormula
 from ..spec import Spec
@@ -45,12 +46,12 @@ __all__ = [
     "summarise",
 ]
 
-#: What a playground question can ask.
+#: What a playground question can ask (marked for translation: shown with ``_()``).
 ASKS: dict[str, str] = {
-    "ndcg": "NDCG of this list",
-    "dcg": "DCG of this list",
-    "idcg": "IDCG of this list",
-    "highest": "the order of these items with the highest NDCG",
+    "ndcg": N_("NDCG of this list"),
+    "dcg": N_("DCG of this list"),
+    "idcg": N_("IDCG of this list"),
+    "highest": N_("the order of these items with the highest NDCG"),
 }
 #: Longest stored response text (a typed number is at most 80 characters; an order of 50 labels fits).
 MAX_RESPONSE = 4000
