@@ -55,7 +55,7 @@ def class_server(tmp_path_factory):
 
 
 def open_lecturer(page: Page, url: str) -> tuple[str, str]:
-    page.goto(f"{url}/class")
+    page.goto(f"{url}/class", timeout=90_000)
     page.locator(".st-key-cl_create button").click()
     expect(page).to_have_url(re.compile(r"room=\w{6}&key="), timeout=30_000)
     href = page.evaluate("location.href")
@@ -73,10 +73,10 @@ def ask_playground_ndcg(page: Page) -> None:
 
 
 def join(page: Page, url: str, code: str, name: str) -> None:
-    page.goto(f"{url}/class?room={code}")
+    page.goto(f"{url}/class?room={code}", timeout=90_000)  # six browsers on a shared 2-core machine
     page.get_by_label("Your name").fill(name)
     page.get_by_role("button", name="Join", exact=True).click()
-    expect(page.locator(".st-key-cl_answer_1 input")).to_be_visible()
+    expect(page.locator(".st-key-cl_answer_1 input")).to_be_visible(timeout=30_000)
 
 
 def send(page: Page, text: str) -> None:
@@ -84,7 +84,7 @@ def send(page: Page, text: str) -> None:
     box.fill(text)
     expect(box).to_have_value(text)
     page.get_by_role("button", name="Send answer").click()
-    expect(page.locator(".st-key-cl_saved")).to_contain_text("Saved")
+    expect(page.locator(".st-key-cl_saved")).to_contain_text("Saved", timeout=30_000)
 
 
 def test_five_students_answer_the_lecturer_sees_them_live_and_each_gets_feedback(
