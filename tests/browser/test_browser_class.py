@@ -129,7 +129,10 @@ def test_five_students_answer_the_lecturer_sees_them_live_and_each_gets_feedback
 
     for page, text in zip(students, answers, strict=True):
         feedback = page.locator(".st-key-cl_feedback")
-        expect(feedback).to_contain_text("Right" if text.startswith(f"{RIGHT:.3f}"[:4]) else "Not quite")
+        # Each student page notices the reveal within 2 s and reruns; six at once on a busy machine.
+        expect(feedback).to_contain_text(
+            "Right" if text.startswith(f"{RIGHT:.3f}"[:4]) else "Not quite", timeout=60_000
+        )
         expect(feedback).to_contain_text(f"The answer: {RIGHT:.3f}")
     expect(students[2].locator(".st-key-cl_feedback")).to_contain_text("log2(i+1)")
     students[0].screenshot(path=str(artifacts / "class-student-feedback-390x844.png"))
