@@ -77,7 +77,7 @@ CSS = """
 .st-key-cl_live [data-testid="stMarkdownContainer"] p { font-size: 1.35rem; }
 .st-key-cl_prompt [data-testid="stMarkdownContainer"] p { font-size: 1.6rem; font-weight: 600; }
 .st-key-cl_code [data-testid="stMarkdownContainer"] p {
-  font-size: 3rem; font-weight: 700; letter-spacing: 0.2em;
+  font-size: clamp(2rem, 2.6vw, 3.2rem); font-weight: 700; letter-spacing: 0.12em; white-space: nowrap;
 }
 </style>
 """
