@@ -18,7 +18,7 @@ from ..metrics import divisors
 from ..metrics import gains as _gains
 from ..spec import Spec
 from ..variants import Variant
-from .keys import _bits, _doc_keys, _join, _Rows, _text_order, _text_rank
+from .keys import _bits, _doc_keys, _join, _key_columns, _Rows, _text_order, _text_rank
 from .tables import _row_name
 
 #: Rows (run + qrels) per block of queries evaluated together; see :func:`_blocks`.
@@ -100,6 +100,10 @@ class _Part:
     def column(self, name: str) -> pd.Series:
         return self.frame[name].iloc[self.rows]
 
+    def values_at(self, name: str):
+        """A function giving the column's values at some of the part's rows (read only when called)."""
+        return lambda i: self.column(name).iloc[i].to_numpy()
+
     def subset(self, keep: np.ndarray) -> _Part:
         rows = self.rows
         if isinstance(rows, slice):
@@ -166,7 +170,7 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
         scores = scores.astype(np.float32)
     tie_key: Any = None
     if v.ties == "docid_desc":
-        tie_key = run_keys if keys_ordered else run.column("doc")
+        tie_key = run_keys if keys_ordered else run.values_at("doc")
     run_at = _Rows(run_codes, nq)
     dcg_value = _dcg_by_query(run_at, scores, run_gain, tie_key, v, nq)
     n_ret = run_at.counts
@@ -182,8 +186,9 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
 
 def _keep_max(pairs: list[tuple[int, int]], codes: np.ndarray, keys: np.ndarray, scores: np.ndarray):
     involved = np.unique(np.array(pairs).ravel())
-    frame = pd.DataFrame({"q": codes[involved], "k": keys[involved], "s": scores[involved], "i": involved})
-    best = frame.sort_values(["s", "i"], ascending=[False, True]).drop_duplicates(["q", "k"])["i"]
+    words = {f"k{w}": col for w, col in enumerate(_key_columns(keys[involved]))}
+    frame = pd.DataFrame({"q": codes[involved], **words, "s": scores[involved], "i": involved})
+    best = frame.sort_values(["s", "i"], ascending=[False, True]).drop_duplicates(["q", *words])["i"]
     drop = np.setdiff1d(involved, best.to_numpy())
     keep = np.ones(codes.size, dtype=bool)
     keep[drop] = False
@@ -268,12 +273,41 @@ def _first_slots(starts: np.ndarray, limit: np.ndarray) -> tuple[np.ndarray, np.
     return starts[q] + rank, q, rank
 
 
+def _top_candidates(at: _Rows, scores: np.ndarray, k: int, nq: int) -> np.ndarray | None:
+    """The rows scoring at least their query's k-th best score (so ties across k too), or None.
+
+    A partial sort (``np.partition``) of each query's scores, laid out as one
+    row of a matrix each, finds the k-th best; the rows below it cannot reach
+    the top k. None when nothing would be left out or the matrix would be much
+    larger than the rows (a few very long queries).
+    """
+    width = int(at.counts.max())
+    n = at.codes.size
+    if width <= k or nq * width > 3 * n:
+        return None
+    table = np.full((nq, width), -np.inf, dtype=scores.dtype)
+    table[at.codes, at.pos] = scores
+    kth = np.partition(table, width - k, axis=1)[:, width - k]
+    keep = np.flatnonzero(scores >= kth[at.codes])
+    return keep if keep.size < 0.75 * n else None
+
+
 def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, v: Variant, nq):
-    """DCG@k per query: one sort ranks every query's rows; only the top k (and ties across k) are read."""
+    """DCG@k per query: one sort ranks every query's rows; only the top k (and ties across k) are read.
+
+    With a cutoff, only the rows that can reach the top k are sorted (see :func:`_top_candidates`).
+    """
     dcg_value = np.zeros(nq)
     if at.codes.size == 0:
         return dcg_value
     k = v.k
+    keep = None if k is None else _top_candidates(at, scores, k, nq)
+    if keep is not None:  # the same ranking on fewer rows: ties keep their row order
+        at, scores, row_gain = _Rows(at.codes[keep], nq), scores[keep], row_gain[keep]
+        if isinstance(tie_key, np.ndarray):
+            tie_key = tie_key[keep]
+        elif tie_key is not None:
+            tie_key = (lambda values_at, rows: lambda i: values_at(rows[i]))(tie_key, keep)
     ranked = _Ranked(at, scores, nq)
     limit = at.counts.copy()
     if k is not None:
@@ -311,15 +345,18 @@ def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, v: Variant, nq):
 
 
 def _break_ties(rows: np.ndarray, group: np.ndarray, in_tie: np.ndarray, tie_key: Any) -> np.ndarray:
-    """Reorder the rows inside each tie group by document id (as text), descending."""
+    """Reorder the rows inside each tie group by document id (as text), descending.
+
+    ``tie_key``: packed ids (an array, see :func:`.keys._pack`) or a function giving the ids of rows.
+    """
     at = np.flatnonzero(in_tie)
     tied_rows = rows[at]
-    if isinstance(tie_key, np.ndarray):  # packed ids (see _pack8)
-        secondary = ~_text_order(tie_key[tied_rows])
+    if isinstance(tie_key, np.ndarray):  # packed ids (see keys._pack)
+        secondary = [~col for col in _text_order(tie_key[tied_rows])]
     else:
-        secondary = -_text_rank(tie_key.iloc[tied_rows].to_numpy())
+        secondary = [-_text_rank(tie_key(tied_rows))]
     out = rows.copy()
-    out[at] = tied_rows[np.lexsort((secondary, group[at]))]
+    out[at] = tied_rows[np.lexsort((*secondary, group[at]))]
     return out
 
 
