@@ -275,6 +275,19 @@ def test_ids_up_to_32_bytes_join_and_break_ties_as_text(k, ties):
     assert got["dcg"].to_dict() == pytest.approx({q: d for q, (_, d) in want.items()}, rel=1e-12)
 
 
+@pytest.mark.parametrize("width", [8, 14, 32])
+def test_ids_of_one_length_are_packed_alike(width):
+    """Docnos of one length take a copy into words instead of a gather: same joins, same tie order."""
+    qrels, run = _long_id_data(6, n_queries=12)
+    number = {d: i for i, d in enumerate(pd.unique(pd.concat([run["doc"], qrels["doc"]])))}
+    for frame in (qrels, run):
+        frame["doc"] = [f"{'X' * (width - 6)}{(i * 7919) % 10**6:06d}" for i in frame["doc"].map(number)]
+    assert run["doc"].str.len().eq(width).all()
+    got = evaluate(qrels, run, 5).set_index("query")["ndcg"]
+    want = reference(qrels, run, 5)
+    assert got.to_dict() == pytest.approx({q: v for q, (v, _) in want.items()}, rel=1e-12)
+
+
 def test_long_id_duplicates_are_named_or_keep_the_best_score():
     qrels, run = _long_id_data(4, n_queries=5)
     twice = run.iloc[[7]].assign(score=run["score"].iloc[7] + 10)
