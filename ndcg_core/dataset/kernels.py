@@ -18,7 +18,7 @@ from ..metrics import divisors
 from ..metrics import gains as _gains
 from ..spec import Spec
 from ..variants import Variant
-from .keys import _bits, _doc_keys, _join, _key_columns, _Rows, _text_order, _text_rank
+from .keys import _bits, _doc_keys, _join, _key_columns, _Rows, _take, _text_order, _text_rank
 from .tables import _row_name
 
 #: Rows (run + qrels) per block of queries evaluated together; see :func:`_blocks`.
@@ -146,7 +146,7 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
             )
         keep = _keep_max(run_dups, run_codes, run_keys, scores)
         run = run.subset(keep)
-        run_codes, run_keys, scores = run_codes[keep], run_keys[keep], scores[keep]
+        run_codes, run_keys, scores = run_codes[keep], _take(run_keys, keep), scores[keep]
         match, _, _ = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq)
 
     levels, qrels_level = _grade_levels(grades, gain)
@@ -156,7 +156,8 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
         if (run_grades < 0).any():
             keep = np.flatnonzero(run_grades >= 0)  # the library treats negative labels as padding
             run = run.subset(keep)
-            run_codes, run_keys, scores, match = run_codes[keep], run_keys[keep], scores[keep], match[keep]
+            run_codes, scores, match = run_codes[keep], scores[keep], match[keep]
+            run_keys = _take(run_keys, keep)
     if match.size and match.min() < 0:
         try:
             zero_gain = _gain_lookup(np.zeros(1), gain)[0]
@@ -186,7 +187,7 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
 
 def _keep_max(pairs: list[tuple[int, int]], codes: np.ndarray, keys: np.ndarray, scores: np.ndarray):
     involved = np.unique(np.array(pairs).ravel())
-    words = {f"k{w}": col for w, col in enumerate(_key_columns(keys[involved]))}
+    words = {f"k{w}": col for w, col in enumerate(_key_columns(_take(keys, involved)))}
     frame = pd.DataFrame({"q": codes[involved], **words, "s": scores[involved], "i": involved})
     best = frame.sort_values(["s", "i"], ascending=[False, True]).drop_duplicates(["q", *words])["i"]
     drop = np.setdiff1d(involved, best.to_numpy())
@@ -305,7 +306,7 @@ def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, v: Variant, nq):
     if keep is not None:  # the same ranking on fewer rows: ties keep their row order
         at, scores, row_gain = _Rows(at.codes[keep], nq), scores[keep], row_gain[keep]
         if isinstance(tie_key, np.ndarray):
-            tie_key = tie_key[keep]
+            tie_key = _take(tie_key, keep)
         elif tie_key is not None:
             tie_key = (lambda values_at, rows: lambda i: values_at(rows[i]))(tie_key, keep)
     ranked = _Ranked(at, scores, nq)
@@ -352,7 +353,7 @@ def _break_ties(rows: np.ndarray, group: np.ndarray, in_tie: np.ndarray, tie_key
     at = np.flatnonzero(in_tie)
     tied_rows = rows[at]
     if isinstance(tie_key, np.ndarray):  # packed ids (see keys._pack)
-        secondary = [~col for col in _text_order(tie_key[tied_rows])]
+        secondary = [~col for col in _text_order(_take(tie_key, tied_rows))]
     else:
         secondary = [-_text_rank(tie_key(tied_rows))]
     out = rows.copy()
@@ -447,7 +448,7 @@ def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: 
         return _evaluate_block(
             _Part(run, run_rows),
             _Part(qrels, qrels_rows),
-            None if keys is None else (keys[0][run_rows], keys[1][qrels_rows], keys[2]),
+            None if keys is None else (_take(keys[0], run_rows), _take(keys[1], qrels_rows), keys[2]),
             by_code[0][ra:rb] - qa,
             by_code[1][ja:jb] - qa,
             qb - qa,
