@@ -116,11 +116,13 @@ class _Part:
         return self.frame["doc"].iloc[at], self.frame["query"].iloc[at], _row_name(self.frame.index, at)
 
 
-def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades, spec: Spec):
+def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades, graded, spec: Spec):
     """DCG, IDCG and documents retrieved for the queries ``0 .. nq - 1`` of one block.
 
     ``run`` and ``qrels`` are :class:`_Part` s; ``keys`` the block's document
-    keys if already computed (see :func:`_doc_keys`).
+    keys if already computed (see :func:`_doc_keys`); ``graded`` the gain
+    levels of the whole table and the level of each of the block's qrels rows
+    (see :func:`_grade_levels`).
     """
     if keys is None:
         keys = _doc_keys(run.column("doc"), qrels.column("doc"))
@@ -149,7 +151,7 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
         run_codes, run_keys, scores = run_codes[keep], _take(run_keys, keep), scores[keep]
         match, _, _ = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq)
 
-    levels, qrels_level = _grade_levels(grades, gain)
+    levels, qrels_level = graded
     qrels_gain = levels[qrels_level]
     if spec.drop_negative:
         run_grades = np.append(grades, 0.0)[match]  # match -1 (unjudged): grade 0
@@ -432,14 +434,22 @@ def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: 
     # Blocks need both tables grouped by query in the same order: when they are not, the
     # arrays (not the DataFrames) are put in that order and the blocks read the tables through it.
     run_order = qrels_order = keys = None
-    by_code = (run_codes, qrels_codes, scores, grades)
+    v = spec.variant
+    levels, level = _grade_levels(grades, v.gain_table if v.gain_table is not None else v.gain)
+    by_code = (run_codes, qrels_codes, scores, grades, level)
     if run_codes.size + qrels_codes.size > _BLOCK_ROWS:
         run_order, qrels_order = _group_order(run_codes, nq), _group_order(qrels_codes, nq)
         if run_order is not None or qrels_order is not None:
             keys = _doc_keys(run["doc"], qrels["doc"])
             run_order = np.arange(run_codes.size) if run_order is None else run_order
             qrels_order = np.arange(qrels_codes.size) if qrels_order is None else qrels_order
-            by_code = (run_codes[run_order], qrels_codes[qrels_order], scores[run_order], grades[qrels_order])
+            by_code = (
+                run_codes[run_order],
+                qrels_codes[qrels_order],
+                scores[run_order],
+                grades[qrels_order],
+                level[qrels_order],
+            )
 
     def one_block(bounds):
         qa, qb, ra, rb, ja, jb = bounds
@@ -454,6 +464,7 @@ def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: 
             qb - qa,
             by_code[2][ra:rb],
             by_code[3][ja:jb],
+            (levels, by_code[4][ja:jb]),
             spec,
         )
 

@@ -354,6 +354,27 @@ def _pair_hash(keys: np.ndarray, codes: np.ndarray) -> np.ndarray:
     return s
 
 
+class _HashTable:
+    """Positions of distinct uint64 values: pandas' own hash table, or a pandas Index without it."""
+
+    def __init__(self, values: np.ndarray):
+        try:  # the table behind pd.Index.get_indexer, without the Index (a third faster here)
+            from pandas._libs.hashtable import UInt64HashTable
+
+            self.table = UInt64HashTable(len(values))
+            self.table.map_locations(values)
+            self.unique = len(self.table) == len(values)
+        except (ImportError, AttributeError, TypeError):  # pragma: no cover - another pandas
+            self.table = pd.Index(values)
+            self.unique = self.table.is_unique
+
+    def lookup(self, values: np.ndarray) -> np.ndarray:
+        """Each value's position (the last, if it repeats), or -1."""
+        if isinstance(self.table, pd.Index):  # pragma: no cover - another pandas
+            return np.asarray(self.table.get_indexer(values), dtype=np.int64)
+        return np.asarray(self.table.lookup(values), dtype=np.int64)
+
+
 def _hash_join(run_keys, qrels_keys, run_codes, qrels_codes) -> np.ndarray | None:
     """Each run row's qrels row (or -1) through a hash table of pair hashes; None if unsure.
 
@@ -365,11 +386,11 @@ def _hash_join(run_keys, qrels_keys, run_codes, qrels_codes) -> np.ndarray | Non
     n_run, n_qrels = len(run_keys), len(qrels_keys)
     if n_run == 0 or n_qrels == 0:
         return None
-    table = pd.Index(_pair_hash(qrels_keys, qrels_codes))
-    if not table.is_unique:
+    table = _HashTable(_pair_hash(qrels_keys, qrels_codes))
+    if not table.unique:
         return None
     run_hash = _pair_hash(run_keys, run_codes)
-    match = np.asarray(table.get_indexer(run_hash), dtype=np.int64)
+    match = table.lookup(run_hash)
     hit = np.flatnonzero(match >= 0)
     found = match[hit]
     if (run_codes[hit] != qrels_codes[found]).any():
@@ -380,7 +401,7 @@ def _hash_join(run_keys, qrels_keys, run_codes, qrels_codes) -> np.ndarray | Non
         return None
     if found.size and np.bincount(found, minlength=n_qrels).max() > 1:
         return None  # two run rows matched one judgement: the same pair twice
-    if hit.size < n_run - 1 and not pd.Index(run_hash[match < 0]).is_unique:
+    if hit.size < n_run - 1 and not _HashTable(run_hash[match < 0]).unique:
         return None
     return match
 
