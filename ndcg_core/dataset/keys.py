@@ -72,6 +72,9 @@ def _factorize_runs(s: pd.Series) -> tuple[np.ndarray, np.ndarray | None, Any]:
         if arr is not None and not arr.null_count:
             import pyarrow.compute as pc
 
+            if len(pc.run_end_encode(arr.slice(0, 4096)).values) * 8 > 4096:  # not grouped: no runs
+                codes, uniques = pd.factorize(s)
+                return codes, None, uniques
             ree = pc.run_end_encode(arr)
             if len(ree.values) * 8 <= n:
                 ends = np.asarray(ree.run_ends.to_numpy(), dtype=np.int64)
