@@ -1,8 +1,13 @@
-"""Ids to integers: query codes, document keys packed into ``uint64``, and the join.
+"""Ids to integers: query codes, document keys packed into ``uint64`` words, and the join.
 
-Every step of :func:`ndcg_core.evaluate` sorts integers, never strings: query ids
-become dense codes, document ids 8-byte packed keys (or hashes), and the join of
-run rows with qrels rows is one sort of (query, document hash, row) keys.
+Every step of :func:`ndcg_core.evaluate` works on integers, never strings: query
+ids become dense codes; document ids of up to 32 bytes are packed into one to
+four 8-byte words (longer ones are dictionary-encoded), so no string is hashed
+or compared; the join of run rows with qrels rows looks up a hash of each
+(query, document) pair in a hash table of the qrels' pairs, every match checked
+against the keys themselves, and falls back to one sort of (query, document
+hash, row) keys when a pair repeats (to name the duplicates) or two hashes
+collide.
 """
 
 from __future__ import annotations
