@@ -22,7 +22,7 @@ $(PY):
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "Could not create $(VENV) (on Debian/Ubuntu: apt-get install python3-venv)"; exit 1; }
 endif
 
-.PHONY: run test install install-test chromium fonts lint bench catalogs compile-catalogs
+.PHONY: run test install install-test chromium fonts postgresql lint bench catalogs compile-catalogs
 
 install: $(ENV_DIR)/.installed-app
 install-test: $(ENV_DIR)/.installed-test
@@ -68,6 +68,16 @@ compile-catalogs: install
 		if [ $$status -ne 0 ] || echo "$$out" | grep -qiE "warning|error|fuzzy"; then \
 		echo "The catalogs do not compile cleanly (see above)"; exit 1; fi
 
+# Debian's PostgreSQL 15 for the Class-mode storage tests: they start a throwaway cluster of their own
+# (tests/postgres_support.py), as the package's `postgres` user when run as root.
+PG_BIN ?= /usr/lib/postgresql/15/bin
+postgresql:
+	@if [ ! -x "$(PG_BIN)/initdb" ]; then \
+		if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq postgresql >/dev/null; \
+	fi
+	@test -x "$(PG_BIN)/initdb" || { echo "PostgreSQL's initdb is missing at $(PG_BIN)"; exit 1; }
+
 # Streamlit runs headless (.streamlit/config.toml): open the printed address yourself.
 run: install compile-catalogs
 	@echo "Serving the app at http://localhost:$(PORT) (Ctrl+C stops it)"
@@ -77,8 +87,8 @@ lint: install-test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-test: install-test chromium fonts lint compile-catalogs
-	NDCG_CHROMIUM=$(CHROMIUM) $(PY) -m pytest
+test: install-test chromium fonts postgresql lint compile-catalogs
+	NDCG_CHROMIUM=$(CHROMIUM) NDCG_PG_BIN=$(PG_BIN) $(PY) -m pytest
 
 bench: install-test
 	$(PY) benchmarks/app_speed.py
@@ -118,3 +128,9 @@ bench-memory: install-test chromium
 
 bench-capacity: install-test chromium
 	$(PY) benchmarks/capacity.py --repeats 20 --items 6,100 --browser-clicks 30
+
+# Class mode: 60 simulated students submit to one room within 10 s on a real server; prints submit ->
+# visible on the lecturer's page p50/p95, errors, answers lost, and the playground's responsiveness.
+.PHONY: bench-class
+bench-class: install-test chromium
+	$(PY) benchmarks/class_load.py --students 60 --window 10

@@ -36,6 +36,7 @@ pages = [
     st.Page(VIEWS / "explore.py", title=_("Explore"), icon=":material/compare_arrows:", url_path="explore"),
     st.Page(VIEWS / "datasets.py", title=_("Data sets"), icon=":material/table_view:", url_path="datasets"),
     st.Page(VIEWS / "practice.py", title=_("Practice"), icon=":material/quiz:", url_path="practice"),
+    st.Page(VIEWS / "classroom.py", title=_("Class"), icon=":material/groups:", url_path="class"),
 ]
 #: Which formula each page's sidebar shows (see views.common: shared and per-page settings).
 FORMULA_OF = {"learn": PLAYGROUND, "": PLAYGROUND, "explore": PLAYGROUND, "datasets": DATASETS}

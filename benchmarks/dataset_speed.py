@@ -29,15 +29,26 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's ndcg_core
 import ndcg_core
 
+#: The data shapes timed, each at every size. (a) is favourable: ids repeat and pack into 8 bytes,
+#: both tables grouped. (b)-(d) are what large real runs look like; each adds one thing to the last.
+SHAPES = {
+    "a": "shared collection: doc ids repeat across queries, half the retrieved judged, grouped",
+    "b": "distinct doc ids (14-byte docnos), every retrieved doc judged, both tables grouped",
+    "c": "as (b), with 2% of the qrels rows appended at the end in random order (not grouped)",
+    "d": "as (c), with the run rows shuffled (arbitrary row order)",
+}
 
-def make_data(n_rows: int, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Seeded run and qrels with about ``n_rows`` run rows, grouped by query as TREC runs are."""
+
+def make_data(n_rows: int, shape: str = "a", seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Seeded qrels and run with about ``n_rows`` run rows, in one of the :data:`SHAPES`."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -45,30 +56,54 @@ def make_data(n_rows: int, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
     lens = rng.integers(20, 201, size=n_rows // 20 + 10)
     lens = lens[np.cumsum(lens) <= n_rows]
     nq = lens.size
-    collection = max(5 * n_rows // 10, 1000)
-    perm = rng.permutation(collection)
     q = np.repeat(np.arange(nq), lens)
     j = np.arange(q.size) - np.repeat(np.cumsum(lens) - lens, lens)
-    doc_int = perm[(q * 9973 + j) % collection]
     scores = np.round(rng.random(q.size) * 100, 1)  # 1001 distinct values: plenty of ties
 
-    def ids(prefix: str, values: np.ndarray) -> pd.Series:
-        text = pc.binary_join_element_wise(prefix, pc.cast(pa.array(values), pa.string()), "")
+    def ids(prefix: str, values: np.ndarray, width: int = 0) -> pd.Series:
+        text = pc.cast(pa.array(values), pa.string())
+        if width:
+            text = pc.utf8_lpad(text, width, "0")
+        text = pc.binary_join_element_wise(prefix, text, "")
         return pd.Series(text.to_pandas(types_mapper=pd.ArrowDtype)).astype("str")
 
-    run = pd.DataFrame({"query": ids("q", q), "doc": ids("d", doc_int), "score": scores})
-    # Judge every other retrieved document plus 10 unretrieved ones per query.
-    judged_j = np.concatenate([j[j % 2 == 0], np.tile(np.arange(200, 210), nq)])
-    judged_q = np.concatenate([q[j % 2 == 0], np.repeat(np.arange(nq), 10)])
+    if shape == "a":
+        collection = max(5 * n_rows // 10, 1000)
+        perm = rng.permutation(collection)
+        doc_int = perm[(q * 9973 + j) % collection]
+        # Judge every other retrieved document plus 10 unretrieved ones per query.
+        judged_j = np.concatenate([j[j % 2 == 0], np.tile(np.arange(200, 210), nq)])
+        judged_q = np.concatenate([q[j % 2 == 0], np.repeat(np.arange(nq), 10)])
+        judged_doc = perm[(judged_q * 9973 + judged_j) % collection]
+        prefix, width = "d", 0
+    else:
+        # Every retrieved document distinct (a large collection), every one judged, plus 10
+        # unretrieved judged documents per query; ids like TREC docnos ("WSJ-0001234567").
+        perm = rng.permutation(q.size + 10 * nq)
+        doc_int = perm[: q.size]
+        judged_q = np.concatenate([q, np.repeat(np.arange(nq), 10)])
+        judged_doc = np.concatenate([doc_int, perm[q.size :]])
+        prefix, width = "WSJ-", 10
     grades = rng.choice([0, 1, 2, 3], size=judged_q.size, p=[0.6, 0.2, 0.15, 0.05])
     nothing = rng.random(nq) < 0.05  # about 5% of queries have nothing relevant
     grades[nothing[judged_q]] = 0
-    order = np.argsort(judged_q, kind="stable")
-    judged_q, judged_j, grades = judged_q[order], judged_j[order], grades[order]
+    order = np.argsort(judged_q, kind="stable")  # qrels grouped by query
+    if shape in ("c", "d"):  # 2% of the judgements came later: appended at the end, in any order
+        late = rng.random(order.size) < 0.02
+        order = np.concatenate([order[~late], rng.permutation(order[late])])
+    judged_q, judged_doc, grades = judged_q[order], judged_doc[order], grades[order]
+    run_order = rng.permutation(q.size) if shape == "d" else np.arange(q.size)
+    run = pd.DataFrame(
+        {
+            "query": ids("q", q[run_order]),
+            "doc": ids(prefix, doc_int[run_order], width),
+            "score": scores[run_order],
+        }
+    )
     qrels = pd.DataFrame(
         {
             "query": ids("q", judged_q),
-            "doc": ids("d", perm[(judged_q * 9973 + judged_j) % collection]),
+            "doc": ids(prefix, judged_doc, width),
             "relevance": grades.astype(np.int64),
         }
     )
@@ -143,12 +178,19 @@ PEERS = {
 }
 
 
+#: CPU seconds (this process, every thread) of the last :func:`timed` call's median run.
+CPU: dict[str, float] = {}
+
+
 def timed(fn, *args, repeats: int):
-    times, out = [], None
+    """Median wall-clock seconds of ``repeats`` calls, and the last result; CPU seconds go to CPU[fn]."""
+    times, cpu, out = [], [], None
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         out = fn(*args)
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    CPU["last"] = statistics.median(cpu)
     return statistics.median(times), out
 
 
@@ -182,9 +224,9 @@ def check_values(name, got, per_query, qrels, run, k) -> str:
     )
 
 
-def memory(n_rows: int, k: int) -> dict:
+def memory(n_rows: int, shape: str, k: int) -> dict:
     """Peak memory of one evaluate() call, in this (fresh) process."""
-    qrels, run = make_data(n_rows)
+    qrels, run = make_data(n_rows, shape)
     inputs = int(run.memory_usage(deep=True).sum() + qrels.memory_usage(deep=True).sum())
     ndcg_core.evaluate(qrels.iloc[:1000], run.iloc[:1000], k)
     tracemalloc.start()  # numpy reports its buffers to tracemalloc; Arrow's own pool is not seen
@@ -194,73 +236,135 @@ def memory(n_rows: int, k: int) -> dict:
     return {"inputs": inputs, "tracemalloc_peak": peak}
 
 
+#: ndcg_core on its default threads must beat the fastest peer by this factor, on one thread too.
+TARGET = 5.0
+
+
+class one_thread:
+    """ndcg_core's blocks and pyarrow's thread pool limited to one thread, as every peer runs."""
+
+    def __enter__(self):
+        import pyarrow as pa
+
+        self.saved = ndcg_core.dataset.kernels._THREADS, pa.cpu_count()
+        ndcg_core.dataset.kernels._THREADS = 1
+        pa.set_cpu_count(1)
+
+    def __exit__(self, *exc):
+        import pyarrow as pa
+
+        ndcg_core.dataset.kernels._THREADS = self.saved[0]
+        pa.set_cpu_count(self.saved[1])
+
+
+def bench_shape(n: int, shape: str, peers: dict, k: int, quick: bool) -> dict:
+    """Time ndcg_core (default threads and one thread) and the peers on one data shape; print a table."""
+    qrels, run = make_data(n, shape)
+    nq = run["query"].nunique()
+    print(
+        f"\n({shape}) {SHAPES[shape]}\n{len(run):,} run rows, {len(qrels):,} qrels rows, {nq:,} queries, "
+        f"NDCG@{k}",
+        flush=True,
+    )
+    for fn in (ours, *peers.values()):  # warm imports (ranx is compiled on the real ids below)
+        fn(qrels.iloc[:3000], run.iloc[:3000], k)
+    repeats = 1 if quick else (3 if n >= 5_000_000 else 5)
+    t_ours, per_query = timed(ours, qrels, run, k, repeats=repeats)
+    threads = ndcg_core.dataset.kernels._THREADS
+    results = {"ndcg_core.evaluate": (t_ours, CPU["last"], f"reference ({threads} threads)")}
+    with one_thread():  # the same call on one thread, as every peer runs
+        t_one, one = timed(ours, qrels, run, k, repeats=repeats)
+    same = one.equals(per_query)
+    results["ndcg_core.evaluate, 1 thread"] = (t_one, CPU["last"], "identical table" if same else "DIFFERENT")
+    big = n >= 5_000_000
+    for name, fn in peers.items():
+        if name.startswith("ranx"):
+            fn(qrels, run, k)  # compile (numba) on these very ids before timing
+        t, out = timed(fn, qrels, run, k, repeats=1 if (quick or big) else 3)
+        results[name] = (t, CPU["last"], check_values(name, out, per_query, qrels, run, k))
+        print(f"  {name}: {t:.2f} s", flush=True)
+    mem = json.loads(
+        subprocess.run(
+            [sys.executable, __file__, "--memory-child", str(n), "--shape", shape, "--k", str(k)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    print("| library | median s | CPU s | vs ndcg_core | values |\n|---|---|---|---|---|")
+    for name, (t, cpu, agree) in sorted(results.items(), key=lambda x: x[1][0]):
+        print(f"| {name} | {t:.3f} | {cpu:.3f} | {t / t_ours:.1f}x | {agree} |")
+    peers_run = {name: r for name, r in results.items() if not name.startswith("ndcg_core")}
+    fastest = min(peers_run, key=lambda name: peers_run[name][0]) if peers_run else None
+    row = {
+        "n": n, "shape": shape, "queries": nq, "ours": t_ours, "one": t_one,
+        "one_cpu": results["ndcg_core.evaluate, 1 thread"][1], "same": same, "fastest": fastest,
+        "peer": peers_run[fastest][0] if fastest else None,
+        "peer_cpu": peers_run[fastest][1] if fastest else None,
+        "mem": mem,
+    }  # fmt: skip
+    if fastest:
+        two_x, one_x, cpu_x = ratios(row)
+        print(
+            f"ndcg_core is {two_x:.1f}x faster than the fastest peer ({fastest}), {one_x:.1f}x on one "
+            f"thread ({cpu_x:.1f}x in CPU seconds): target {TARGET:g}x {verdict(row)}"
+        )
+    print(
+        f"peak memory: inputs {mem['inputs'] / 1e6:.0f} MB; "
+        f"tracemalloc peak {mem['tracemalloc_peak'] / 1e6:.0f} MB "
+        f"({mem['tracemalloc_peak'] / mem['inputs']:.2f}x the input columns)"
+    )
+    return row
+
+
+def ratios(row: dict) -> tuple[float, float, float]:
+    """The fastest peer's time over ours: two threads, one thread, one thread in CPU seconds."""
+    return row["peer"] / row["ours"], row["peer"] / row["one"], row["peer_cpu"] / row["one_cpu"]
+
+
+def verdict(row: dict) -> str:
+    """Whether ndcg_core beats the fastest peer by TARGET on two threads and on one (wall clock)."""
+    two_x, one_x, _ = ratios(row)
+    return "met" if min(two_x, one_x) >= TARGET else "MISSED"
+
+
+def summary(rows: list[dict]) -> None:
+    """One markdown table of every shape and size: ours, one thread, the fastest peer, the ratios."""
+    print(
+        "\n| shape | run rows | ndcg_core, 2 threads | 1 thread (CPU s) | fastest peer (CPU s) | "
+        f"ratio, 2 threads | 1 thread | 1 thread, CPU | target {TARGET:g}x |\n" + "|---" * 9 + "|"
+    )
+    for r in rows:
+        ours = f"| ({r['shape']}) | {r['n']:,} | {r['ours']:.3f} s | {r['one']:.3f} s ({r['one_cpu']:.3f}) |"
+        if r["fastest"] is None:
+            print(f"{ours} - | - | - | - | - |")
+            continue
+        two_x, one_x, cpu_x = ratios(r)
+        print(
+            f"{ours} {r['fastest']} {r['peer']:.2f} s ({r['peer_cpu']:.2f}) | {two_x:.1f}x | {one_x:.1f}x | "
+            f"{cpu_x:.1f}x | {verdict(r)} |"
+        )
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1e6,1e7", help="run rows, comma separated (default 1e6,1e7)")
+    parser.add_argument("--shapes", default="".join(SHAPES), help="data shapes, e.g. 'ad' (default all)")
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--quick", action="store_true", help="a fast smoke run: 50k rows, one repeat")
     parser.add_argument("--peers", default="all", help="comma separated subset of peers, or 'none'")
     parser.add_argument("--memory-child", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--shape", default="a", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.memory_child:
-        print(json.dumps(memory(args.memory_child, args.k)))
+        print(json.dumps(memory(args.memory_child, args.shape, args.k)))
         return 0
     sizes = [50_000] if args.quick else [int(float(s)) for s in args.sizes.split(",")]
     peers = {} if args.peers == "none" else {
         n: f for n, f in PEERS.items() if args.peers == "all" or any(p in n for p in args.peers.split(","))
     }  # fmt: skip
-    rows = []
-    for n in sizes:
-        qrels, run = make_data(n)
-        nq = run["query"].nunique()
-        print(
-            f"\n{len(run):,} run rows, {len(qrels):,} qrels rows, {nq:,} queries, NDCG@{args.k}", flush=True
-        )
-        for fn in (ours, *peers.values()):  # warm imports (ranx is compiled on the real ids below)
-            fn(qrels.iloc[:3000], run.iloc[:3000], args.k)
-        t_ours, per_query = timed(ours, qrels, run, args.k, repeats=1 if args.quick else 3)
-        results = {
-            "ndcg_core.evaluate": (t_ours, f"reference ({ndcg_core.dataset.kernels._THREADS} threads)")
-        }
-        threads, ndcg_core.dataset.kernels._THREADS = ndcg_core.dataset.kernels._THREADS, 1
-        try:  # the same call on one thread, as every peer runs
-            t_one, one = timed(ours, qrels, run, args.k, repeats=1 if args.quick else 3)
-        finally:
-            ndcg_core.dataset.kernels._THREADS = threads
-        same = one.equals(per_query)
-        results["ndcg_core.evaluate, 1 thread"] = (t_one, "identical table" if same else "DIFFERENT TABLE")
-        big = n >= 5_000_000
-        for name, fn in peers.items():
-            if name.startswith("ranx"):
-                fn(qrels, run, args.k)  # compile (numba) on these very ids before timing
-            t, out = timed(fn, qrels, run, args.k, repeats=1 if (args.quick or big) else 3)
-            results[name] = (t, check_values(name, out, per_query, qrels, run, args.k))
-            print(f"  {name}: {t:.2f} s", flush=True)
-        mem = json.loads(
-            subprocess.run(
-                [sys.executable, __file__, "--memory-child", str(n), "--k", str(args.k)],
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout
-        )
-        fastest_peer = min(
-            (t for name, (t, _) in results.items() if not name.startswith("ndcg_core")), default=None
-        )
-        print("| library | median s | vs ndcg_core | values |\n|---|---|---|---|")
-        for name, (t, agree) in sorted(results.items(), key=lambda x: x[1][0]):
-            print(f"| {name} | {t:.3f} | {t / t_ours:.1f}x | {agree} |")
-        if fastest_peer:
-            print(
-                f"ndcg_core is {fastest_peer / t_ours:.1f}x faster than the fastest peer "
-                f"({fastest_peer / t_one:.1f}x on one thread)"
-            )
-        print(
-            f"peak memory: inputs {mem['inputs'] / 1e6:.0f} MB; "
-            f"tracemalloc peak {mem['tracemalloc_peak'] / 1e6:.0f} MB "
-            f"({mem['tracemalloc_peak'] / mem['inputs']:.2f}x the input columns)"
-        )
-        rows.append((n, results, mem))
+    rows = [bench_shape(n, shape, peers, args.k, args.quick) for n in sizes for shape in args.shapes]
+    summary(rows)
     return 0
 
 

@@ -248,6 +248,102 @@ def test_duplicates_in_run_error_or_keep_max():
     assert got["ndcg"] == pytest.approx(1 / math.log2(3))  # b keeps 3.0 and stays first
 
 
+def _long_id_data(seed: int, n_queries: int = 40):
+    """Ids of 9 to 30 bytes sharing their first 8 or 16 (words past the first decide), many tied scores."""
+    rng = np.random.default_rng(seed)
+    stems = ["clueweb1", "clueweb12-0000tw", "é-docs-x"]  # 8, 16 and 8 bytes (é takes two)
+    rows = []
+    for q in range(n_queries):
+        docs = {f"{rng.choice(stems)}{rng.integers(0, 10 ** rng.integers(1, 12))}" for _ in range(40)}
+        rows += [(f"query-{q}", d, float(rng.integers(0, 4))) for d in sorted(docs)]
+    run = pd.DataFrame(rows, columns=["query", "doc", "score"]).sample(frac=1.0, random_state=seed)
+    qrels = run.sample(frac=0.6, random_state=seed + 1).rename(columns={"score": "relevance"})
+    qrels["relevance"] = rng.integers(0, 4, len(qrels))
+    extra = pd.DataFrame({"query": "query-0", "doc": ["clueweb12-0000tw-unretrieved-9"], "relevance": [3]})
+    return pd.concat([qrels, extra], ignore_index=True), run.reset_index(drop=True)
+
+
+@pytest.mark.parametrize("k", [3, 10, None])
+@pytest.mark.parametrize("ties", ["docid_desc", "stable"])
+def test_ids_up_to_32_bytes_join_and_break_ties_as_text(k, ties):
+    """Long ids are packed into several words: ties still fall in text order, judgements still match."""
+    qrels, run = _long_id_data(3)
+    assert run["doc"].str.len().max() > 16 and qrels["doc"].str.len().max() > run["doc"].str.len().max()
+    got = evaluate(qrels, run, k, ties=ties).set_index("query")
+    want = reference(qrels, run, k, ties=ties)
+    assert got["ndcg"].to_dict() == pytest.approx({q: v for q, (v, _) in want.items()}, rel=1e-12)
+    assert got["dcg"].to_dict() == pytest.approx({q: d for q, (_, d) in want.items()}, rel=1e-12)
+
+
+@pytest.mark.parametrize("width", [8, 14, 32])
+def test_ids_of_one_length_are_packed_alike(width):
+    """Docnos of one length take a copy into words instead of a gather: same joins, same tie order."""
+    qrels, run = _long_id_data(6, n_queries=12)
+    number = {d: i for i, d in enumerate(pd.unique(pd.concat([run["doc"], qrels["doc"]])))}
+    for frame in (qrels, run):
+        frame["doc"] = [f"{'X' * (width - 6)}{(i * 7919) % 10**6:06d}" for i in frame["doc"].map(number)]
+    assert run["doc"].str.len().eq(width).all()
+    got = evaluate(qrels, run, 5).set_index("query")["ndcg"]
+    want = reference(qrels, run, 5)
+    assert got.to_dict() == pytest.approx({q: v for q, (v, _) in want.items()}, rel=1e-12)
+
+
+def test_long_id_duplicates_are_named_or_keep_the_best_score():
+    qrels, run = _long_id_data(4, n_queries=5)
+    twice = run.iloc[[7]].assign(score=run["score"].iloc[7] + 10)
+    doubled = pd.concat([run, twice], ignore_index=True)
+    doc, query = run["doc"].iloc[7], run["query"].iloc[7]
+    with pytest.raises(ValueError, match=rf"run: document '{doc}' is retrieved twice for query '{query}'"):
+        evaluate(qrels, doubled)
+    best = pd.concat([run.drop(index=7), twice], ignore_index=True)
+    want = reference(qrels, best, 5)
+    got = evaluate(qrels, doubled, 5, duplicates="max").set_index("query")["ndcg"]
+    assert got.to_dict() == pytest.approx({q: v for q, (v, _) in want.items()}, rel=1e-12)
+    doc, query = qrels["doc"].iloc[2], qrels["query"].iloc[2]
+    with pytest.raises(ValueError, match=rf"qrels: document '{doc}' is judged twice for query '{query}'"):
+        evaluate(pd.concat([qrels, qrels.iloc[[2]]]), run)
+
+
+def test_a_false_match_in_the_hash_join_is_caught(monkeypatch):
+    """Every document of a query hashing alike: the table finds false matches, the keys reject them."""
+    _, run = _long_id_data(5, n_queries=8)
+    run = run.drop_duplicates("query")  # one retrieved and one judged document a query
+    judged = run["doc"].where(run["query"].isin(["query-1", "query-4"]), "clueweb12-0000tw-other")
+    qrels = pd.DataFrame({"query": run["query"], "doc": judged, "relevance": 2})
+
+    def weak(keys, codes):
+        return codes.astype(np.uint64)
+
+    monkeypatch.setattr(ndcg_core.dataset.keys, "_pair_hash", weak)
+    got = evaluate(qrels, run, 5).set_index("query")["dcg"]
+    assert sorted(got[got > 0].index) == ["query-1", "query-4"]  # the only true matches
+
+
+def test_only_rows_that_can_reach_the_top_k_are_ranked(monkeypatch):
+    """Queries longer than k, few distinct scores: the rows tied with the k-th best all stay in."""
+    rng = np.random.default_rng(8)
+    sizes = rng.integers(8, 60, 120)
+    run = pd.DataFrame(
+        [(f"q{i}", f"d{j}", float(rng.integers(0, 6))) for i, n in enumerate(sizes) for j in range(n)],
+        columns=["query", "doc", "score"],
+    )
+    qrels = run.sample(frac=0.5, random_state=1).rename(columns={"score": "relevance"})
+    qrels["relevance"] = rng.integers(0, 4, len(qrels))
+    kept = []
+    real = ndcg_core.dataset.kernels._top_candidates
+    monkeypatch.setattr(
+        ndcg_core.dataset.kernels, "_top_candidates", lambda *a: kept.append(real(*a)) or kept[-1]
+    )
+    for ties in ("docid_desc", "stable"):
+        got = evaluate(qrels, run, 4, ties=ties).set_index("query")
+        want = reference(qrels, run, 4, ties=ties)
+        assert got["ndcg"].to_dict() == pytest.approx({q: v for q, (v, _) in want.items()}, rel=1e-12)
+    assert kept and all(k is not None and k.size < len(run) for k in kept)
+    averaged = evaluate(qrels, run, 4, ties="average")
+    monkeypatch.setattr(ndcg_core.dataset.kernels, "_top_candidates", lambda *a: None)
+    pd.testing.assert_frame_equal(averaged, evaluate(qrels, run, 4, ties="average"))
+
+
 def test_bad_values_and_columns_are_clear_errors():
     qrels = pd.DataFrame({"query": ["q"], "doc": ["a"], "relevance": [1]})
     run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "score": [1.0, "high"]})
@@ -404,5 +500,6 @@ def test_narrow_sort_keys_take_the_wider_paths(monkeypatch, rank_bits, hash_bits
     want = {ties: evaluate(qrels, run, 5, ties=ties) for ties in ("docid_desc", "stable", "average")}
     monkeypatch.setattr(ndcg_core.dataset.kernels, "_RANK_KEY_BITS", rank_bits)
     monkeypatch.setattr(ndcg_core.dataset.keys, "_MIN_HASH_BITS", hash_bits)
+    monkeypatch.setattr(ndcg_core.dataset.keys, "_HASH_JOIN", False)  # reach the sort's narrow keys
     for ties, table in want.items():
         pd.testing.assert_frame_equal(evaluate(qrels, run, 5, ties=ties), table)

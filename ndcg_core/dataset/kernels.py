@@ -18,7 +18,7 @@ from ..metrics import divisors
 from ..metrics import gains as _gains
 from ..spec import Spec
 from ..variants import Variant
-from .keys import _bits, _doc_keys, _join, _Rows, _text_order, _text_rank
+from .keys import _bits, _doc_keys, _join, _key_columns, _Rows, _take, _text_order, _text_rank
 from .tables import _row_name
 
 #: Rows (run + qrels) per block of queries evaluated together; see :func:`_blocks`.
@@ -100,6 +100,10 @@ class _Part:
     def column(self, name: str) -> pd.Series:
         return self.frame[name].iloc[self.rows]
 
+    def values_at(self, name: str):
+        """A function giving the column's values at some of the part's rows (read only when called)."""
+        return lambda i: self.column(name).iloc[i].to_numpy()
+
     def subset(self, keep: np.ndarray) -> _Part:
         rows = self.rows
         if isinstance(rows, slice):
@@ -112,11 +116,13 @@ class _Part:
         return self.frame["doc"].iloc[at], self.frame["query"].iloc[at], _row_name(self.frame.index, at)
 
 
-def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades, spec: Spec):
+def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades, graded, spec: Spec):
     """DCG, IDCG and documents retrieved for the queries ``0 .. nq - 1`` of one block.
 
     ``run`` and ``qrels`` are :class:`_Part` s; ``keys`` the block's document
-    keys if already computed (see :func:`_doc_keys`).
+    keys if already computed (see :func:`_doc_keys`); ``graded`` the gain
+    levels of the whole table and the level of each of the block's qrels rows
+    (see :func:`_grade_levels`).
     """
     if keys is None:
         keys = _doc_keys(run.column("doc"), qrels.column("doc"))
@@ -142,17 +148,18 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
             )
         keep = _keep_max(run_dups, run_codes, run_keys, scores)
         run = run.subset(keep)
-        run_codes, run_keys, scores = run_codes[keep], run_keys[keep], scores[keep]
+        run_codes, run_keys, scores = run_codes[keep], _take(run_keys, keep), scores[keep]
         match, _, _ = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq)
 
-    levels, qrels_level = _grade_levels(grades, gain)
+    levels, qrels_level = graded
     qrels_gain = levels[qrels_level]
     if spec.drop_negative:
         run_grades = np.append(grades, 0.0)[match]  # match -1 (unjudged): grade 0
         if (run_grades < 0).any():
             keep = np.flatnonzero(run_grades >= 0)  # the library treats negative labels as padding
             run = run.subset(keep)
-            run_codes, run_keys, scores, match = run_codes[keep], run_keys[keep], scores[keep], match[keep]
+            run_codes, scores, match = run_codes[keep], scores[keep], match[keep]
+            run_keys = _take(run_keys, keep)
     if match.size and match.min() < 0:
         try:
             zero_gain = _gain_lookup(np.zeros(1), gain)[0]
@@ -166,7 +173,7 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
         scores = scores.astype(np.float32)
     tie_key: Any = None
     if v.ties == "docid_desc":
-        tie_key = run_keys if keys_ordered else run.column("doc")
+        tie_key = run_keys if keys_ordered else run.values_at("doc")
     run_at = _Rows(run_codes, nq)
     dcg_value = _dcg_by_query(run_at, scores, run_gain, tie_key, v, nq)
     n_ret = run_at.counts
@@ -182,8 +189,9 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
 
 def _keep_max(pairs: list[tuple[int, int]], codes: np.ndarray, keys: np.ndarray, scores: np.ndarray):
     involved = np.unique(np.array(pairs).ravel())
-    frame = pd.DataFrame({"q": codes[involved], "k": keys[involved], "s": scores[involved], "i": involved})
-    best = frame.sort_values(["s", "i"], ascending=[False, True]).drop_duplicates(["q", "k"])["i"]
+    words = {f"k{w}": col for w, col in enumerate(_key_columns(_take(keys, involved)))}
+    frame = pd.DataFrame({"q": codes[involved], **words, "s": scores[involved], "i": involved})
+    best = frame.sort_values(["s", "i"], ascending=[False, True]).drop_duplicates(["q", *words])["i"]
     drop = np.setdiff1d(involved, best.to_numpy())
     keep = np.ones(codes.size, dtype=bool)
     keep[drop] = False
@@ -268,12 +276,41 @@ def _first_slots(starts: np.ndarray, limit: np.ndarray) -> tuple[np.ndarray, np.
     return starts[q] + rank, q, rank
 
 
+def _top_candidates(at: _Rows, scores: np.ndarray, k: int, nq: int) -> np.ndarray | None:
+    """The rows scoring at least their query's k-th best score (so ties across k too), or None.
+
+    A partial sort (``np.partition``) of each query's scores, laid out as one
+    row of a matrix each, finds the k-th best; the rows below it cannot reach
+    the top k. None when nothing would be left out or the matrix would be much
+    larger than the rows (a few very long queries).
+    """
+    width = int(at.counts.max())
+    n = at.codes.size
+    if width <= k or nq * width > 3 * n:
+        return None
+    table = np.full((nq, width), -np.inf, dtype=scores.dtype)
+    table[at.codes, at.pos] = scores
+    kth = np.partition(table, width - k, axis=1)[:, width - k]
+    keep = np.flatnonzero(scores >= kth[at.codes])
+    return keep if keep.size < 0.75 * n else None
+
+
 def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, v: Variant, nq):
-    """DCG@k per query: one sort ranks every query's rows; only the top k (and ties across k) are read."""
+    """DCG@k per query: one sort ranks every query's rows; only the top k (and ties across k) are read.
+
+    With a cutoff, only the rows that can reach the top k are sorted (see :func:`_top_candidates`).
+    """
     dcg_value = np.zeros(nq)
     if at.codes.size == 0:
         return dcg_value
     k = v.k
+    keep = None if k is None else _top_candidates(at, scores, k, nq)
+    if keep is not None:  # the same ranking on fewer rows: ties keep their row order
+        at, scores, row_gain = _Rows(at.codes[keep], nq), scores[keep], row_gain[keep]
+        if isinstance(tie_key, np.ndarray):
+            tie_key = _take(tie_key, keep)
+        elif tie_key is not None:
+            tie_key = (lambda values_at, rows: lambda i: values_at(rows[i]))(tie_key, keep)
     ranked = _Ranked(at, scores, nq)
     limit = at.counts.copy()
     if k is not None:
@@ -311,15 +348,18 @@ def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, v: Variant, nq):
 
 
 def _break_ties(rows: np.ndarray, group: np.ndarray, in_tie: np.ndarray, tie_key: Any) -> np.ndarray:
-    """Reorder the rows inside each tie group by document id (as text), descending."""
+    """Reorder the rows inside each tie group by document id (as text), descending.
+
+    ``tie_key``: packed ids (an array, see :func:`.keys._pack`) or a function giving the ids of rows.
+    """
     at = np.flatnonzero(in_tie)
     tied_rows = rows[at]
-    if isinstance(tie_key, np.ndarray):  # packed ids (see _pack8)
-        secondary = ~_text_order(tie_key[tied_rows])
+    if isinstance(tie_key, np.ndarray):  # packed ids (see keys._pack)
+        secondary = [~col for col in _text_order(_take(tie_key, tied_rows))]
     else:
-        secondary = -_text_rank(tie_key.iloc[tied_rows].to_numpy())
+        secondary = [-_text_rank(tie_key(tied_rows))]
     out = rows.copy()
-    out[at] = tied_rows[np.lexsort((secondary, group[at]))]
+    out[at] = tied_rows[np.lexsort((*secondary, group[at]))]
     return out
 
 
@@ -394,14 +434,22 @@ def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: 
     # Blocks need both tables grouped by query in the same order: when they are not, the
     # arrays (not the DataFrames) are put in that order and the blocks read the tables through it.
     run_order = qrels_order = keys = None
-    by_code = (run_codes, qrels_codes, scores, grades)
+    v = spec.variant
+    levels, level = _grade_levels(grades, v.gain_table if v.gain_table is not None else v.gain)
+    by_code = (run_codes, qrels_codes, scores, grades, level)
     if run_codes.size + qrels_codes.size > _BLOCK_ROWS:
         run_order, qrels_order = _group_order(run_codes, nq), _group_order(qrels_codes, nq)
         if run_order is not None or qrels_order is not None:
             keys = _doc_keys(run["doc"], qrels["doc"])
             run_order = np.arange(run_codes.size) if run_order is None else run_order
             qrels_order = np.arange(qrels_codes.size) if qrels_order is None else qrels_order
-            by_code = (run_codes[run_order], qrels_codes[qrels_order], scores[run_order], grades[qrels_order])
+            by_code = (
+                run_codes[run_order],
+                qrels_codes[qrels_order],
+                scores[run_order],
+                grades[qrels_order],
+                level[qrels_order],
+            )
 
     def one_block(bounds):
         qa, qb, ra, rb, ja, jb = bounds
@@ -410,12 +458,13 @@ def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: 
         return _evaluate_block(
             _Part(run, run_rows),
             _Part(qrels, qrels_rows),
-            None if keys is None else (keys[0][run_rows], keys[1][qrels_rows], keys[2]),
+            None if keys is None else (_take(keys[0], run_rows), _take(keys[1], qrels_rows), keys[2]),
             by_code[0][ra:rb] - qa,
             by_code[1][ja:jb] - qa,
             qb - qa,
             by_code[2][ra:rb],
             by_code[3][ja:jb],
+            (levels, by_code[4][ja:jb]),
             spec,
         )
 

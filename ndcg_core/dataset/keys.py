@@ -1,8 +1,13 @@
-"""Ids to integers: query codes, document keys packed into ``uint64``, and the join.
+"""Ids to integers: query codes, document keys packed into ``uint64`` words, and the join.
 
-Every step of :func:`ndcg_core.evaluate` sorts integers, never strings: query ids
-become dense codes, document ids 8-byte packed keys (or hashes), and the join of
-run rows with qrels rows is one sort of (query, document hash, row) keys.
+Every step of :func:`ndcg_core.evaluate` works on integers, never strings: query
+ids become dense codes; document ids of up to 32 bytes are packed into one to
+four 8-byte words (longer ones are dictionary-encoded), so no string is hashed
+or compared; the join of run rows with qrels rows looks up a hash of each
+(query, document) pair in a hash table of the qrels' pairs, every match checked
+against the keys themselves, and falls back to one sort of (query, document
+hash, row) keys when a pair repeats (to name the duplicates) or two hashes
+collide.
 """
 
 from __future__ import annotations
@@ -72,6 +77,9 @@ def _factorize_runs(s: pd.Series) -> tuple[np.ndarray, np.ndarray | None, Any]:
         if arr is not None and not arr.null_count:
             import pyarrow.compute as pc
 
+            if len(pc.run_end_encode(arr.slice(0, 4096)).values) * 8 > 4096:  # not grouped: no runs
+                codes, uniques = pd.factorize(s)
+                return codes, None, uniques
             ree = pc.run_end_encode(arr)
             if len(ree.values) * 8 <= n:
                 ends = np.asarray(ree.run_ends.to_numpy(), dtype=np.int64)
@@ -111,15 +119,13 @@ def _arrow_strings(s: pd.Series) -> Any:
 #: Bytes of a little-endian word that belong to a string of each length 0..8.
 _BYTE_MASKS = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
 
+#: Longest ids packed into words: 8 bytes a word, at most this many words (longer ids are
+#: dictionary-encoded instead, see :func:`_doc_keys`).
+_MAX_WORDS = 4
 
-def _pack8(s: pd.Series) -> np.ndarray | None:
-    """Strings of at most 8 bytes (no NUL byte) packed into uint64, else None.
 
-    Equal strings give equal integers and different strings different ones.
-    The bytes are read little-endian (a plain unaligned load): ``.byteswap()``
-    turns the keys into integers whose order is the strings' (UTF-8 byte, so
-    code point) order.
-    """
+def _text_array(s: pd.Series) -> Any:
+    """The column as one pyarrow string array without missing values (copied only if not Arrow), or None."""
     arr = _arrow_strings(s)
     if arr is None:
         try:
@@ -132,36 +138,65 @@ def _pack8(s: pd.Series) -> np.ndarray | None:
             arr = arr.combine_chunks()
         if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
             return None
-    n = len(arr)
-    if arr.null_count:
-        return None
-    if n == 0:
-        return np.zeros(0, dtype=np.uint64)
+    return None if arr.null_count else arr
+
+
+def _buffers(arr: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The string offsets (``len + 1`` of them) and the data bytes of a pyarrow string array."""
     bufs = arr.buffers()
     off_type = np.int64 if _is_large(arr) else np.int32
-    off = np.frombuffer(bufs[1], dtype=off_type)[arr.offset : arr.offset + n + 1]
-    lens = np.diff(off)
-    if int(lens.max()) > 8:
-        return None
+    off = np.frombuffer(bufs[1], dtype=off_type)[arr.offset : arr.offset + len(arr) + 1]
     data = np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None else np.zeros(0, np.uint8)
-    first, end = int(off[0]), int(off[-1])
-    if not data[first:end].all():  # a NUL byte: "a" and "a\0" would pack alike
+    return off, data
+
+
+def _words_needed(arr: Any) -> int | None:
+    """Words of 8 bytes that hold the longest string, or None if one holds a NUL byte."""
+    off, data = _buffers(arr)
+    if len(arr) == 0:
+        return 1
+    if not data[int(off[0]) : int(off[-1])].all():  # a NUL byte: "a" and "a\0" would pack alike
         return None
-    starts = off[:-1]
-    value = np.zeros(n, dtype=np.uint64)
-    # 8 bytes from each string's start, as an unaligned strided view of the buffer;
-    # the last few strings (fewer than 8 bytes from the buffer's end) read a padded copy.
-    safe = int(np.searchsorted(starts, data.size - 8, side="right")) if data.size >= 8 else 0
-    if safe:
-        words = np.ndarray(shape=(data.size - 7,), dtype="<u8", buffer=data, strides=(1,))
-        value[:safe] = words[starts[:safe]]
-    if safe < n:
-        base = int(starts[safe])
-        tail = np.concatenate([data[base:end], np.zeros(8, np.uint8)])
-        words = np.ndarray(shape=(tail.size - 7,), dtype="<u8", buffer=tail, strides=(1,))
-        value[safe:] = words[starts[safe:] - base]
-    value &= _BYTE_MASKS[lens]
-    return value
+    return max(-(-int(np.diff(off).max()) // 8), 1)
+
+
+def _pack(arr: Any, words: int) -> np.ndarray:
+    """Strings of at most ``8 * words`` bytes, no NUL byte, packed into little-endian uint64 words.
+
+    One word: a 1-D array; more: ``(n, words)``, zero-padded. Equal strings give
+    equal words and different strings different ones. The bytes are read
+    little-endian (plain unaligned loads): :func:`_text_order` turns the words
+    into integers whose order is the strings' (UTF-8 byte, so code point) order.
+    """
+    n = len(arr)
+    out = np.zeros((n, words), dtype=np.uint64)
+    if n == 0:
+        return out[:, 0] if words == 1 else out
+    off, data = _buffers(arr)
+    lens = np.diff(off)
+    end = int(off[-1])
+    width = int(lens[0])
+    if width and np.all(lens == width):  # ids of one length (docnos often are): one copy into words
+        padded = np.zeros((n, 8 * words), dtype=np.uint8)
+        padded[:, :width] = data[int(off[0]) : end].reshape(n, width)
+        out = padded.view("<u8").astype(np.uint64, copy=False)
+        return out[:, 0] if words == 1 else out
+    for w in range(words):
+        starts = off[:-1] + 8 * w
+        value = out[:, w]
+        # 8 bytes from each position, as an unaligned strided view of the buffer; the last
+        # few (fewer than 8 bytes from the buffer's end) read a zero-padded copy of the tail.
+        safe = int(np.searchsorted(starts, data.size - 8, side="right")) if data.size >= 8 else 0
+        if safe:
+            view = np.ndarray(shape=(data.size - 7,), dtype="<u8", buffer=data, strides=(1,))
+            value[:safe] = view[starts[:safe]]
+        if safe < n:
+            base = int(starts[safe])
+            tail = np.concatenate([data[min(base, end) : end], np.zeros(8 * (words + 1), np.uint8)])
+            view = np.ndarray(shape=(tail.size - 7,), dtype="<u8", buffer=tail, strides=(1,))
+            value[safe:] = view[starts[safe:] - min(base, end)]
+        value &= _BYTE_MASKS[np.clip(lens - 8 * w, 0, 8)]
+    return out[:, 0].copy() if words == 1 else out
 
 
 def _is_large(arr: Any) -> bool:
@@ -170,23 +205,78 @@ def _is_large(arr: Any) -> bool:
     return pa.types.is_large_string(arr.type)
 
 
-def _text_order(keys: np.ndarray) -> np.ndarray:
-    """Packed keys (see :func:`_pack8`) as integers ordered as the strings are."""
-    return keys.astype("<u8").view(">u8").astype(np.uint64)
+def _text_order(keys: np.ndarray) -> list[np.ndarray]:
+    """Packed keys (see :func:`_pack`) as integer columns ordered as the strings are, most significant last.
+
+    Ready for ``np.lexsort``: the first 8 bytes decide first, then the next 8, and so on.
+    """
+    cols = [keys] if keys.ndim == 1 else [keys[:, w] for w in range(keys.shape[1])]
+    return [c.astype("<u8").view(">u8").astype(np.uint64) for c in reversed(cols)]
+
+
+def _key_hash(keys: np.ndarray) -> np.ndarray:
+    """A uint64 hash of each key whose top bits are well mixed; a bijection for 1-D keys."""
+    if keys.ndim == 1:
+        return keys * _HASH_MULTIPLIER
+    h = keys[:, 0] * _HASH_MULTIPLIER
+    for w in range(1, keys.shape[1]):
+        h ^= h >> np.uint64(29)
+        h ^= keys[:, w]
+        h *= _HASH_MULTIPLIER
+    return h
+
+
+def _take(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``keys[rows]``, also for rows of words (``np.take`` is many times faster there)."""
+    return keys[rows] if keys.ndim == 1 else np.take(keys, rows, axis=0)
+
+
+def _differ(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether each key of ``a`` differs from the key beside it in ``b`` (any word)."""
+    differ = a != b
+    if differ.ndim == 1:
+        return differ
+    out = differ[:, 0].copy()
+    for w in range(1, differ.shape[1]):
+        out |= differ[:, w]
+    return out
+
+
+def _keys_differ(keys: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether the keys at rows ``a`` and rows ``b`` differ."""
+    return _differ(_take(keys, a), _take(keys, b))
+
+
+def _key_columns(keys: np.ndarray) -> list[np.ndarray]:
+    """The key as a list of 1-D columns (one per word)."""
+    return [keys] if keys.ndim == 1 else [keys[:, w] for w in range(keys.shape[1])]
 
 
 def _doc_keys(run_d: pd.Series, qrels_d: pd.Series) -> tuple[np.ndarray, np.ndarray, bool]:
     """uint64 keys, equal exactly when the document ids are equal; and whether they are packed text.
 
-    Packed keys (see :func:`_pack8`) give the ids' text order through :func:`_text_order`.
+    Ids of up to 8 bytes are one word each, up to ``8 * _MAX_WORDS`` bytes rows
+    of words (see :func:`_pack`); packed keys give the ids' text order through
+    :func:`_text_order`. Longer ids get integer codes from a dictionary encoding.
     """
     run_d, qrels_d = _ids_as_text_if_mixed(run_d, qrels_d)
     if pd.api.types.is_integer_dtype(run_d.dtype):
         a = run_d.to_numpy().astype(np.int64).view(np.uint64)
         return a, qrels_d.to_numpy().astype(np.int64).view(np.uint64), False
-    a, b = _pack8(run_d), _pack8(qrels_d)
-    if a is not None and b is not None:
-        return a, b, True
+    arrays = _text_array(run_d), _text_array(qrels_d)
+    if arrays[0] is not None and arrays[1] is not None:
+        need = [_words_needed(arr) for arr in arrays]
+        if None not in need and max(need) <= _MAX_WORDS:
+            return _pack(arrays[0], max(need)), _pack(arrays[1], max(need)), True
+        try:
+            import pyarrow as pa
+            import pyarrow.compute as pc
+
+            both = pa.chunked_array([arrays[0], arrays[1].cast(arrays[0].type)])
+            codes = np.asarray(pc.dictionary_encode(both).combine_chunks().indices, dtype=np.uint64)
+            return codes[: len(run_d)], codes[len(run_d) :], False
+        except (pa.ArrowException, TypeError, ValueError):  # pragma: no cover - defensive
+            pass
     codes, _ = pd.factorize(pd.concat([run_d, qrels_d], ignore_index=True))
     codes = codes.astype(np.uint64)
     return codes[: len(run_d)], codes[len(run_d) :], False
@@ -239,6 +329,10 @@ _MIN_HASH_BITS = 16
 _QUERY_MIX = np.uint64(0xD6E8FEB86659FD93)
 
 
+#: Join through a hash table first (see :func:`_join`); a test turns it off to reach the sort.
+_HASH_JOIN = True
+
+
 def _join(
     run_keys: np.ndarray,
     qrels_keys: np.ndarray,
@@ -248,6 +342,87 @@ def _join(
 ) -> tuple[np.ndarray, list[tuple[int, int]], list[tuple[int, int]]]:
     """For each run row, its qrels row (or -1); and duplicate pairs on each side.
 
+    A hash table of the qrels' (query, document) pairs answers when no pair
+    repeats and no two pairs share a hash (:func:`_hash_join`, about twice as
+    fast as a sort); otherwise the sort of :func:`_sort_join` decides, exactly,
+    and names the duplicates.
+    """
+    if _HASH_JOIN:
+        match = _hash_join(run_keys, qrels_keys, run_codes, qrels_codes)
+        if match is not None:
+            return match, [], []
+    return _sort_join(run_keys, qrels_keys, run_codes, qrels_codes, n_queries)
+
+
+def _pair_hash(keys: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each (query code, document key) pair."""
+    s = _key_hash(keys)
+    s ^= codes.astype(np.uint64) * _QUERY_MIX
+    s *= _HASH_MULTIPLIER
+    return s
+
+
+class _HashTable:
+    """Positions of distinct uint64 values: pandas' own hash table, or a pandas Index without it."""
+
+    def __init__(self, values: np.ndarray):
+        try:  # the table behind pd.Index.get_indexer, without the Index (a third faster here)
+            from pandas._libs.hashtable import UInt64HashTable
+
+            self.table = UInt64HashTable(len(values))
+            self.table.map_locations(values)
+            self.unique = len(self.table) == len(values)
+        except (ImportError, AttributeError, TypeError):  # pragma: no cover - another pandas
+            self.table = pd.Index(values)
+            self.unique = self.table.is_unique
+
+    def lookup(self, values: np.ndarray) -> np.ndarray:
+        """Each value's position (the last, if it repeats), or -1."""
+        if isinstance(self.table, pd.Index):  # pragma: no cover - another pandas
+            return np.asarray(self.table.get_indexer(values), dtype=np.int64)
+        return np.asarray(self.table.lookup(values), dtype=np.int64)
+
+
+def _hash_join(run_keys, qrels_keys, run_codes, qrels_codes) -> np.ndarray | None:
+    """Each run row's qrels row (or -1) through a hash table of pair hashes; None if unsure.
+
+    Equal pairs always hash alike, so a missing hash means a missing pair. Each
+    match found is checked against the keys themselves; None (sort instead) if
+    one is false, or if a hash repeats on either side (a duplicate pair or a
+    collision).
+    """
+    n_run, n_qrels = len(run_keys), len(qrels_keys)
+    if n_run == 0 or n_qrels == 0:
+        return None
+    table = _HashTable(_pair_hash(qrels_keys, qrels_codes))
+    if not table.unique:
+        return None
+    run_hash = _pair_hash(run_keys, run_codes)
+    match = table.lookup(run_hash)
+    hit = np.flatnonzero(match >= 0)
+    found = match[hit]
+    if (run_codes[hit] != qrels_codes[found]).any():
+        return None
+    # One-word keys: for one query code the pair hash is a bijection of the key (odd multipliers),
+    # so equal hashes and codes mean equal keys. Rows of words hash with losses: compare them.
+    if run_keys.ndim > 1 and _differ(_take(run_keys, hit), _take(qrels_keys, found)).any():
+        return None
+    if found.size and np.bincount(found, minlength=n_qrels).max() > 1:
+        return None  # two run rows matched one judgement: the same pair twice
+    if hit.size < n_run - 1 and not _HashTable(run_hash[match < 0]).unique:
+        return None
+    return match
+
+
+def _sort_join(
+    run_keys: np.ndarray,
+    qrels_keys: np.ndarray,
+    run_codes: np.ndarray,
+    qrels_codes: np.ndarray,
+    n_queries: int,
+) -> tuple[np.ndarray, list[tuple[int, int]], list[tuple[int, int]]]:
+    """:func:`_join` by sorting: exact whatever the keys, and it finds every duplicate pair.
+
     One sort of (query, hash of the document, row) puts the rows of each
     (query, document) pair next to each other, run rows first: no pandas
     merge and no hash table. Multiplying by an odd constant is a bijection of
@@ -256,8 +431,8 @@ def _join(
     of two different documents is noticed (their keys differ) and the queries
     involved are joined again exactly.
     """
-    n_run = run_keys.size
-    n = n_run + qrels_keys.size
+    n_run = len(run_keys)
+    n = n_run + len(qrels_keys)
     match = np.full(n_run, -1, dtype=np.int64)
     if n == 0:
         return match, [], []
@@ -266,7 +441,7 @@ def _join(
     codes = np.concatenate([run_codes, qrels_codes])
     qb, rb = _bits(n_queries), _bits(n)
     by_query = 64 - qb - rb >= _MIN_HASH_BITS
-    s = keys * _HASH_MULTIPLIER
+    s = _key_hash(keys)
     if by_query:  # query code in the high bits, then the hash's top bits
         s >>= u64(qb + rb)
         s <<= u64(rb)
@@ -286,16 +461,16 @@ def _join(
     at += 1
     b = (s[at] & low).astype(np.int64)
     del s, at
-    bad = keys[a] != keys[b]
+    bad = _keys_differ(keys, a, b)
     if not by_query:
         bad |= codes[a] != codes[b]
     if bad.any():  # hash collisions: join the queries involved exactly
         redo = np.unique(np.concatenate([codes[a[bad]], codes[b[bad]]]))
         fine = ~np.isin(codes[a], redo)
         rows = np.flatnonzero(np.isin(codes, redo))
-        order = rows[np.lexsort((rows, keys[rows], codes[rows]))]
-        ks, cs = keys[order], codes[order]
-        same = np.flatnonzero((ks[1:] == ks[:-1]) & (cs[1:] == cs[:-1]))
+        order = rows[np.lexsort((rows, *_key_columns(_take(keys, rows)), codes[rows]))]
+        cs = codes[order]
+        same = np.flatnonzero(~_keys_differ(keys, order[1:], order[:-1]) & (cs[1:] == cs[:-1]))
         a = np.concatenate([a[fine], order[same]])
         b = np.concatenate([b[fine], order[same + 1]])
     lo, hi = np.minimum(a, b), np.maximum(a, b)

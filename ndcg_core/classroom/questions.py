@@ -1,0 +1,241 @@
+"""Class-mode questions: what a room is asked, how an answer is judged, how a class answered.
+
+A question is stored as a small JSON-able *definition* (a dict), rebuilt into a Practice
+:class:`~ndcg_core.practice.Exercise` whenever it is needed, so the rules (checking,
+:func:`~ndcg_core.practice.diagnose`) live only in :mod:`ndcg_core.practice`:
+
+* ``{"source": "practice", "seed": 7, "number": 1, "kind": "metric", "level": 1}``: one of
+  Practice's generated exercises (:func:`~ndcg_core.practice.make_exercise`).
+* ``{"source": "playground", "labels": [...], "grades": [...], "formula": {...}, "ask": "ndcg"}``:
+  the playground's list with a question (``ask``: ``"dcg"``, ``"idcg"``, ``"ndcg"``, or
+  ``"highest"``: put the items in the order with the highest NDCG).
+
+>>> d = playground_definition(["A", "B", "C"], [0, 1, 1], PracticeFormula(), "ndcg")
+>>> e = exercise(d)
+>>> e.answer_type, grade(e, "0.69").correct   # DCG 0.5 + 0.631 over IDCG 1.631: 0.693
+('number', True)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..i18n import N_
+from ..practice import KINDS, LEVELS, MISTAKES, Exercise, Feedback, Question, check, make_exercise
+from ..practice import Formula as PracticeFormula
+from ..spec import Spec
+
+__all__ = [
+    "ASKS",
+    "Graded",
+    "PracticeFormula",
+    "Summary",
+    "correct_answer",
+    "decode_response",
+    "encode_response",
+    "exercise",
+    "formula_of_spec",
+    "grade",
+    "playground_definition",
+    "practice_definition",
+    "summarise",
+]
+
+#: What a playground question can ask (marked for translation: shown with ``_()``).
+ASKS: dict[str, str] = {
+    "ndcg": N_("NDCG of this list"),
+    "dcg": N_("DCG of this list"),
+    "idcg": N_("IDCG of this list"),
+    "highest": N_("the order of these items with the highest NDCG"),
+}
+#: Longest stored response text (a typed number is at most 80 characters; an order of 50 labels fits).
+MAX_RESPONSE = 4000
+#: Most items a playground question may have (students order them on a phone).
+MAX_ITEMS = 12
+
+
+class BadAnswer(ValueError):
+    """A response that cannot be judged; ``str(err)`` is the message for the student."""
+
+
+class BadQuestion(ValueError):
+    """A definition that does not describe a question."""
+
+
+def practice_definition(seed: int, number: int, kind: str, level: int) -> dict[str, Any]:
+    """The definition of one of Practice's exercises."""
+    if kind not in KINDS or level not in LEVELS:
+        raise BadQuestion(f"unknown Practice exercise kind {kind!r} or level {level!r}")
+    return {"source": "practice", "seed": int(seed), "number": int(number), "kind": kind, "level": int(level)}
+
+
+def formula_of_spec(spec: Spec) -> PracticeFormula | None:
+    """The playground's formula as a Practice formula, or None when Practice cannot state it.
+
+    Practice's questions know linear or exponential gains and the log2(i + 1) or
+    Järvelin–Kekäläinen discounts, with any log base and cutoff.
+    """
+    v = spec.variant
+    if v.gain not in ("linear", "exponential") or v.discount not in ("log", "jarvelin"):
+        return None
+    return PracticeFormula(k=v.k, gain=v.gain, discount=v.discount, log_base=v.log_base)
+
+
+def playground_definition(
+    labels: Sequence[str], grades: Sequence[float], formula: PracticeFormula, ask: str
+) -> dict[str, Any]:
+    """The definition of a question on a list (the playground's), under a formula."""
+    if ask not in ASKS:
+        raise BadQuestion(f"ask must be one of {', '.join(ASKS)}; got {ask!r}")
+    if not 2 <= len(grades) <= MAX_ITEMS or len(labels) != len(grades):
+        raise BadQuestion(f"a class question needs 2 to {MAX_ITEMS} items, each with a label")
+    if len(set(labels)) != len(labels):
+        raise BadQuestion("the items' labels must differ, so an order can name them")
+    if not any(float(g) > 0 for g in grades):
+        raise BadQuestion("at least one item must be relevant (grade above 0)")
+    return {
+        "source": "playground",
+        "labels": [str(x) for x in labels],
+        "grades": [float(g) for g in grades],
+        "formula": {
+            "k": formula.k,
+            "gain": formula.gain,
+            "discount": formula.discount,
+            "log_base": formula.log_base,
+        },
+        "ask": ask,
+    }
+
+
+def exercise(definition: Mapping[str, Any]) -> Exercise:
+    """The Practice exercise a definition describes."""
+    source = definition.get("source")
+    if source == "practice":
+        return make_exercise(
+            definition["seed"], definition["number"], definition["kind"], definition["level"]
+        )
+    if source != "playground":
+        raise BadQuestion(f"unknown question source {source!r}")
+    f = definition["formula"]
+    formula = PracticeFormula(k=f["k"], gain=f["gain"], discount=f["discount"], log_base=f["log_base"])
+    grades = tuple(float(g) for g in definition["grades"])
+    labels = tuple(definition["labels"])
+    ask = definition["ask"]
+    base = {"seed": 0, "number": 0, "level": 1, "grades": grades, "labels": labels, "formula": formula}
+    cut = "" if formula.k is None else f"@{formula.k}"
+    if ask == "highest":
+        best = formula.ndcg(sorted(grades, reverse=True))
+        worst = formula.ndcg(sorted(grades))
+        prompt = f"Put the items in the order that gives the highest NDCG{cut}."
+        return Exercise(
+            **base, kind="drag", prompt=prompt, goal="highest", values=(("best", best), ("worst", worst))
+        )
+    name = {"dcg": "DCG", "idcg": "IDCG", "ndcg": "NDCG"}[ask]
+    question = Question(grades, formula, ask)
+    return Exercise(**base, kind="metric", prompt=f"What is {name}{cut} of this list?", question=question)
+
+
+def encode_response(response: Any) -> str:
+    """A response as stored text: JSON (a typed string, a choice index, or a list of labels)."""
+    return json.dumps(response, ensure_ascii=False)
+
+
+def decode_response(text: str) -> Any:
+    return json.loads(text)
+
+
+@dataclass(frozen=True)
+class Graded:
+    """A judged response: what to store for it."""
+
+    response: str  # encode_response(...)
+    correct: bool
+    value: float | None  # the typed number, or the order's NDCG
+    mistakes: tuple[str, ...] = ()
+
+
+def grade(e: Exercise, response: Any) -> Graded:
+    """Judge a response with Practice's :func:`~ndcg_core.practice.check`.
+
+    Raises :class:`BadAnswer` (with Practice's message) when it cannot be judged:
+    not a number, not an order of the items, no choice.
+    """
+    if e.answer_type == "number" and not isinstance(response, str):
+        raise BadAnswer("Type a number.")
+    if e.answer_type == "order" and not (
+        isinstance(response, list) and all(isinstance(x, str) for x in response)
+    ):
+        raise BadAnswer("Give every item once, in your order.")
+    text = encode_response(response)
+    if len(text) > MAX_RESPONSE:
+        raise BadAnswer("That answer is too long.")
+    fb: Feedback = check(e, response)
+    if not fb.counts:
+        raise BadAnswer(fb.message)
+    value = fb.value if fb.value is not None and math.isfinite(fb.value) else None
+    return Graded(text, fb.correct, value, tuple(fb.mistakes))
+
+
+def feedback(e: Exercise, stored_response: str) -> Feedback:
+    """The feedback a student sees after the reveal, from their stored response."""
+    return check(e, decode_response(stored_response))
+
+
+def correct_answer(e: Exercise) -> str:
+    """The right answer in words (plain text)."""
+    if e.answer_type == "number":
+        return f"{e.exact:.3f}"
+    if e.answer_type == "choice":
+        return e.choices[e.answer_choice]
+    ideal = sorted(zip(e.labels, e.grades, strict=True), key=lambda p: -p[1])  # stable: ties keep order
+    best = dict(e.values)["best"]
+    order = ", ".join(label for label, _ in ideal)
+    if e.goal == "highest":
+        return f"{order} (best first by grade): NDCG = {best:.3f}"
+    if e.goal == "lowest":
+        return f"lowest NDCG = {dict(e.values)['worst']:.3f}: the items worst first"
+    return f"any order with NDCG within ±0.01 of {e.target:.2f}"
+
+
+@dataclass(frozen=True)
+class Summary:
+    """How a class answered one question.
+
+    ``values``: the numbers typed (numeric questions) or the orders' NDCG (order questions);
+    ``choices``: how many picked each choice (choice questions); ``mistakes``: how many answers
+    each diagnosed mistake explains (:data:`~ndcg_core.practice.MISTAKES` ids, plus ``"unknown"``).
+    """
+
+    answered: int
+    correct: int
+    values: tuple[float, ...] = ()
+    choices: tuple[int, ...] = ()
+    mistakes: dict[str, int] = field(default_factory=dict)
+
+    def share(self, count: int) -> float:
+        return count / self.answered if self.answered else 0.0
+
+
+def summarise(e: Exercise, rows: Iterable[tuple[str, bool, float | None, str]]) -> Summary:
+    """The summary of stored answers ``(response, correct, value, mistakes "a,b")``."""
+    rows = list(rows)
+    mistakes: Counter[str] = Counter()
+    for _, _, _, found in rows:
+        mistakes.update(m for m in found.split(",") if m)
+    choices: tuple[int, ...] = ()
+    if e.answer_type == "choice":
+        picked = Counter(decode_response(r) for r, *_ in rows)
+        choices = tuple(picked.get(i, 0) for i in range(len(e.choices)))
+    ordered = {m: mistakes[m] for m in [*MISTAKES, "unknown"] if mistakes[m]}
+    return Summary(
+        answered=len(rows),
+        correct=sum(1 for _, ok, _, _ in rows if ok),
+        values=tuple(v for _, _, v, _ in rows if v is not None),
+        choices=choices,
+        mistakes=ordered,
+    )

@@ -1,0 +1,631 @@
+"""Rooms, questions and answers in a database, through SQLAlchemy 2.
+
+SQLite by default: ``classroom.sqlite3`` under :func:`data_dir` (``NDCG_DATA_DIR``, default
+``./data``, created on first use), in WAL mode so the lecturer's live view reads while students
+write. PostgreSQL when ``NDCG_DATABASE_URL`` is set (``postgresql+psycopg://user:pw@host/db``),
+for a course served by several app replicas. The schema is created from :data:`metadata` with
+``create_all`` when a :class:`Store` starts (it only adds missing tables).
+
+Who may do what is checked here, not only in the page: every lecturer operation takes the room's
+secret ``key`` and raises :class:`NotLecturer` without it; students answer only an open question,
+once (a later answer replaces theirs: an upsert on the unique ``(question, student)`` pair, safe
+under concurrent submits on both databases).
+
+Room codes are 6 characters drawn with :mod:`secrets` from 31 letters and digits that cannot be
+mistaken for one another (no 0/O, 1/I/L): 887 million codes, so counting finds nothing.
+Rooms expire ``NDCG_ROOM_HOURS`` hours (default 24) after they were created; expired rooms
+are deleted when a new room is created.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    delete,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from .questions import Graded, Summary, exercise, grade, summarise
+
+__all__ = [
+    "CODE_ALPHABET",
+    "CODE_LENGTH",
+    "MAX_NAME",
+    "STATUSES",
+    "BadName",
+    "ClassroomError",
+    "NotJoined",
+    "NotLecturer",
+    "QuestionInfo",
+    "QuestionNotOpen",
+    "RoomExpired",
+    "RoomInfo",
+    "RoomNotFound",
+    "Store",
+    "StoredAnswer",
+    "UnknownQuestion",
+    "clean_code",
+    "clean_name",
+    "data_dir",
+    "database_url",
+    "room_hours",
+]
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+MAX_NAME = 40
+#: A question's life: asked (draft), open for answers, closed, revealed (closed, answer shown).
+STATUSES = ("draft", "open", "closed", "revealed")
+
+
+class ClassroomError(ValueError):
+    """Base of the errors a page turns into a message."""
+
+
+class RoomNotFound(ClassroomError):
+    pass
+
+
+class RoomExpired(ClassroomError):
+    pass
+
+
+class NotLecturer(ClassroomError):
+    """The key given is not the room's secret."""
+
+
+class UnknownQuestion(ClassroomError):
+    pass
+
+
+class QuestionNotOpen(ClassroomError):
+    pass
+
+
+class NotJoined(ClassroomError):
+    pass
+
+
+class BadName(ClassroomError):
+    """``reason``: ``"empty"``, ``"too_long"`` or ``"control"``."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"bad name: {reason}")
+        self.reason = reason
+
+
+# ------------------------------------------------------------------ settings
+
+
+def data_dir() -> Path:
+    """Where the SQLite file lives: ``NDCG_DATA_DIR``, default ``./data``."""
+    return Path(os.environ.get("NDCG_DATA_DIR") or "data")
+
+
+def database_url() -> str:
+    """``NDCG_DATABASE_URL`` when set, else the SQLite file under :func:`data_dir`."""
+    url = os.environ.get("NDCG_DATABASE_URL")
+    if url:
+        return url
+    return f"sqlite:///{(data_dir() / 'classroom.sqlite3').resolve()}"
+
+
+def room_hours() -> float:
+    """How long a room lives, in hours: ``NDCG_ROOM_HOURS`` (default 24)."""
+    text = os.environ.get("NDCG_ROOM_HOURS") or "24"
+    hours = float(text)
+    if not hours > 0:
+        raise ValueError(f"NDCG_ROOM_HOURS must be a positive number of hours; got {text!r}")
+    return hours
+
+
+def clean_code(text: str | None) -> str | None:
+    """A typed room code, upper-cased; None when it cannot be a code."""
+    code = (text or "").strip().upper()
+    if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
+        return None
+    return code
+
+
+def clean_name(text: str | None) -> str:
+    """A display name: stripped, 1 to :data:`MAX_NAME` characters, no control characters.
+
+    It is stored as typed (``<b>`` stays ``<b>``); pages show it as text.
+    """
+    name = " ".join((text or "").split())
+    if not name:
+        raise BadName("empty")
+    if len(name) > MAX_NAME:
+        raise BadName("too_long")
+    if any(unicodedata.category(c) == "Cc" for c in name):
+        raise BadName("control")
+    return name
+
+
+# ------------------------------------------------------------------ schema
+
+metadata = MetaData()
+
+rooms = Table(
+    "class_rooms",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("code", String(CODE_LENGTH), nullable=False, unique=True),
+    Column("secret", String(64), nullable=False),
+    Column("created_at", DateTime, nullable=False),
+    Column("current_question", Integer),  # the number of the question students see
+)
+students = Table(
+    "class_students",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("room_id", ForeignKey("class_rooms.id", ondelete="CASCADE"), nullable=False),
+    Column("token", String(64), nullable=False),
+    Column("name", String(MAX_NAME), nullable=False),
+    Column("joined_at", DateTime, nullable=False),
+    UniqueConstraint("room_id", "token"),
+)
+questions = Table(
+    "class_questions",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("room_id", ForeignKey("class_rooms.id", ondelete="CASCADE"), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("definition", Text, nullable=False),
+    Column("prompt", Text, nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("created_at", DateTime, nullable=False),
+    UniqueConstraint("room_id", "number"),
+)
+answers = Table(
+    "class_answers",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("question_id", ForeignKey("class_questions.id", ondelete="CASCADE"), nullable=False),
+    Column("student_id", ForeignKey("class_students.id", ondelete="CASCADE"), nullable=False),
+    Column("response", Text, nullable=False),
+    Column("correct", Boolean, nullable=False),
+    Column("value", Float),
+    Column("mistakes", String(400), nullable=False),
+    Column("answered_at", DateTime, nullable=False),
+    UniqueConstraint("question_id", "student_id"),
+)
+
+
+# ------------------------------------------------------------------ values handed out
+
+
+@dataclass(frozen=True)
+class QuestionInfo:
+    number: int
+    definition: dict[str, Any]
+    prompt: str
+    status: str
+    answered: int = 0
+
+
+@dataclass(frozen=True)
+class RoomInfo:
+    code: str
+    created_at: datetime
+    expires_at: datetime
+    current: QuestionInfo | None
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    name: str
+    response: str
+    correct: bool
+    value: float | None
+    mistakes: tuple[str, ...]
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def _sqlite_pragmas(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def connect(dbapi_connection, _record):  # pragma: no cover - exercised by every SQLite test
+        dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN itself (below)
+        cur = dbapi_connection.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def begin(conn):  # pragma: no cover - exercised by every SQLite test
+        # A writing transaction takes the write lock at once: a deferred one that read first
+        # could not wait for it (SQLITE_BUSY) when another writer got in between.
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN")
+
+
+class Store:
+    """The class-mode database. Make one per process and share it (it holds the engine's pool).
+
+    ``url``: a SQLAlchemy URL (default :func:`database_url`); ``hours``: how long rooms live
+    (default :func:`room_hours`); ``clock``: a function returning naive UTC now (tests).
+    """
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        hours: float | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        self.url = url or database_url()
+        self.lifetime = timedelta(hours=room_hours() if hours is None else hours)
+        self.clock = clock or _utcnow
+        if self.url.startswith("sqlite"):
+            path = self.url.split("///", 1)[-1]
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            self.engine = create_engine(self.url, connect_args={"timeout": 30})
+            _sqlite_pragmas(self.engine)
+            self._insert = sqlite.insert
+        else:
+            self.engine = create_engine(self.url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+            self._insert = postgresql.insert
+        self._writer = self.engine.execution_options(write=True)
+        metadata.create_all(self.engine)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        with self._writer.begin() as conn:
+            yield conn
+
+    # -------------------------------------------------------------- rooms
+
+    def create_room(self) -> tuple[str, str]:
+        """A new room: ``(code, key)``. Expired rooms are deleted first."""
+        self.purge_expired()
+        key = secrets.token_urlsafe(24)
+        for _ in range(20):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            try:
+                with self._write() as conn:
+                    conn.execute(rooms.insert().values(code=code, secret=key, created_at=self.clock()))
+                return code, key
+            except IntegrityError:  # the code is taken: draw again
+                continue
+        raise RuntimeError("could not find a free room code")  # pragma: no cover - 887M codes
+
+    def purge_expired(self) -> int:
+        """Delete rooms older than the lifetime (with their questions and answers)."""
+        cutoff = self.clock() - self.lifetime
+        with self._write() as conn:
+            old = select(rooms.c.id).where(rooms.c.created_at <= cutoff)
+            qids = select(questions.c.id).where(questions.c.room_id.in_(old))
+            conn.execute(delete(answers).where(answers.c.question_id.in_(qids)))
+            conn.execute(delete(questions).where(questions.c.room_id.in_(old)))
+            conn.execute(delete(students).where(students.c.room_id.in_(old)))
+            return conn.execute(delete(rooms).where(rooms.c.created_at <= cutoff)).rowcount
+
+    def _room(self, conn: Connection, code: str | None) -> Any:
+        cleaned = clean_code(code)
+        row = None if cleaned is None else conn.execute(select(rooms).where(rooms.c.code == cleaned)).first()
+        if row is None:
+            raise RoomNotFound(f"no room {code!r}")
+        if row.created_at + self.lifetime <= self.clock():
+            raise RoomExpired(f"room {cleaned} has expired")
+        return row
+
+    def _lecturer_room(self, conn: Connection, code: str | None, key: str | None) -> Any:
+        row = self._room(conn, code)
+        if not secrets.compare_digest(row.secret.encode(), (key or "").encode()):
+            raise NotLecturer("this is not the room's lecturer key")
+        return row
+
+    def room(self, code: str | None) -> RoomInfo:
+        """The room and its current question (raises :class:`RoomNotFound`, :class:`RoomExpired`)."""
+        with self.engine.connect() as conn:
+            row = self._room(conn, code)
+            current = None
+            if row.current_question is not None:
+                current = self._question(conn, row.id, row.current_question)
+        return RoomInfo(row.code, row.created_at, row.created_at + self.lifetime, current)
+
+    def is_lecturer(self, code: str | None, key: str | None) -> bool:
+        try:
+            with self.engine.connect() as conn:
+                self._lecturer_room(conn, code, key)
+        except NotLecturer:
+            return False
+        return True
+
+    # -------------------------------------------------------------- questions (lecturer)
+
+    def _question(self, conn: Connection, room_id: int, number: int) -> QuestionInfo:
+        row = conn.execute(
+            select(questions).where(questions.c.room_id == room_id, questions.c.number == number)
+        ).first()
+        if row is None:
+            raise UnknownQuestion(f"no question {number}")
+        count = conn.execute(
+            select(func.count()).select_from(answers).where(answers.c.question_id == row.id)
+        ).scalar_one()
+        return QuestionInfo(row.number, json.loads(row.definition), row.prompt, row.status, count)
+
+    def ask(self, code: str, key: str, definition: dict[str, Any]) -> QuestionInfo:
+        """Add a question (status ``draft``) and make it the one students see."""
+        prompt = exercise(definition).prompt  # raises on a bad definition before anything is stored
+        for _ in range(5):
+            try:
+                with self._write() as conn:
+                    room = self._lecturer_room(conn, code, key)
+                    last = conn.execute(
+                        select(func.max(questions.c.number)).where(questions.c.room_id == room.id)
+                    ).scalar_one()
+                    number = (last or 0) + 1
+                    conn.execute(
+                        questions.insert().values(
+                            room_id=room.id,
+                            number=number,
+                            definition=json.dumps(definition),
+                            prompt=prompt,
+                            status="draft",
+                            created_at=self.clock(),
+                        )
+                    )
+                    conn.execute(update(rooms).where(rooms.c.id == room.id).values(current_question=number))
+                    return self._question(conn, room.id, number)
+            except IntegrityError:  # two lecturer tabs asked at once: take the next number
+                continue
+        raise RuntimeError("could not number the question")  # pragma: no cover
+
+    def set_status(self, code: str, key: str, number: int, status: str) -> QuestionInfo:
+        """Open, close or reveal question ``number``; opening it makes it the one students see."""
+        if status not in STATUSES:
+            raise ValueError(f"status must be one of {', '.join(STATUSES)}; got {status!r}")
+        with self._write() as conn:
+            room = self._lecturer_room(conn, code, key)
+            self._question(conn, room.id, number)
+            conn.execute(
+                update(questions)
+                .where(questions.c.room_id == room.id, questions.c.number == number)
+                .values(status=status)
+            )
+            if status == "open":
+                conn.execute(update(rooms).where(rooms.c.id == room.id).values(current_question=number))
+            return self._question(conn, room.id, number)
+
+    def show(self, code: str, key: str, number: int) -> QuestionInfo:
+        """Make question ``number`` the one students see (going back in the history)."""
+        with self._write() as conn:
+            room = self._lecturer_room(conn, code, key)
+            info = self._question(conn, room.id, number)
+            conn.execute(update(rooms).where(rooms.c.id == room.id).values(current_question=number))
+            return info
+
+    def questions(self, code: str, key: str) -> list[QuestionInfo]:
+        """Every question of the room, first first (the history)."""
+        with self.engine.connect() as conn:
+            room = self._lecturer_room(conn, code, key)
+            numbers = conn.execute(
+                select(questions.c.number).where(questions.c.room_id == room.id).order_by(questions.c.number)
+            ).scalars()
+            return [self._question(conn, room.id, n) for n in numbers]
+
+    def answers(self, code: str, key: str, number: int) -> list[StoredAnswer]:
+        """The answers to one question, with the students' names (lecturer only)."""
+        with self.engine.connect() as conn:
+            room = self._lecturer_room(conn, code, key)
+            rows = conn.execute(
+                select(
+                    students.c.name,
+                    answers.c.response,
+                    answers.c.correct,
+                    answers.c.value,
+                    answers.c.mistakes,
+                )
+                .join(students, students.c.id == answers.c.student_id)
+                .join(questions, questions.c.id == answers.c.question_id)
+                .where(questions.c.room_id == room.id, questions.c.number == number)
+                .order_by(answers.c.id)
+            ).all()
+        return [StoredAnswer(r.name, r.response, r.correct, r.value, _split(r.mistakes)) for r in rows]
+
+    def summary(self, code: str, key: str, number: int) -> tuple[QuestionInfo, Summary]:
+        """Question ``number`` and how the class answered it: what the lecturer's live view draws."""
+        with self.engine.connect() as conn:
+            room = self._lecturer_room(conn, code, key)
+            info = self._question(conn, room.id, number)
+            rows = conn.execute(
+                select(answers.c.response, answers.c.correct, answers.c.value, answers.c.mistakes)
+                .join(questions, questions.c.id == answers.c.question_id)
+                .where(questions.c.room_id == room.id, questions.c.number == number)
+            ).all()
+        return info, summarise(exercise(info.definition), [tuple(r) for r in rows])
+
+    def export_csv(self, code: str, key: str) -> str:
+        """Every answer of the room as CSV: question, prompt, student, answer, correct, value, mistakes."""
+        with self.engine.connect() as conn:
+            room = self._lecturer_room(conn, code, key)
+            rows = conn.execute(
+                select(
+                    questions.c.number,
+                    questions.c.prompt,
+                    students.c.name,
+                    answers.c.response,
+                    answers.c.correct,
+                    answers.c.value,
+                    answers.c.mistakes,
+                    answers.c.answered_at,
+                )
+                .join(questions, questions.c.id == answers.c.question_id)
+                .join(students, students.c.id == answers.c.student_id)
+                .where(questions.c.room_id == room.id)
+                .order_by(questions.c.number, answers.c.id)
+            ).all()
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(
+            ["question", "prompt", "student", "answer", "correct", "value", "mistakes", "answered_at"]
+        )
+        for r in rows:
+            writer.writerow(
+                [
+                    r.number,
+                    r.prompt,
+                    _csv_text(r.name),
+                    _answer_text(r.response),
+                    r.correct,
+                    "" if r.value is None else r.value,
+                    r.mistakes,
+                    r.answered_at.isoformat(timespec="seconds"),
+                ]
+            )
+        return out.getvalue()
+
+    # -------------------------------------------------------------- students
+
+    def join(self, code: str, token: str, name: str) -> str:
+        """Register (or rename) the student with this browser token; returns the cleaned name."""
+        cleaned = clean_name(name)
+        if not token or len(token) > 64:
+            raise NotJoined("a student token is 1 to 64 characters")
+        with self._write() as conn:
+            room = self._room(conn, code)
+            stmt = self._insert(students).values(
+                room_id=room.id, token=token, name=cleaned, joined_at=self.clock()
+            )
+            conn.execute(
+                stmt.on_conflict_do_update(index_elements=["room_id", "token"], set_={"name": cleaned})
+            )
+        return cleaned
+
+    def submit(self, code: str, token: str, number: int, response: Any) -> Graded:
+        """Judge and store a student's answer to question ``number`` (a later one replaces it).
+
+        Raises :class:`QuestionNotOpen` unless the question is open, :class:`NotJoined` for an
+        unknown token, and :class:`~ndcg_core.classroom.questions.BadAnswer` for a response that
+        cannot be judged (nothing is stored then).
+        """
+        for attempt in range(5):
+            try:
+                return self._submit(code, token, number, response)
+            except OperationalError:  # SQLite busy past its timeout: try again
+                if attempt == 4:
+                    raise
+                time.sleep(0.05 * (attempt + 1))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _submit(self, code: str, token: str, number: int, response: Any) -> Graded:
+        # Judge outside the write transaction: SQLite has one writer at a time, and judging
+        # (Practice's diagnosis) is the slow part. The status is checked again under the lock.
+        with self.engine.connect() as conn:
+            room = self._room(conn, code)
+            q = conn.execute(
+                select(questions).where(questions.c.room_id == room.id, questions.c.number == number)
+            ).first()
+            if q is None:
+                raise UnknownQuestion(f"no question {number}")
+            if q.status != "open":
+                raise QuestionNotOpen(f"question {number} is {q.status}")
+            student = conn.execute(
+                select(students.c.id).where(students.c.room_id == room.id, students.c.token == token)
+            ).scalar_one_or_none()
+            if student is None:
+                raise NotJoined("join the room with a name first")
+        graded = grade(exercise(json.loads(q.definition)), response)
+        values = {
+            "response": graded.response,
+            "correct": graded.correct,
+            "value": graded.value,
+            "mistakes": ",".join(graded.mistakes),
+            "answered_at": self.clock(),
+        }
+        with self._write() as conn:
+            status = conn.execute(select(questions.c.status).where(questions.c.id == q.id)).scalar_one()
+            if status != "open":
+                raise QuestionNotOpen(f"question {number} is {status}")
+            stmt = self._insert(answers).values(question_id=q.id, student_id=student, **values)
+            conn.execute(
+                stmt.on_conflict_do_update(index_elements=["question_id", "student_id"], set_=values)
+            )
+        return graded
+
+    def my_answer(self, code: str, token: str, number: int) -> StoredAnswer | None:
+        """This student's stored answer to question ``number`` (only their own)."""
+        with self.engine.connect() as conn:
+            room = self._room(conn, code)
+            row = conn.execute(
+                select(
+                    students.c.name,
+                    answers.c.response,
+                    answers.c.correct,
+                    answers.c.value,
+                    answers.c.mistakes,
+                )
+                .join(students, students.c.id == answers.c.student_id)
+                .join(questions, questions.c.id == answers.c.question_id)
+                .where(
+                    questions.c.room_id == room.id,
+                    questions.c.number == number,
+                    students.c.token == token,
+                )
+            ).first()
+        return (
+            None
+            if row is None
+            else StoredAnswer(row.name, row.response, row.correct, row.value, _split(row.mistakes))
+        )
+
+    def student_name(self, code: str, token: str) -> str | None:
+        with self.engine.connect() as conn:
+            room = self._room(conn, code)
+            return conn.execute(
+                select(students.c.name).where(students.c.room_id == room.id, students.c.token == token)
+            ).scalar_one_or_none()
+
+
+def _split(mistakes: str) -> tuple[str, ...]:
+    return tuple(m for m in mistakes.split(",") if m)
+
+
+def _answer_text(response: str) -> str:
+    value = json.loads(response)
+    return ", ".join(value) if isinstance(value, list) else str(value)
+
+
+def _csv_text(text: str) -> str:
+    """A cell a spreadsheet will not run as a formula (OWASP CSV injection)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

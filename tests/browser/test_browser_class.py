@@ -1,0 +1,173 @@
+"""Class mode (issue 12) in real headless Chromium: one lecturer, five students (one on a phone).
+
+Students answer the playground's default list (Wikipedia's D1..D6 graded 3,2,3,0,1,2, with the
+Järvelin–Kekäläinen discount max(1, log2(i))); expected values are closed forms (math.log2).
+The lecturer's live view must show all five answers within 2 s of the last submit; after the
+reveal each student sees their own feedback; links without the lecturer key show no control,
+and the store refuses a forged key.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import time
+
+import pytest
+from browser_support import streamlit_server
+from playwright.sync_api import Browser, Page, expect
+
+from ndcg_core.classroom import NotLecturer, Store
+
+pytestmark = pytest.mark.browser
+
+GRADES = [3, 2, 3, 0, 1, 2]
+
+
+def ndcg(discount) -> float:
+    dcg = sum(g / discount(i) for i, g in enumerate(GRADES, start=1))
+    return dcg / sum(g / discount(i) for i, g in enumerate(sorted(GRADES, reverse=True), start=1))
+
+
+RIGHT = ndcg(lambda i: max(1.0, math.log2(i)))  # 0.932
+LOG2_I_PLUS_1 = ndcg(lambda i: math.log2(i + 1))  # the other discount: a diagnosed mistake
+PHONE = {"width": 390, "height": 844}
+CONTROLS = (".st-key-cl_open", ".st-key-cl_close", ".st-key-cl_reveal", ".st-key-cl_ask_button")
+
+
+@pytest.fixture(scope="module")
+def class_server(tmp_path_factory):
+    """The app on its own SQLite file, so the test can read what was stored."""
+    data = tmp_path_factory.mktemp("class-data")
+    old = os.environ.get("NDCG_DATA_DIR")
+    os.environ["NDCG_DATA_DIR"] = str(data)
+    try:
+        with streamlit_server() as url:
+            store = Store(f"sqlite:///{data / 'classroom.sqlite3'}")
+            yield url, store
+            store.dispose()
+    finally:
+        if old is None:
+            os.environ.pop("NDCG_DATA_DIR", None)
+        else:
+            os.environ["NDCG_DATA_DIR"] = old
+
+
+def open_lecturer(page: Page, url: str) -> tuple[str, str]:
+    page.goto(f"{url}/class", timeout=90_000)
+    page.locator(".st-key-cl_create button").click()
+    expect(page).to_have_url(re.compile(r"room=\w{6}&key="), timeout=30_000)
+    href = page.evaluate("location.href")
+    code, key = re.search(r"room=(\w+)&key=([\w-]+)", href).groups()
+    return code, key
+
+
+def ask_playground_ndcg(page: Page) -> None:
+    page.locator(".st-key-cl_source button", has_text="The playground's list").click()
+    expect(page.locator(".st-key-cl_ask")).to_be_visible()
+    page.locator(".st-key-cl_ask_button button").click()
+    expect(page.locator(".st-key-cl_prompt")).to_contain_text("What is NDCG of this list?")
+    page.locator(".st-key-cl_open button").click()
+    expect(page.locator(".st-key-cl_question")).to_contain_text("Open for answers")
+
+
+def join(page: Page, url: str, code: str, name: str) -> None:
+    page.goto(f"{url}/class?room={code}", timeout=90_000)  # six browsers on a shared 2-core machine
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Join", exact=True).click()
+    expect(page.locator(".st-key-cl_answer_1 input")).to_be_visible(timeout=30_000)
+
+
+def send(page: Page, text: str) -> None:
+    box = page.locator(".st-key-cl_answer_1 input")
+    box.fill(text)
+    expect(box).to_have_value(text)
+    page.get_by_role("button", name="Send answer").click()
+    expect(page.locator(".st-key-cl_saved")).to_contain_text("Saved", timeout=30_000)
+
+
+def test_five_students_answer_the_lecturer_sees_them_live_and_each_gets_feedback(
+    browser: Browser, class_server, artifacts
+):
+    url, store = class_server
+    lecturer = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    code, key = open_lecturer(lecturer, url)
+    expect(lecturer.locator(".st-key-cl_code")).to_have_text(code)
+    expect(lecturer.locator(".st-key-cl_qr img")).to_be_visible()
+    ask_playground_ndcg(lecturer)
+
+    names = ["Ana", "Bo", "<b>Chen</b>", "Dee", "Eli"]
+    answers = [f"{RIGHT:.3f}", f"{RIGHT:.3f}", f"{LOG2_I_PLUS_1:.3f}", f"{RIGHT:.4f}", f"{LOG2_I_PLUS_1:.3f}"]
+    students = []
+    for i, name in enumerate(names):
+        context = browser.new_context(viewport=PHONE if i == 0 else {"width": 1280, "height": 720})
+        page = context.new_page()
+        join(page, url, code, name)
+        students.append(page)
+    expect(students[2].get_by_text("you are <b>Chen</b>")).to_be_visible()  # shown as text
+    for page, text in zip(students, answers, strict=True):
+        send(page, text)
+    submitted = time.monotonic()
+    expect(lecturer.locator(".st-key-cl_answered [data-testid=stMetricValue]")).to_have_text(
+        "5", timeout=2_000
+    )
+    # Plotly swaps the chart's SVG when it redraws, so two titles can exist for a moment.
+    title = lecturer.locator(".st-key-cl_chart .gtitle").filter(has_text=re.compile(r"^5 answers$")).first
+    expect(title).to_be_visible(timeout=2_000)
+    assert time.monotonic() - submitted < 2.5  # the two waits together, with a little slack for Playwright
+    students[0].screenshot(path=str(artifacts / "class-student-saved-390x844.png"))
+    lecturer.screenshot(path=str(artifacts / "class-lecturer-live-1920x1080.png"))
+
+    lecturer.locator(".st-key-cl_reveal button").click()
+    expect(lecturer.locator(".st-key-cl_correct")).to_contain_text("60%")
+    expect(lecturer.locator(".st-key-cl_correct_answer")).to_contain_text(f"{RIGHT:.3f}")
+    expect(lecturer.locator(".st-key-cl_mistakes")).to_contain_text("40%")
+    lecturer.screenshot(path=str(artifacts / "class-lecturer-revealed-1920x1080.png"))
+    lecturer.set_viewport_size({"width": 1280, "height": 720})
+    lecturer.screenshot(path=str(artifacts / "class-lecturer-1280x720.png"))
+
+    for page, text in zip(students, answers, strict=True):
+        page.bring_to_front()  # each student looks at their own phone (a hidden tab's timers are throttled)
+        feedback = page.locator(".st-key-cl_feedback")
+        # Each student page notices the reveal within 2 s and reruns; six at once on a busy machine.
+        expect(feedback).to_contain_text(
+            "Right" if text.startswith(f"{RIGHT:.3f}"[:4]) else "Not quite", timeout=60_000
+        )
+        expect(feedback).to_contain_text(f"The answer: {RIGHT:.3f}")
+    expect(students[2].locator(".st-key-cl_feedback")).to_contain_text("log2(i+1)")
+    students[0].screenshot(path=str(artifacts / "class-student-feedback-390x844.png"))
+    stored = store.answers(code, key, 1)
+    assert sorted(a.name for a in stored) == sorted(names)
+    assert sum(a.correct for a in stored) == 3
+
+
+def test_a_student_url_cannot_open_close_or_reveal(browser: Browser, class_server):
+    url, store = class_server
+    lecturer = browser.new_context().new_page()
+    code, key = open_lecturer(lecturer, url)
+    ask_playground_ndcg(lecturer)
+    for query in (f"room={code}", f"room={code}&key=wrong", f"room={code}&key={key[:-1]}"):
+        page = browser.new_context(viewport=PHONE).new_page()
+        page.goto(f"{url}/class?{query}")
+        expect(page.get_by_label("Your name")).to_be_visible(timeout=30_000)
+        for control in CONTROLS:
+            expect(page.locator(control)).to_have_count(0)
+        expect(page.locator("[data-testid=stMetric]")).to_have_count(0)
+        if "key" in query:
+            expect(page.locator("[data-testid=stAlert]")).to_contain_text("lecturer key is not the room's")
+        page.context.close()
+    # Tried directly against the store with the forged keys: refused, and nothing changed.
+    for forged in ("", "wrong", key[:-1]):
+        with pytest.raises(NotLecturer):
+            store.set_status(code, forged, 1, "revealed")
+        with pytest.raises(NotLecturer):
+            store.set_status(code, forged, 1, "closed")
+    assert store.room(code).current.status == "open"
+
+
+def test_an_unknown_room_code_shows_a_message_not_a_traceback(page: Page, class_server):
+    url, _store = class_server
+    page.goto(f"{url}/class?room=NOPE99")
+    expect(page.locator("[data-testid=stAlert]")).to_contain_text("There is no room with the code 'NOPE99'")
+    expect(page.locator("[data-testid=stException]")).to_have_count(0)

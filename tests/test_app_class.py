@@ -1,0 +1,280 @@
+"""The Class page (issue 12) through AppTest: create, join, answer, reveal, and every bad input.
+
+Each lecturer and student is its own AppTest session on one SQLite file (NDCG_DATA_DIR in a
+temporary folder). Expected numbers are closed forms (math.log2) on the playground's default list,
+Wikipedia's D1..D6 graded 3,2,3,0,1,2 with the Järvelin–Kekäläinen discount max(1, log2(i)).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from ndcg_core.classroom import Store
+from ndcg_core.practice import MISTAKES
+from views.common import md_escape
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+PAGE = "views/classroom.py"
+
+GRADES = [3, 2, 3, 0, 1, 2]
+DCG = sum(g / max(1.0, math.log2(i)) for i, g in enumerate(GRADES, start=1))
+IDCG = sum(g / max(1.0, math.log2(i)) for i, g in enumerate(sorted(GRADES, reverse=True), start=1))
+NDCG = DCG / IDCG  # 0.932
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("NDCG_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("NDCG_DATABASE_URL", raising=False)
+    monkeypatch.delenv("NDCG_ROOM_HOURS", raising=False)
+    st.cache_resource.clear()  # the page's one store per process: a new one on this test's file
+    yield tmp_path
+    st.cache_resource.clear()
+
+
+def db(tmp_path: Path, **kwargs) -> Store:
+    return Store(f"sqlite:///{tmp_path / 'classroom.sqlite3'}", **kwargs)
+
+
+def page(params: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.switch_page(PAGE)
+    for key, value in (params or {}).items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def ok(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def keys(at: AppTest) -> set[str]:
+    return {b.key for b in at.button}
+
+
+def lecturer_with_question(ask: str = "ndcg") -> tuple[AppTest, str, str]:
+    """A lecturer who created a room and opened a question on the playground's list."""
+    at = page()
+    at.button(key="cl_create").click().run()
+    code, key = at.query_params["room"], at.query_params["key"]
+    at.segmented_control(key="cl_source").set_value("playground").run()
+    at.selectbox(key="cl_ask").set_value(ask).run()
+    at.button(key="cl_ask_button").click().run()
+    at.button(key="cl_open").click().run()
+    ok(at)
+    return at, code, key
+
+
+def student(code: str, name: str = "Ana") -> AppTest:
+    at = page({"room": code})
+    at.text_input(key="cl_name").input(name)
+    at.button(key="FormSubmitter:cl_join_form-Join").click().run()
+    ok(at)
+    return at
+
+
+def send(at: AppTest, text: str) -> AppTest:
+    at.text_input(key="cl_answer_1").input(text)
+    return at.button(key="FormSubmitter:cl_form_1-Send answer").click().run()
+
+
+def test_create_a_room_puts_code_and_key_in_the_url_and_shows_the_join_link(data_dir):
+    at = page()
+    ok(at)
+    assert at.button(key="cl_create").label == "Create a room"
+    at.button(key="cl_create").click().run()
+    ok(at)
+    code, key = at.query_params["room"], at.query_params["key"]
+    assert len(code) == 6 and len(key) >= 32
+    assert db(data_dir).is_lecturer(code, key)
+    assert any(c.value.endswith(f"/class?room={code}") for c in at.code)
+    assert not {"cl_open", "cl_close", "cl_reveal"} & keys(at)  # nothing to open before a question
+    at.button(key="cl_ask_button").click().run()  # the default: a Practice exercise
+    ok(at)
+    assert {"cl_open", "cl_close", "cl_reveal"} <= keys(at)
+    assert db(data_dir).room(code).current.status == "draft"
+
+
+def test_students_answer_the_lecturer_sees_the_count_and_after_the_reveal_each_their_feedback(data_dir):
+    lecturer, code, _key = lecturer_with_question()
+    ana, bo = student(code, "Ana"), student(code, "Bo")
+    assert [t.label for t in ana.text_input] == ["Your answer"]
+    send(ana, f"{NDCG:.3f}")
+    ok(ana)
+    assert "Saved" in ana.success[0].value
+    # Bo uses log2(i + 1), the other discount: Practice's diagnosis names it.
+    log2_plus_1 = sum(g / math.log2(i + 1) for i, g in enumerate(GRADES, start=1)) / sum(
+        g / math.log2(i + 1) for i, g in enumerate(sorted(GRADES, reverse=True), start=1)
+    )
+    send(bo, f"{log2_plus_1:.3f}")
+    lecturer.run()
+    assert lecturer.metric[0].label == "Answered" and lecturer.metric[0].value == "2"
+    assert lecturer.metric[1].value == "?"  # right/wrong only after the reveal
+    lecturer.button(key="cl_reveal").click().run()
+    ok(lecturer)
+    assert lecturer.metric[1].value == "50%"
+    texts = "\n".join(m.value for m in lecturer.markdown)
+    assert "50% · " + md_escape(MISTAKES["log2_i_plus_1"]) in texts
+    assert lecturer.success[0].value == "The answer: " + md_escape(f"{NDCG:.3f}")
+    ana.run()
+    bo.run()
+    assert ana.success[0].value.startswith("Right")
+    assert bo.error[0].value.startswith("Not quite")
+    assert "log2" in bo.error[0].value
+
+
+def test_a_later_answer_replaces_the_first(data_dir):
+    _lecturer, code, key = lecturer_with_question()
+    ana = student(code)
+    send(ana, "0.5")
+    send(ana, f"{NDCG:.3f}")
+    _, summary = db(data_dir).summary(code, key, 1)
+    assert summary.answered == 1 and summary.correct == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [("", "Type your name"), ("   ", "Type your name"), ("x" * 10_000, "at most 40 characters")],
+    ids=["empty", "spaces", "10000-chars"],
+)
+def test_bad_names_get_a_message_and_nothing_is_stored(data_dir, name, message):
+    _, code, _key = lecturer_with_question()
+    at = page({"room": code})
+    at.text_input(key="cl_name").input(name)
+    at.button(key="FormSubmitter:cl_join_form-Join").click().run()
+    ok(at)
+    assert message in at.error[0].value
+    assert [t.label for t in at.text_input] == ["Your name"]  # still asked
+    with db(data_dir).engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT count(*) FROM class_students").scalar() == 0
+
+
+def test_html_in_a_name_is_stored_as_typed_and_shown_as_text(data_dir):
+    _, code, key = lecturer_with_question()
+    name = '<img src=x onerror="alert(1)"> **B** $x$'
+    at = student(code, name)
+    assert at.caption[0].value == f"Room {code} · you are {md_escape(name)}"
+    send(at, "0.5")
+    assert db(data_dir).answers(code, key, 1)[0].name == name
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["abc", "", "0.5 + ", "__import__('os')", "9" * 200],
+    ids=["word", "empty", "dangling", "code", "long"],
+)
+def test_answers_that_are_not_numbers_get_a_message_and_are_not_stored(data_dir, text):
+    _, code, key = lecturer_with_question()
+    at = student(code)
+    send(at, text)
+    ok(at)
+    assert at.error, "a message names the problem"
+    assert not at.success
+    assert db(data_dir).summary(code, key, 1)[1].answered == 0
+
+
+def test_an_order_question_takes_the_tapped_order(data_dir):
+    _lecturer, code, key = lecturer_with_question("highest")
+    at = student(code)
+    labels = ["D1", "D3", "D2", "D6", "D5", "D4"]  # grades 3,3,2,2,1,0: the ideal order
+    at.multiselect(key="cl_order_1").set_value(labels)
+    at.button(key="FormSubmitter:cl_form_1-Send answer").click().run()
+    ok(at)
+    answers = db(data_dir).answers(code, key, 1)
+    assert answers[0].correct and answers[0].value == pytest.approx(1.0)
+    at.multiselect(key="cl_order_1").set_value(labels[:3])
+    at.button(key="FormSubmitter:cl_form_1-Send answer").click().run()
+    assert at.error and db(data_dir).answers(code, key, 1)[0].value == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    "code", ["NOPE99", "<script>x</script>", "A" * 10_000], ids=["unknown", "html", "long"]
+)
+def test_an_unknown_room_code_says_so(data_dir, code):
+    at = page({"room": code})
+    ok(at)
+    assert "There is no room with the code" in at.error[0].value
+    assert "<script>" not in at.error[0].value
+    assert not [t for t in at.text_input if t.label == "Your name"]
+
+
+def test_an_expired_room_says_so(data_dir):
+    old = db(data_dir, clock=lambda: datetime.now(UTC).replace(tzinfo=None) - timedelta(hours=25))
+    code, key = old.create_room()
+    for params in ({"room": code}, {"room": code, "key": key}):
+        at = page(params)
+        ok(at)
+        assert f"Room {code} has expired" in at.error[0].value
+        assert not {"cl_open", "cl_close", "cl_reveal"} & keys(at)
+
+
+@pytest.mark.parametrize("forged", [None, "", "wrong", "x" * 500], ids=["none", "empty", "wrong", "long"])
+def test_without_the_right_key_no_control_is_shown(data_dir, forged):
+    _, code, _key = lecturer_with_question()
+    params = {"room": code} if forged is None else {"room": code, "key": forged}
+    at = page(params)
+    ok(at)
+    assert not {"cl_open", "cl_close", "cl_reveal", "cl_show", "cl_ask_button", "cl_csv"} & keys(at)
+    assert not at.metric  # no live view, no counts
+    if forged is not None:
+        assert "lecturer key is not the room's" in at.warning[0].value
+    assert [t.label for t in at.text_input] == ["Your name"]
+
+
+def test_landing_join_box_refuses_a_malformed_code(data_dir):
+    at = page()
+    at.text_input(key="cl_code_input").input("12")
+    at.button(key="FormSubmitter:cl_join_code-Join room").click().run()
+    ok(at)
+    assert "is not a room code" in at.error[0].value
+    assert "room" not in at.query_params
+
+
+def test_history_and_csv_export(data_dir):
+    lecturer, code, key = lecturer_with_question()
+    ana = student(code, "Ana")
+    send(ana, f"{NDCG:.3f}")
+    lecturer.segmented_control(key="cl_source").set_value("practice").run()
+    lecturer.button(key="cl_ask_button").click().run()
+    ok(lecturer)
+    assert lecturer.selectbox(key=f"cl_view_{code}").value == 2
+    lecturer.selectbox(key=f"cl_view_{code}").set_value(1).run()
+    assert lecturer.metric[0].value == "1"
+    csv_text = db(data_dir).export_csv(code, key)
+    assert csv_text.splitlines()[1].startswith("1,What is NDCG of this list?,Ana,")
+
+
+def test_a_reloaded_phone_tab_is_the_same_student(data_dir):
+    _, code, key = lecturer_with_question()
+    ana = student(code, "Ana")
+    token = ana.query_params["me"]
+    send(ana, "0.5")
+    again = page({"room": code, "me": token})  # a new session with the same URL
+    ok(again)
+    assert not [t for t in again.text_input if t.label == "Your name"]
+    assert again.caption[0].value == f"Room {code} · you are Ana"
+    send(again, f"{NDCG:.3f}")
+    assert [a.name for a in db(data_dir).answers(code, key, 1)] == ["Ana"]  # replaced, not a second student
+
+
+@pytest.mark.parametrize("me", ["", "short", "<script>alert(1)</script>" * 3], ids=["empty", "short", "html"])
+def test_a_malformed_student_id_in_the_url_asks_for_a_name(data_dir, me):
+    _, code, _key = lecturer_with_question()
+    at = page({"room": code, "me": me})
+    ok(at)
+    assert [t.label for t in at.text_input] == ["Your name"]
+
+
+def test_an_unreachable_database_is_a_message_not_a_traceback(data_dir, monkeypatch):
+    monkeypatch.setenv("NDCG_DATABASE_URL", "postgresql+psycopg://nobody@127.0.0.1:1/none?connect_timeout=2")
+    st.cache_resource.clear()
+    at = page()
+    at.button(key="cl_create").click().run()
+    ok(at)
+    assert "The class database cannot be reached" in at.error[0].value

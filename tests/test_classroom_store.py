@@ -1,0 +1,326 @@
+"""Class mode's storage (issue 12): the same suite on a real SQLite file and a real PostgreSQL server.
+
+The PostgreSQL server is a throwaway cluster started by the test session (tests/postgres_support.py);
+missing binaries fail the tests with a message, they are never skipped. Expected values are closed
+forms (math.log2), not the code under test.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import math
+import string
+import threading
+from datetime import datetime, timedelta
+
+import pytest
+from postgres_support import postgres_server
+from sqlalchemy import func, select
+
+from ndcg_core.classroom import (
+    CODE_ALPHABET,
+    BadAnswer,
+    BadName,
+    NotJoined,
+    NotLecturer,
+    PracticeFormula,
+    QuestionNotOpen,
+    RoomExpired,
+    RoomNotFound,
+    Store,
+    UnknownQuestion,
+    playground_definition,
+    practice_definition,
+)
+from ndcg_core.classroom.store import answers, metadata, students
+from ndcg_core.practice import make_exercise
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    with postgres_server() as url:
+        yield url
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 22, 9, 0, 0)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def make_store(request, tmp_path):
+    """A factory of stores on one fresh database (SQLite file, or the PostgreSQL test server)."""
+    url = f"sqlite:///{tmp_path / 'data' / 'class.sqlite3'}"
+    if request.param == "postgresql":
+        url = request.getfixturevalue("postgres_url")
+    made = []
+
+    def make(**kwargs) -> Store:
+        store = Store(url, hours=kwargs.pop("hours", 24), **kwargs)
+        made.append(store)
+        return store
+
+    yield make
+    metadata.drop_all(made[0].engine) if made else None
+    for store in made:
+        store.dispose()
+
+
+@pytest.fixture
+def store(make_store):
+    return make_store()
+
+
+# Three items graded 0, 1, 1; ideal 1, 1, 0. Closed forms with log2(i + 1):
+DCG = 1 / math.log2(3) + 1 / math.log2(4)
+IDCG = 1 / math.log2(2) + 1 / math.log2(3)
+NDCG = DCG / IDCG
+# The log2(i) mistake (first position undivided): DCG 0 + 1/1 + 1/log2(3), IDCG 1/1 + 1/1.
+NDCG_LOG2_I = (1 + 1 / math.log2(3)) / 2
+QUESTION = playground_definition(["A", "B", "C"], [0, 1, 1], PracticeFormula(), "ndcg")
+ORDER = playground_definition(["A", "B", "C"], [0, 1, 1], PracticeFormula(), "highest")
+
+
+def room_with(store: Store, definition=QUESTION, status="open"):
+    code, key = store.create_room()
+    q = store.ask(code, key, definition)
+    store.set_status(code, key, q.number, status)
+    return code, key, q.number
+
+
+def test_sqlite_file_is_created_under_the_data_dir_in_wal_mode(tmp_path, monkeypatch):
+    monkeypatch.setenv("NDCG_DATA_DIR", str(tmp_path / "new" / "dir"))
+    monkeypatch.delenv("NDCG_DATABASE_URL", raising=False)
+    store = Store()
+    try:
+        assert (tmp_path / "new" / "dir" / "classroom.sqlite3").exists()
+        with store.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    finally:
+        store.dispose()
+
+
+def test_database_url_comes_from_the_environment(monkeypatch):
+    from ndcg_core.classroom import database_url, room_hours
+
+    monkeypatch.setenv("NDCG_DATABASE_URL", "postgresql+psycopg://u@h/db")
+    monkeypatch.setenv("NDCG_ROOM_HOURS", "3")
+    assert database_url() == "postgresql+psycopg://u@h/db"
+    assert room_hours() == 3.0
+
+
+def test_room_codes_are_random_short_unambiguous_and_keys_long(store):
+    made = [store.create_room() for _ in range(30)]
+    codes = [c for c, _ in made]
+    assert len(set(codes)) == 30
+    assert all(len(c) == 6 and set(c) <= set(CODE_ALPHABET) for c in codes)
+    assert not set("0O1IL") & set(CODE_ALPHABET)
+    assert all(len(k) >= 32 and set(k) <= set(string.ascii_letters + string.digits + "-_") for _, k in made)
+    # Not a counter: consecutive codes share few characters in place.
+    same = sum(a == b for x, y in itertools.pairwise(codes) for a, b in zip(x, y, strict=True))
+    assert same < 29 * 6 / 3
+    code, key = made[0]
+    assert store.room(code.lower()).code == code
+    assert store.is_lecturer(code, key) and not store.is_lecturer(code, made[1][1])
+
+
+@pytest.mark.parametrize("code", ["NOPE99", "", "A" * 10_000, "<b>x</b>", "ABCDE0"])
+def test_unknown_codes_are_refused(store, code):
+    with pytest.raises(RoomNotFound):
+        store.room(code)
+
+
+def test_rooms_expire_and_old_rooms_are_deleted(make_store):
+    clock = Clock()
+    store = make_store(hours=2, clock=clock)
+    code, _key = store.create_room()
+    clock.now += timedelta(hours=1, minutes=59)
+    assert store.room(code).code == code
+    clock.now += timedelta(minutes=1)
+    with pytest.raises(RoomExpired):
+        store.room(code)
+    with pytest.raises(RoomExpired):
+        store.join(code, "tok", "Ana")
+    store.create_room()  # creating a room deletes the expired ones
+    with pytest.raises(RoomNotFound):
+        store.room(code)
+
+
+def test_without_the_key_no_lecturer_operation_runs(store):
+    code, key, number = room_with(store, status="draft")
+    for wrong in (None, "", "x", key[:-1], key + "x"):
+        with pytest.raises(NotLecturer):
+            store.set_status(code, wrong, number, "open")
+        with pytest.raises(NotLecturer):
+            store.set_status(code, wrong, number, "revealed")
+        with pytest.raises(NotLecturer):
+            store.ask(code, wrong, QUESTION)
+        for read in (store.questions, store.export_csv):
+            with pytest.raises(NotLecturer):
+                read(code, wrong)
+        for read in (store.summary, store.answers, store.show):
+            with pytest.raises(NotLecturer):
+                read(code, wrong, number)
+    assert store.room(code).current.status == "draft"
+    assert len(store.questions(code, key)) == 1
+    # Another room's key does not open this one.
+    _, other_key = store.create_room()
+    with pytest.raises(NotLecturer):
+        store.set_status(code, other_key, number, "revealed")
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"), [("", "empty"), ("   ", "empty"), ("x" * 10_000, "too_long"), ("a\x00b", "control")]
+)
+def test_bad_names_are_refused_and_nothing_is_stored(store, name, reason):
+    code, _key = store.create_room()
+    with pytest.raises(BadName) as err:
+        store.join(code, "tok", name)
+    assert err.value.reason == reason
+    assert store.student_name(code, "tok") is None
+
+
+def test_names_are_stored_as_typed_html_included(store):
+    code, _key = store.create_room()
+    html = "<img src=x onerror=alert(1)> **Bo**"
+    assert store.join(code, "tok", "  " + html + " ") == html
+    assert store.student_name(code, "tok") == html
+    assert store.join(code, "tok", "x" * 40) == "x" * 40  # the longest name; a rename keeps one student
+    with store.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(students)).scalar_one() == 1
+
+
+def test_answers_are_judged_with_practice_rules_and_a_later_answer_replaces(store):
+    code, key, number = room_with(store)
+    store.join(code, "s1", "Ana")
+    store.join(code, "s2", "Bo")
+    wrong = store.submit(code, "s1", number, f"{NDCG_LOG2_I:.3f}")
+    assert not wrong.correct and "log2_i" in wrong.mistakes
+    right = store.submit(code, "s2", number, f"{NDCG:.3f}")
+    assert right.correct and right.mistakes == ()
+    info, summary = store.summary(code, key, number)
+    assert (info.answered, summary.answered, summary.correct) == (2, 2, 1)
+    assert sorted(summary.values) == pytest.approx(sorted([round(NDCG_LOG2_I, 3), round(NDCG, 3)]))
+    assert summary.mistakes == {"log2_i": 1}
+    store.submit(code, "s1", number, f"{NDCG:.4f}")  # Ana corrects herself: replaced, not added
+    _, summary = store.summary(code, key, number)
+    assert (summary.answered, summary.correct, summary.mistakes) == (2, 2, {})
+    assert store.my_answer(code, "s1", number).response == f'"{NDCG:.4f}"'
+
+
+@pytest.mark.parametrize(
+    "text", ["abc", "", "0.5; DROP TABLE class_answers", "1e999999", "x" * 10_000, "log(2)"]
+)
+def test_answers_that_are_not_numbers_are_refused_and_not_stored(store, text):
+    code, key, number = room_with(store)
+    store.join(code, "s1", "Ana")
+    with pytest.raises(BadAnswer):
+        store.submit(code, "s1", number, text)
+    assert store.my_answer(code, "s1", number) is None
+    assert store.summary(code, key, number)[1].answered == 0
+
+
+def test_only_an_open_question_takes_answers_from_joined_students(store):
+    code, key, number = room_with(store, status="draft")
+    store.join(code, "s1", "Ana")
+    with pytest.raises(QuestionNotOpen):
+        store.submit(code, "s1", number, "0.5")
+    store.set_status(code, key, number, "open")
+    with pytest.raises(NotJoined):
+        store.submit(code, "stranger", number, "0.5")
+    with pytest.raises(UnknownQuestion):
+        store.submit(code, "s1", number + 1, "0.5")
+    store.submit(code, "s1", number, "0.5")
+    store.set_status(code, key, number, "closed")
+    with pytest.raises(QuestionNotOpen):
+        store.submit(code, "s1", number, f"{NDCG:.3f}")
+    store.set_status(code, key, number, "revealed")
+    with pytest.raises(QuestionNotOpen):
+        store.submit(code, "s1", number, f"{NDCG:.3f}")
+    assert store.my_answer(code, "s1", number).response == '"0.5"'
+
+
+def test_orderings_are_scored_by_their_ndcg(store):
+    code, key, number = room_with(store, ORDER)
+    store.join(code, "s1", "Ana")
+    store.join(code, "s2", "Bo")
+    assert store.submit(code, "s1", number, ["B", "C", "A"]).value == pytest.approx(1.0)
+    worst = store.submit(code, "s2", number, ["A", "B", "C"])
+    assert not worst.correct and worst.value == pytest.approx(NDCG)
+    with pytest.raises(BadAnswer):
+        store.submit(code, "s2", number, ["A", "B"])  # an item missing
+    assert sorted(store.summary(code, key, number)[1].values) == pytest.approx([NDCG, 1.0])
+
+
+def test_a_practice_choice_question_counts_each_choice(store):
+    definition = practice_definition(7, 1, "winner", 1)
+    e = make_exercise(7, 1, "winner", 1)
+    code, key, number = room_with(store, definition)
+    for i in range(3):
+        store.join(code, f"s{i}", f"S{i}")
+    store.submit(code, "s0", number, e.answer_choice)
+    store.submit(code, "s1", number, e.answer_choice)
+    store.submit(code, "s2", number, (e.answer_choice + 1) % len(e.choices))
+    _, summary = store.summary(code, key, number)
+    assert summary.correct == 2 and sum(summary.choices) == 3 and summary.choices[e.answer_choice] == 2
+
+
+def test_history_goes_back_and_students_read_only_their_own_answer(store):
+    code, key, first = room_with(store)
+    store.join(code, "s1", "Ana")
+    store.join(code, "s2", "Bo")
+    store.submit(code, "s1", first, "0.5")
+    second = store.ask(code, key, ORDER).number
+    assert store.room(code).current.number == second == first + 1
+    assert [q.number for q in store.questions(code, key)] == [first, second]
+    store.show(code, key, first)
+    assert store.room(code).current.number == first
+    assert store.my_answer(code, "s2", first) is None  # Bo sees nothing of Ana's
+    assert store.my_answer(code, "s1", first).name == "Ana"
+
+
+def test_export_csv_holds_every_answer_and_defuses_formulas(store):
+    code, key, number = room_with(store)
+    store.join(code, "s1", '=HYPERLINK("http://x")')
+    store.join(code, "s2", "<b>Bo</b>")
+    store.submit(code, "s1", number, "0.5")
+    store.submit(code, "s2", number, f"{NDCG:.3f}")
+    rows = list(csv.DictReader(io.StringIO(store.export_csv(code, key))))
+    assert [r["student"] for r in rows] == ['\'=HYPERLINK("http://x")', "<b>Bo</b>"]
+    assert [r["answer"] for r in rows] == ["0.5", f"{NDCG:.3f}"]
+    assert [r["correct"] for r in rows] == ["False", "True"]
+    assert rows[0]["prompt"] == "What is NDCG of this list?"
+
+
+def test_60_concurrent_submits_lose_none(store):
+    code, key, number = room_with(store)
+    tokens = [f"student-{i}" for i in range(60)]
+    for t in tokens:
+        store.join(code, t, t)
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(60)
+
+    def submit(i: int) -> None:
+        try:
+            barrier.wait()
+            for repeat in range(3):  # each student answers three times: the last one stays
+                store.submit(code, tokens[i], number, f"{(i + repeat) / 100:.2f}")
+        except BaseException as err:
+            errors.append(err)
+
+    threads = [threading.Thread(target=submit, args=(i,)) for i in range(60)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    _, summary = store.summary(code, key, number)
+    assert summary.answered == 60
+    assert sorted(summary.values) == pytest.approx([(i + 2) / 100 for i in range(60)])
+    with store.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(answers)).scalar_one() == 60
