@@ -172,6 +172,26 @@ KNOWN_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"(?P<table>.*): (?P<what>\w+) on (?P<row>.*) is (?P<value>.*), expected a finite number",
             N_("{table}: {what} on {row} is {value}, expected a finite number"),
         ),
+        # Class mode (ndcg_core.classroom): questions that cannot be asked, answers that cannot be taken
+        (
+            r"the playground's formula uses a gain table or discount that class questions cannot state",
+            N_("the playground's formula uses a gain table or discount that class questions cannot state"),
+        ),
+        (
+            r"a class question needs 2 to (?P<n>\d+) items, each with a label",
+            N_("a class question needs 2 to {n} items, each with a label"),
+        ),
+        (
+            r"the items' labels must differ, so an order can name them",
+            N_("the items' labels must differ, so an order can name them"),
+        ),
+        (
+            r"at least one item must be relevant \(grade above 0\)",
+            N_("at least one item must be relevant (grade above 0)"),
+        ),
+        (r"Type a number\.", N_("Type a number.")),
+        (r"Give every item once, in your order\.", N_("Give every item once, in your order.")),
+        (r"That answer is too long\.", N_("That answer is too long.")),
         # typed answers (ndcg_core.answers): the hint after the colon is the shared example
         (
             r"(?P<problem>.*): " + _EXAMPLE_RE,

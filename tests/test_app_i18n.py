@@ -158,7 +158,9 @@ def untranslated(text: str) -> list[str]:
 def assert_chinese(at: AppTest) -> str:
     text = rendered_text(at)
     assert re.search(r"[\u4e00-\u9fff]", text), "no Chinese on the page"
-    assert untranslated(text) == [], text
+    found = untranslated(text)
+    where = [line for line in text.splitlines() if any(msgid in line for msgid in found)]
+    assert found == [], where
     return text
 
 
@@ -306,3 +308,53 @@ def test_the_link_keeps_lang_beside_the_state_and_the_state_ignores_it():
     at = open_page("views/playground.py", {"rel": "1,0,2"})
     assert at.query_params["lang"] == "zh" and at.query_params["rel"] == "1,0,2"
     assert [i.grade for i in at.session_state["pg_items"]] == [1.0, 0.0, 2.0]
+
+
+# ------------------------------------------------------------------ Class mode
+
+
+@pytest.fixture
+def class_db(tmp_path, monkeypatch):
+    import streamlit as st
+
+    monkeypatch.setenv("NDCG_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("NDCG_DATABASE_URL", raising=False)
+    st.cache_resource.clear()  # the page's one store per process: a new one on this test's file
+    yield tmp_path
+    st.cache_resource.clear()
+
+
+@pytest.mark.parametrize("source", ["playground", "practice"])
+def test_class_lecturer_and_student_in_chinese(class_db, source):
+    lecturer = open_page("views/classroom.py")
+    assert "授课" in assert_chinese(lecturer)  # the landing page
+    ok(lecturer.button(key="cl_create").click().run())
+    code, key = lecturer.query_params["room"], lecturer.query_params["key"]
+    assert lecturer.query_params["lang"] == "zh"
+    ok(lecturer.segmented_control(key="cl_source").set_value(source).run())
+    assert_chinese(lecturer)
+    ok(lecturer.button(key="cl_ask_button").click().run())
+    ok(lecturer.button(key="cl_open").click().run())
+    assert_chinese(lecturer)
+
+    student = open_page("views/classroom.py", {"room": code})
+    assert_chinese(student)
+    student.text_input(key="cl_name").input("Ana")
+    ok(student.button(key=f"FormSubmitter:cl_join_form-{_('Join')}").click().run())
+    assert_chinese(student)
+    answers = [t for t in student.text_input if t.key == "cl_answer_1"]
+    if answers:
+        answers[0].input("abc")
+        ok(student.button(key=f"FormSubmitter:cl_form_1-{_('Send answer')}").click().run())
+        assert "请输入一个数" in assert_chinese(student) or assert_chinese(student)
+        answers = [t for t in student.text_input if t.key == "cl_answer_1"]
+        answers[0].input("0.5")
+        ok(student.button(key=f"FormSubmitter:cl_form_1-{_('Send answer')}").click().run())
+        assert_chinese(student)
+    ok(lecturer.run())
+    assert_chinese(lecturer)
+    ok(lecturer.button(key="cl_reveal").click().run())
+    assert_chinese(lecturer)
+    ok(student.run())
+    assert_chinese(student)
+    assert key  # the lecturer's link kept its key beside the language

@@ -41,10 +41,11 @@ from ndcg_core.classroom import (
     playground_definition,
     practice_definition,
 )
+from ndcg_core.errors import error_text
 from ndcg_core.i18n import N_, _, ngettext
 from ndcg_core.playground import DEFAULT_STATE
 from ndcg_core.practice import KINDS, LEVELS, MISTAKES, Exercise, focus_rows
-from views.common import md_escape
+from views.common import md_escape, ui_params
 
 #: How often the lecturer's live view and the students' waiting screen ask the database.
 LIVE_EVERY = 1.0
@@ -103,7 +104,8 @@ def join_link(code: str) -> str:
     """The students' link: NDCG_PUBLIC_URL (the address students reach) or the lecturer's own."""
     base = (os.environ.get("NDCG_PUBLIC_URL") or st.context.url or "").rstrip("/")
     base = base.removesuffix("/class")  # the lecturer's own address ends in this page's path
-    return f"{base}/class?room={quote(code)}"
+    lang = "".join(f"&lang={quote(v)}" for v in ui_params().values())  # students see the room's language
+    return f"{base}/class?room={quote(code)}{lang}"
 
 
 def _guarded(callback):
@@ -125,7 +127,7 @@ def _guarded(callback):
 @_guarded
 def _create_room() -> None:
     code, key = get_store().create_room()
-    st.query_params.from_dict({"room": code, "key": key})
+    st.query_params.from_dict({"room": code, "key": key, **ui_params()})
 
 
 def _join_code() -> None:
@@ -135,7 +137,7 @@ def _join_code() -> None:
         st.session_state.cl_landing_error = typed
         return
     st.session_state.cl_landing_error = None
-    st.query_params.from_dict({"room": code})
+    st.query_params.from_dict({"room": code, **ui_params()})
 
 
 def landing() -> None:
@@ -243,7 +245,7 @@ def ask_panel(code: str, key: str) -> None:
             )
         else:
             c1, c2 = st.columns(2)
-            c1.selectbox(_("Kind"), list(KINDS), key="cl_kind", format_func=lambda k: md_escape(KINDS[k]))
+            c1.selectbox(_("Kind"), list(KINDS), key="cl_kind", format_func=lambda k: md_escape(_(KINDS[k])))
             c2.segmented_control(
                 _("Level"),
                 list(LEVELS),
@@ -257,7 +259,7 @@ def ask_panel(code: str, key: str) -> None:
         if ss.get("cl_ask_error"):
             st.error(
                 _("This list cannot be asked: {reason}. Change it on the Playground.").format(
-                    reason=md_escape(ss.cl_ask_error)
+                    reason=md_escape(error_text(ss.cl_ask_error))
                 )
             )
 
@@ -326,7 +328,7 @@ def lecturer(code: str, key: str) -> None:
     view_key = f"cl_view_{code}"
     if ss.get(view_key) not in numbers:
         ss[view_key] = numbers[-1]
-    prompts = {q.number: q.prompt for q in history}
+    prompts = {q.number: exercise(q.definition).prompt for q in history}  # in the reader's language
     with left:
         st.selectbox(
             _("Question"),
@@ -587,7 +589,7 @@ def student_question(code: str, q: QuestionInfo) -> None:
             error = ss.get("cl_answer_error")
             if error and error[0] == q.number:
                 with st.container(key="cl_answer_error"):
-                    st.error(md_escape(error[1]))
+                    st.error(md_escape(error_text(error[1])))
             elif mine is not None:
                 with st.container(key="cl_saved"):
                     st.success(

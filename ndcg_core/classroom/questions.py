@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..i18n import N_
+from ..i18n import N_, _
 from ..practice import KINDS, LEVELS, MISTAKES, Exercise, Feedback, Question, check, make_exercise
 from ..practice import Formula as PracticeFormula
 from ..spec import Spec
@@ -131,13 +131,14 @@ def exercise(definition: Mapping[str, Any]) -> Exercise:
     if ask == "highest":
         best = formula.ndcg(sorted(grades, reverse=True))
         worst = formula.ndcg(sorted(grades))
-        prompt = f"Put the items in the order that gives the highest NDCG{cut}."
+        prompt = _("Put the items in the order that gives the highest NDCG{cut}.").format(cut=cut)
         return Exercise(
             **base, kind="drag", prompt=prompt, goal="highest", values=(("best", best), ("worst", worst))
         )
     name = {"dcg": "DCG", "idcg": "IDCG", "ndcg": "NDCG"}[ask]
     question = Question(grades, formula, ask)
-    return Exercise(**base, kind="metric", prompt=f"What is {name}{cut} of this list?", question=question)
+    prompt = _("What is {name}{cut} of this list?").format(name=name, cut=cut)
+    return Exercise(**base, kind="metric", prompt=prompt, question=question)
 
 
 def encode_response(response: Any) -> str:
@@ -225,7 +226,7 @@ def summarise(e: Exercise, rows: Iterable[tuple[str, bool, float | None, str]]) 
     """The summary of stored answers ``(response, correct, value, mistakes "a,b")``."""
     rows = list(rows)
     mistakes: Counter[str] = Counter()
-    for _, _, _, found in rows:
+    for *_rest, found in rows:
         mistakes.update(m for m in found.split(",") if m)
     choices: tuple[int, ...] = ()
     if e.answer_type == "choice":
