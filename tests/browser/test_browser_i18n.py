@@ -17,6 +17,7 @@ PAGES = {
     "explore": ("explore", "探索：排序、公式与库"),
     "datasets": ("datasets", "数据集：一次看很多查询"),
     "practice": ("practice", "即时反馈的练习"),
+    "class": ("class", "向全场提一个问题"),
 }
 
 
@@ -27,7 +28,7 @@ def test_every_page_in_chinese(page: Page, app_url, artifacts: Path, name):
     main = page.get_by_test_id("stMain")
     expect(main.get_by_text(heading).first).to_be_visible(timeout=30_000)
     nav = page.get_by_test_id("stTopNavLinkContainer")
-    for title in ("学习", "试验场", "探索", "数据集", "练习"):  # the navigation is translated too
+    for title in ("学习", "试验场", "探索", "数据集", "练习", "课堂"):  # the navigation is translated too
         expect(nav.get_by_text(title, exact=True).first).to_be_visible()
     sidebar = page.get_by_test_id("stSidebar")
     expect(sidebar.locator(".st-key-lang_switch")).to_be_visible()
@@ -111,3 +112,16 @@ def test_a_chinese_browser_gets_chinese_and_an_english_link_wins(browser, app_ur
         ).to_be_visible(timeout=30_000)
     finally:
         context.close()
+
+
+def test_class_lecturer_screen_in_chinese(page: Page, app_url, artifacts: Path):
+    """The lecturer's projected screen with an open question: join code, prompt and counts in Chinese."""
+    page.goto(f"{app_url}/class?lang=zh")
+    page.locator(".st-key-cl_create").get_by_role("button").click()
+    page.locator(".st-key-cl_ask_button").get_by_role("button").click()
+    page.locator(".st-key-cl_open").get_by_role("button").click()
+    main = page.get_by_test_id("stMain")
+    expect(main.get_by_text("加入地址").first).to_be_visible(timeout=30_000)
+    expect(main.get_by_text("开放作答").first).to_be_visible()
+    expect(page).to_have_url(re.compile(r"lang=zh"))
+    page.screenshot(path=str(artifacts / "i18n-zh-class-lecturer-1280x720.png"))
