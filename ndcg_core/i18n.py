@@ -82,11 +82,16 @@ def set_language(lang: str) -> None:
     _current.set(lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
 
 
-def use_language_source(source: Callable[[], str | None] | None) -> None:
-    """Ask ``source()`` for the language at every call (None: only :func:`set_language`)."""
+def use_language_source(source: Callable[[], str | None] | None) -> Callable[[], str | None] | None:
+    """Ask ``source()`` for the language at every call (None: only :func:`set_language`).
+
+    Returns the source used until now, so a caller can put it back.
+    """
+    previous = _source[0] if _source else None
     _source.clear()
     if source is not None:
         _source.append(source)
+    return previous
 
 
 def language() -> str:

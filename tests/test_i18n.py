@@ -169,13 +169,13 @@ def test_switching_language_changes_every_call(zh):
 def test_a_language_source_wins_over_the_context_and_none_falls_back():
     """The app's source (the session) answers inside a script run, also in a fragment's rerun."""
     answer = {"lang": "zh"}
-    use_language_source(lambda: answer["lang"])
+    app_source = use_language_source(lambda: answer["lang"])
     try:
         assert _("Learn") == "学习"
         answer["lang"] = None  # outside a session: the context's language
         assert _("Learn") == "Learn"
     finally:
-        use_language_source(None)
+        use_language_source(app_source)  # the app's, when an AppTest module imported views.common
 
 
 def test_an_empty_text_stays_empty(zh):
