@@ -38,9 +38,8 @@ sys.path.insert(0, str(ROOT))  # this checkout's ndcg_core and views
 sys.path.insert(0, str(ROOT / "tests"))
 from browser_support import CHROMIUM_ARGS, chromium_path, streamlit_server  # noqa: E402
 
-from ndcg_core import ndcg  # noqa: E402
+from ndcg_core import ndcg, rendering  # noqa: E402
 from ndcg_core.formula import number  # noqa: E402
-from ndcg_core.rendering import explained, state_figure, state_formulas  # noqa: E402
 
 APP = str(ROOT / "app.py")
 PEER = str(ROOT / "benchmarks" / "peer_minimal_app.py")
@@ -127,8 +126,7 @@ def server_rerun_ms(script: str, n: int, repeats: int) -> tuple[float, float | N
         drags, pages = [], []
         runs = at.session_state["_run"]
         for _ in range(repeats):
-            for cached in (explained, state_figure, state_formulas):
-                cached.cache_clear()  # every drag: a state never seen
+            rendering.clear()  # every drag: a state never seen
             drop_item_four_on_top(at)
             with fragment_only(at):
                 start = time.process_time()

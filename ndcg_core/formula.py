@@ -15,6 +15,7 @@ import math
 
 import pandas as pd
 
+from .i18n import _
 from .metrics import Explanation
 from .variants import Variant, format_base
 
@@ -52,10 +53,10 @@ def trimmed(x: float, digits: int = 3) -> str:
 
 
 def latex_number(x: float, digits: int = 3) -> str:
-    """:func:`number` for use inside LaTeX (an undefined value as ``\\text{undefined}``)."""
+    """:func:`number` for use inside LaTeX (an undefined value as ``\\text{undefined}``, translated)."""
     text = number(x, digits)
     if text == "undefined":
-        return "\\text{undefined}"
+        return "\\text{" + _("undefined") + "}"
     return {"∞": "\\infty", "-∞": "-\\infty"}.get(text, text)
 
 
@@ -95,14 +96,14 @@ def ndcg_latex(ex: Explanation) -> str:
             f"{head} = \\frac{{{latex_number(ex.dcg)}}}{{{latex_number(ex.idcg)}}} = {latex_number(ex.ndcg)}"
         )
     policy = ex.variant.zero_idcg
-    rule = f"\\text{{so by the '{policy}' rule}}"
+    rule = "\\text{" + _("so by the '{rule}' rule").format(rule=policy) + "}"
     return f"{head}:\\ \\mathrm{{IDCG}} = {latex_number(ex.idcg)},\\ {rule}\\ {latex_number(ex.ndcg)}"
 
 
 def definition_latex(variant: Variant) -> str:
     """The general formula of a variant, in symbols."""
     if variant.gain_table is not None:
-        gain = "\\mathrm{table}(\\mathrm{rel}_i)"
+        gain = "\\text{" + _("table") + "}(\\mathrm{rel}_i)"
     elif variant.gain == "exponential":
         gain = "2^{\\mathrm{rel}_i} - 1"
     else:

@@ -19,7 +19,7 @@ from .i18n import language
 from .metrics import Explanation
 from .playground import DEFAULT_STATE, PlaygroundState
 
-__all__ = ["CHART_KINDS", "explained", "state_figure", "state_formulas", "warm"]
+__all__ = ["CHART_KINDS", "clear", "explained", "state_figure", "state_formulas", "warm"]
 
 #: The charts of one state: gain per position, cumulative DCG, NDCG at every k.
 CHART_KINDS = ("gains", "cumulative", "ndcg_at_k")
@@ -50,11 +50,26 @@ def _state_figure(state: PlaygroundState, kind: str, lang: str) -> go.Figure:
     raise ValueError(f"chart kind must be one of {', '.join(CHART_KINDS)}, not {kind!r}")
 
 
-@lru_cache(maxsize=CACHED_STATES)
 def state_formulas(state: PlaygroundState) -> tuple[str, str, str, str]:
-    """The general formula, then DCG@k, IDCG@k and NDCG@k written out with the state's numbers."""
+    """The general formula, then DCG@k, IDCG@k and NDCG@k written out with the state's numbers.
+
+    In the current language: the words inside the LaTeX (an undefined value, the IDCG = 0 rule,
+    a gain table) are translated.
+    """
+    return _state_formulas(state, language())
+
+
+@lru_cache(maxsize=CACHED_STATES)
+def _state_formulas(state: PlaygroundState, lang: str) -> tuple[str, str, str, str]:
+    """The cached formulas, in ``lang`` (the cache key), which is the current language."""
     ex = explained(state)
     return definition_latex(state.variant), dcg_latex(ex), dcg_latex(ex, ideal=True), ndcg_latex(ex)
+
+
+def clear() -> None:
+    """Empty every cache here (a benchmark measures a state never seen)."""
+    for cached in (explained, _state_figure, _state_formulas):
+        cached.cache_clear()
 
 
 def warm() -> None:

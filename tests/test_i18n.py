@@ -277,3 +277,23 @@ def test_a_cached_chart_is_never_shown_in_the_other_language():
     finally:
         set_language("en")
     assert (english, chinese) == ("What each position contributes", "每个位置的贡献")
+
+
+def test_words_inside_the_written_out_formulas_are_translated_and_cached_per_language():
+    """An undefined NDCG (IDCG = 0), its rule and a gain table are words inside the LaTeX: in
+    Chinese they are Chinese, also when the formulas of that state were cached in English first."""
+    from ndcg_core.rendering import state_formulas
+
+    no_relevant, warnings = from_query_params({"rel": "0,0,0", "zero": "skip"})
+    table, more = from_query_params({"rel": "1,0", "gain": "0:0,1:1"})
+    assert not warnings + more
+    set_language("en")
+    english = state_formulas(no_relevant)[3] + state_formulas(table)[0]
+    set_language("zh")
+    try:
+        chinese = state_formulas(no_relevant)[3] + state_formulas(table)[0]
+    finally:
+        set_language("en")
+    assert "undefined" in english and "rule" in english and "table" in english
+    assert "未定义" in chinese and "规则" in chinese and "增益表" in chinese
+    assert not re.search(r"undefined|rule|table", chinese)
