@@ -14,14 +14,15 @@ ENV PORT=8501 \
 
 # System packages: make, and Debian's Chromium with fonts (Latin, and CJK for the Chinese pages),
 # which kaleido drives to draw the chart exports (PNG, SVG). Not pinned (DL3008): an exact Debian version leaves the mirror at the next point
-# release. The app runs as the unprivileged user "app" (10001).
+# release. The app runs as the unprivileged user "app" (10001), which owns /app and /app/data (Class
+# mode's SQLite folder: a volume mounted there stays writable).
 # hadolint ignore=DL3008
 RUN apt-get update \
     && apt-get install -y --no-install-recommends make chromium fonts-dejavu-core fonts-noto-cjk \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --gid 10001 app \
     && useradd --create-home --uid 10001 --gid 10001 --shell /usr/sbin/nologin app \
-    && install -d -o app -g app /app
+    && install -d -o app -g app /app /app/data
 
 WORKDIR /app
 USER 10001:10001

@@ -225,3 +225,12 @@ def test_dockerignore_keeps_the_host_venv_out_and_the_app_in():
         assert (ROOT / path).exists() and not ignored(path), path
     for path in [".streamlit/config.toml", "pyproject.toml", "README.md", "Makefile"]:
         assert not ignored(path), path
+
+
+def test_dockerfile_gives_class_modes_data_folder_to_the_app_user_and_keeps_the_hosts_out():
+    """Class mode's SQLite folder (/app/data) exists in the image, owned by the app user, so a
+    volume mounted there is writable; a host's data/ (its rooms) never goes into the image."""
+    runs = " ".join(args for ins, args in instructions() if ins == "RUN")
+    assert re.search(r"install -d -o app -g app [^&]*/app/data", runs)
+    patterns = [p.strip() for p in (ROOT / ".dockerignore").read_text().splitlines() if p.strip()]
+    assert "data" in patterns or "data/" in patterns
