@@ -448,20 +448,8 @@ class Store:
         """The answers to one question, with the students' names (lecturer only)."""
         with self.engine.connect() as conn:
             room = self._lecturer_room(conn, code, key)
-            rows = conn.execute(
-                select(
-                    students.c.name,
-                    answers.c.response,
-                    answers.c.correct,
-                    answers.c.value,
-                    answers.c.mistakes,
-                )
-                .join(students, students.c.id == answers.c.student_id)
-                .join(questions, questions.c.id == answers.c.question_id)
-                .where(questions.c.room_id == room.id, questions.c.number == number)
-                .order_by(answers.c.id)
-            ).all()
-        return [StoredAnswer(r.name, r.response, r.correct, r.value, _split(r.mistakes)) for r in rows]
+            rows = conn.execute(_answers_of(room.id, number).order_by(answers.c.id)).all()
+        return [_stored(r) for r in rows]
 
     def summary(self, code: str, key: str, number: int) -> tuple[QuestionInfo, Summary]:
         """Question ``number`` and how the class answered it: what the lecturer's live view draws."""
@@ -587,27 +575,8 @@ class Store:
         """This student's stored answer to question ``number`` (only their own)."""
         with self.engine.connect() as conn:
             room = self._room(conn, code)
-            row = conn.execute(
-                select(
-                    students.c.name,
-                    answers.c.response,
-                    answers.c.correct,
-                    answers.c.value,
-                    answers.c.mistakes,
-                )
-                .join(students, students.c.id == answers.c.student_id)
-                .join(questions, questions.c.id == answers.c.question_id)
-                .where(
-                    questions.c.room_id == room.id,
-                    questions.c.number == number,
-                    students.c.token == token,
-                )
-            ).first()
-        return (
-            None
-            if row is None
-            else StoredAnswer(row.name, row.response, row.correct, row.value, _split(row.mistakes))
-        )
+            row = conn.execute(_answers_of(room.id, number).where(students.c.token == token)).first()
+        return None if row is None else _stored(row)
 
     def student_name(self, code: str, token: str) -> str | None:
         with self.engine.connect() as conn:
@@ -615,6 +584,21 @@ class Store:
             return conn.execute(
                 select(students.c.name).where(students.c.room_id == room.id, students.c.token == token)
             ).scalar_one_or_none()
+
+
+def _answers_of(room_id: int, number: int):
+    """The stored answers to question ``number`` of a room, with their students' names."""
+    return (
+        select(students.c.name, answers.c.response, answers.c.correct, answers.c.value, answers.c.mistakes)
+        .join(students, students.c.id == answers.c.student_id)
+        .join(questions, questions.c.id == answers.c.question_id)
+        .where(questions.c.room_id == room_id, questions.c.number == number)
+    )
+
+
+def _stored(row) -> StoredAnswer:
+    """A row of :func:`_answers_of` as a :class:`StoredAnswer`."""
+    return StoredAnswer(row.name, row.response, row.correct, row.value, _split(row.mistakes))
 
 
 def _split(mistakes: str) -> tuple[str, ...]:
