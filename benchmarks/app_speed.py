@@ -68,17 +68,19 @@ def grades(n: int) -> str:
 
 @contextlib.contextmanager
 def as_the_server_runs():
-    """AppTest compiles the page script again on every run (a new ScriptCache each time); the
-    server compiles it once per process. Share one cache, as the server does."""
+    """AppTest compiles the scripts again on every run (a new ScriptCache each time, for the
+    page files and for the entry point); the server compiles each once per process. Share one
+    cache, as the server does."""
     import streamlit.testing.v1.app_test as app_test
+    import streamlit.testing.v1.local_script_runner as runner
 
     made = app_test.ScriptCache
     shared = made()
-    app_test.ScriptCache = lambda: shared
+    app_test.ScriptCache = runner.ScriptCache = lambda: shared
     try:
         yield
     finally:
-        app_test.ScriptCache = made
+        app_test.ScriptCache = runner.ScriptCache = made
 
 
 @contextlib.contextmanager

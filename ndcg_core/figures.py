@@ -7,10 +7,12 @@ of HTML in text), so a label such as ``<b>x</b>`` shows literally.
 from __future__ import annotations
 
 import html
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 
 from .i18n import _, ngettext
 from .metrics import Explanation, ndcg
@@ -41,8 +43,10 @@ def _layout(fig: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure
     return fig
 
 
-def _hover(steps: pd.DataFrame) -> np.ndarray:
-    return np.array([html.escape(str(x)) for x in steps["Item"]], dtype=object)
+def _hover(steps: pd.DataFrame) -> list[str]:
+    """Item names for hover text, HTML-escaped; a list of str, which orjson writes without
+    plotly's slow cleaning pass (an object array would need it)."""
+    return [html.escape(str(x)) for x in steps["Item"]]
 
 
 def _cutoff_line(k: int, n: int) -> dict:
@@ -78,7 +82,46 @@ def _cutoff_line(k: int, n: int) -> dict:
     }
 
 
-def _built(traces: list[dict], title: str, x_title: str, y_title: str, y_range=None, **layout) -> go.Figure:
+@lru_cache(maxsize=4)
+def _template(name: str | None) -> dict:
+    """The plain dict of a plotly template (``{}`` for none), once per name: read it only."""
+    return pio.templates[name].to_plotly_json() if name else {}
+
+
+class SpecFigure(go.Figure):
+    """A figure kept as the plain spec it is made of (``{"data": [...], "layout": {...}}``).
+
+    Streamlit draws a figure from ``to_dict()``, which here hands out the spec as it is; plotly's
+    own builds an object per trace and property, then deep-copies it all and re-encodes every
+    array: most of a chart's cost after a drag. plotly's objects are built only when something
+    else is asked of the figure (``fig.data``, ``fig.layout``, ``go.Figure(fig)``, an image).
+    These figures are never changed after they are made (:mod:`ndcg_core.rendering` shares them
+    between reruns): copy one with ``go.Figure(fig)`` to change it, as
+    :func:`ndcg_core.export.slide_figure` does.
+    """
+
+    def __init__(self, spec: dict):  # plotly's __init__ runs later, in _build
+        # plotly's to_dict carries the default template the figure was made with: so does ours
+        layout = {"template": _template(pio.templates.default), **spec["layout"]}
+        self._spec = {"data": spec["data"], "layout": layout}
+
+    def _build(self) -> None:
+        super().__init__(self._spec, _validate=False)
+
+    def __getattr__(self, name: str):
+        """Called when plotly's state is missing (an attribute or property of it is asked for
+        first): build it, then answer."""
+        if name.startswith("__") or "_spec" not in self.__dict__ or "_data_objs" in self.__dict__:
+            raise AttributeError(name)
+        self._build()
+        return getattr(self, name)
+
+    def to_dict(self) -> dict:
+        """The spec the figure was made from: new outer dicts, shared values (read them only)."""
+        return {"data": [dict(t) for t in self._spec["data"]], "layout": dict(self._spec["layout"])}
+
+
+def _built(traces: list[dict], title: str, x_title: str, y_title: str, y_range=None, **layout) -> SpecFigure:
     """A figure from plain dicts, laid out as :func:`_layout` does, without plotly's per-property
     validation (the slow part of building a figure; these specs are fixed and tested)."""
     few = bool(traces) and len(traces[0]["x"]) <= 30
@@ -102,7 +145,7 @@ def _built(traces: list[dict], title: str, x_title: str, y_title: str, y_range=N
             **layout,
         },
     }
-    return go.Figure(spec, _validate=False)
+    return SpecFigure(spec)
 
 
 def _line(x, y, name: str, color: str, hovertemplate: str, customdata=None) -> dict:

@@ -7,6 +7,7 @@ import math
 
 import pandas as pd
 import pytest
+from app_support import EDIT, ORDER, POOL, open_tab
 from streamlit.testing.v1 import AppTest
 
 import ndcg_core
@@ -40,6 +41,7 @@ def editor_key(at: AppTest, kind: str = "editor") -> str:
 
 
 def edit(at: AppTest, rows=None, added=(), deleted=(), kind: str = "editor") -> AppTest:
+    open_tab(at, EDIT if kind == "editor" else POOL, run=False)  # the edit and the click, one run
     at.session_state[editor_key(at, kind)] = {
         "edited_rows": rows or {},
         "added_rows": list(added),
@@ -49,6 +51,7 @@ def edit(at: AppTest, rows=None, added=(), deleted=(), kind: str = "editor") -> 
 
 
 def quick(at: AppTest, text: str) -> AppTest:
+    open_tab(at, EDIT)
     return at.text_input(key="quick_entry").input(text).run()
 
 
@@ -163,6 +166,7 @@ def test_duplicate_labels_stay_distinct():
     at = quick(run(), "a:1, a:2, a:0")
     ids = [i.id for i in at.session_state["pg_items"]]
     assert len(set(ids)) == 3
+    open_tab(at, ORDER)  # back from Edit items to the one-click orders
     at.button(key="order_ideal").click().run()
     assert grades(at) == [2, 1, 0]
 
@@ -417,6 +421,7 @@ def test_typing_scores_in_the_table_and_clearing_them():
     no_exception(at)
     # the scores put D6 first: the ranking is the reverse of the list
     assert headline(at)[1] == round(ndcg_core.ndcg([2, 1, 0, 3, 2, 3], discount="jarvelin"), 3)
+    open_tab(at, ORDER)  # where the note on scores and its button are
     at.button(key="clear_scores").click().run()
     assert headline(at) == ("NDCG@6", 0.932)
 

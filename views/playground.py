@@ -12,7 +12,7 @@ from ndcg_core.errors import error_text
 from ndcg_core.examples import SOURCES
 from ndcg_core.export import table_html
 from ndcg_core.formula import number
-from ndcg_core.i18n import N_, _
+from ndcg_core.i18n import N_, _, language
 from ndcg_core.lesson import COLUMN_HELP
 from ndcg_core.playground import (
     DEFAULT_STATE,
@@ -249,6 +249,82 @@ def _figures_panel(state: PlaygroundState, ex) -> None:
             st.dataframe(pd.DataFrame(rows), hide_index=True)
 
 
+def _edit_controls(tab) -> list[str]:
+    """The Edit items tab: quick entry and the items' table; returns the table's problems."""
+    ss = st.session_state
+    with tab:
+        st.text_input(
+            _("Type or paste a list"),
+            key="quick_entry",
+            on_change=_quick_entry,
+            placeholder=_("3,2,3,0,1,2   or   A:0.5, B:0.9, C:0.3"),
+            help=_("Grades alone, label:grade pairs, or rows pasted from a spreadsheet. Press Enter."),
+        )
+        items, problems = items_editor("editor", ss.pg_items, "D", with_scores=True)
+    if not problems and items != ss.pg_items:
+        _set_items(items, keep_editor=True)
+    return problems
+
+
+def _pool_controls(tab) -> list[str]:
+    """The Not retrieved tab: the judged items outside the ranking; returns the table's problems."""
+    ss = st.session_state
+    with tab:
+        st.caption(_("Judged items the ranking did not retrieve: they only enter the ideal ordering."))
+        pool, problems = items_editor("pool", ss.pg_pool, "J")
+    if not problems and pool != ss.pg_pool:
+        ss.pg_pool = pool
+    return problems
+
+
+def _order_controls() -> None:
+    """The Order tab: the drag list (or the note on scores), one-click orders, move up/down, undo."""
+    ss = st.session_state
+    if all_scored(ss.pg_items):  # the table above may just have changed the items
+        st.info(
+            _(
+                "The ranking follows the items' scores, higher first; equal scores follow the "
+                "'Tied scores' rule in the sidebar. Clear the scores to order the list by hand."
+            )
+        )
+        st.button(_("Clear the scores"), key="clear_scores", on_click=_clear_scores)
+        score_mode = True
+    else:
+        score_mode = False
+        drag_list(ss.pg_items)
+    for row in (["ideal", "worst", "reverse"], ["shuffle", "reset"]) if not score_mode else ():
+        for col, how in zip(st.columns(3), row, strict=False):
+            col.button(
+                _(ORDER_LABELS[how]),
+                key=f"order_{how}",
+                on_click=_order,
+                args=(how,),
+                width="stretch",
+                help=_(ORDER_HELP[how]),
+            )
+    if ss.pg_items and not score_mode:
+        ids = [i.id for i in ss.pg_items]
+        labels = {
+            i.id: f"{n}. {i.label} ({format_number(i.grade)})" for n, i in enumerate(ss.pg_items, start=1)
+        }
+        if ss.get("pg_move_id") not in ids:
+            ss.pg_move_id = ids[0]
+        # The choice is kept in non-widget state (pg_move_id); the box is a new widget whenever
+        # the order changes, so its labels (which carry positions) are never stale.
+        order_key = abs(hash(tuple(ids))) % 10**9
+        ss.pg_move_id = st.selectbox(
+            _("Move an item (keyboard friendly)"),
+            ids,
+            index=ids.index(ss.pg_move_id),
+            key=f"move_item_{ss.get('pg_sort_version', 0)}_{order_key}",
+            format_func=labels.get,
+        )
+        c1, c2 = st.columns(2)
+        c1.button(_("Move up"), key="move_up", on_click=_move, args=(-1,), width="stretch")
+        c2.button(_("Move down"), key="move_down", on_click=_move, args=(1,), width="stretch")
+    history_buttons("pg")
+
+
 def render() -> None:
     ss = st.session_state
 
@@ -293,68 +369,18 @@ def _body() -> None:
     # With scores the left column only holds a note, and the step tables gain two columns.
     left, right = st.columns([0.24, 0.76] if scored else [0.34, 0.66], gap="medium")
     with left:
-        order_tab, edit_tab, pool_tab = st.tabs([_("Order"), _("Edit items"), _("Not retrieved")])
-        with edit_tab:
-            st.text_input(
-                _("Type or paste a list"),
-                key="quick_entry",
-                on_change=_quick_entry,
-                placeholder=_("3,2,3,0,1,2   or   A:0.5, B:0.9, C:0.3"),
-                help=_("Grades alone, label:grade pairs, or rows pasted from a spreadsheet. Press Enter."),
-            )
-            items, problems = items_editor("editor", ss.pg_items, "D", with_scores=True)
-            if not problems and items != ss.pg_items:
-                _set_items(items, keep_editor=True)
-        with pool_tab:
-            st.caption(_("Judged items the ranking did not retrieve: they only enter the ideal ordering."))
-            pool, pool_problems = items_editor("pool", ss.pg_pool, "J")
-            if not pool_problems and pool != ss.pg_pool:
-                ss.pg_pool = pool
-        with order_tab:
-            if all_scored(ss.pg_items):  # the table above may just have changed the items
-                st.info(
-                    _(
-                        "The ranking follows the items' scores, higher first; equal scores follow the "
-                        "'Tied scores' rule in the sidebar. Clear the scores to order the list by hand."
-                    )
-                )
-                st.button(_("Clear the scores"), key="clear_scores", on_click=_clear_scores)
-                score_mode = True
-            else:
-                score_mode = False
-                drag_list(ss.pg_items)
-            for row in (["ideal", "worst", "reverse"], ["shuffle", "reset"]) if not score_mode else ():
-                for col, how in zip(st.columns(3), row, strict=False):
-                    col.button(
-                        _(ORDER_LABELS[how]),
-                        key=f"order_{how}",
-                        on_click=_order,
-                        args=(how,),
-                        width="stretch",
-                        help=_(ORDER_HELP[how]),
-                    )
-            if ss.pg_items and not score_mode:
-                ids = [i.id for i in ss.pg_items]
-                labels = {
-                    i.id: f"{n}. {i.label} ({format_number(i.grade)})"
-                    for n, i in enumerate(ss.pg_items, start=1)
-                }
-                if ss.get("pg_move_id") not in ids:
-                    ss.pg_move_id = ids[0]
-                # The choice is kept in non-widget state (pg_move_id); the box is a new widget whenever
-                # the order changes, so its labels (which carry positions) are never stale.
-                order_key = abs(hash(tuple(ids))) % 10**9
-                ss.pg_move_id = st.selectbox(
-                    _("Move an item (keyboard friendly)"),
-                    ids,
-                    index=ids.index(ss.pg_move_id),
-                    key=f"move_item_{ss.get('pg_sort_version', 0)}_{order_key}",
-                    format_func=labels.get,
-                )
-                c1, c2 = st.columns(2)
-                c1.button(_("Move up"), key="move_up", on_click=_move, args=(-1,), width="stretch")
-                c2.button(_("Move down"), key="move_down", on_click=_move, args=(1,), width="stretch")
-            history_buttons("pg")
+        # Only the open tab's content runs (a tab switch reruns this fragment): a drag does not
+        # redraw the two table editors. The key carries the language, as the tabs' value is a label.
+        order_tab, edit_tab, pool_tab = st.tabs(
+            [_("Order"), _("Edit items"), _("Not retrieved")],
+            key=f"pg_tab_{language()}",
+            on_change="rerun",
+        )
+        problems = _edit_controls(edit_tab) if edit_tab.open else []
+        pool_problems = _pool_controls(pool_tab) if pool_tab.open else []
+        if order_tab.open:
+            with order_tab:
+                _order_controls()
 
     if _sidebar_inputs() != ss.get(SIDEBAR_INPUTS):
         st.rerun()  # the sidebar was drawn for another list: redraw the whole page
@@ -409,7 +435,12 @@ def _body() -> None:
     st.segmented_control(_("Chart"), list(CHARTS), key="chart", label_visibility="collapsed", format_func=_)
     figure = state_figure(state, CHARTS[ss.chart])
     st.plotly_chart(figure, key="chart_figure")
-    with st.expander(_("Export for slides"), icon=":material/download:"):
+    export = st.expander(
+        _("Export for slides"), icon=":material/download:", key="pg_export", on_change="rerun"
+    )
+    if not export.open:
+        return  # its buttons are drawn only when it is open (opening it reruns this fragment)
+    with export:
         st.caption(
             _("The step table of your ranking, the formulas above, and the chart shown, at slide size.")
         )
