@@ -732,9 +732,13 @@ LANG_KEY = "ui_lang"  # non-widget state: the session's language (a code of ndcg
 
 def _session_language() -> str | None:
     """The session's language, inside a script run (full or a fragment's); None outside one."""
-    if get_script_run_ctx(suppress_warning=True) is None:
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None:
         return None
-    return st.session_state.get(LANG_KEY)
+    try:  # the run's session state itself: every _() asks, st.session_state's proxy costs more
+        return ctx.session_state[LANG_KEY]
+    except KeyError:
+        return None
 
 
 # Every _() call asks the session, so a fragment's rerun (which skips app.py's top) is translated too.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -166,7 +167,7 @@ HEADERS = {"Position": N_("Pos."), "Tie group": N_("Tie")}  # short headers (the
 
 
 def _shown_columns(steps: pd.DataFrame) -> list[str]:
-    scored = "Score" in steps and not steps["Score"].isna().all()
+    scored = "Score" in steps and not np.isnan(steps["Score"].to_numpy(dtype=float)).all()
     return SHOWN_COLUMNS + (["Score", "Tie group"] if scored else [])
 
 
