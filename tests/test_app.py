@@ -157,6 +157,18 @@ def test_editor_bad_grade_names_the_row_and_keeps_last_valid_state(bad):
     assert headline(at) == ("NDCG@6", 0.932)
 
 
+def test_leaving_the_edit_tab_with_a_bad_grade_keeps_the_last_valid_list():
+    """Only the open tab is drawn: away from a bad cell, the page computes the list as it last was
+    valid, and going back to the table breaks nothing."""
+    at = edit(run(), rows={1: {"Grade": "abc"}})
+    assert any("Row 2 (D2)" in e.value for e in at.error)
+    no_exception(open_tab(at, ORDER))
+    assert not at.error  # the table and its message are not on the page
+    assert grades(at) == [3, 2, 3, 0, 1, 2] and headline(at) == ("NDCG@6", 0.932)
+    no_exception(open_tab(at, EDIT))
+    assert grades(at) == [3, 2, 3, 0, 1, 2] and headline(at) == ("NDCG@6", 0.932)
+
+
 def test_label_markup_is_escaped_in_messages():
     at = edit(run(), rows={0: {"Item": "**bold**", "Grade": "x"}})
     assert any(r"\*\*bold\*\*" in e.value for e in at.error)
