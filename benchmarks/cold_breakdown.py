@@ -7,6 +7,8 @@ server process being spawned): the interpreter up and tracing (``cold_trace.py``
 answering, the browser's page load (DOMContentLoaded, load), the websocket opened, the first
 script run on the server (start, end, CPU of the script thread, modules imported), the first
 metric and the first plotly chart drawn in the browser; and the largest static files fetched.
+Also CPU times, which a busy machine disturbs less: the server process's (to healthy, to complete)
+and the browser page's main thread (busy, script, layout and style; Chrome's Performance metrics).
 ``--ours-launcher serve`` starts ours through ``scripts/serve.py`` (the launcher ``make run``
 uses), ``streamlit`` through a plain ``streamlit run``.
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import pathlib
 import statistics
 import subprocess
@@ -74,6 +77,12 @@ def command(script: pathlib.Path, launcher: str, port: int, events: str) -> list
     return [*trace, "-m", "streamlit", "run", str(script), *options]
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far."""
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def one(browser, script: pathlib.Path, launcher: str, query: str, chart: bool) -> dict[str, float]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -97,14 +106,19 @@ def one(browser, script: pathlib.Path, launcher: str, query: str, chart: bool) -
                     raise RuntimeError("server died")
                 time.sleep(0.02)
             healthy = time.time()
+            server_cpu_healthy = cpu_seconds(proc.pid)
             page = browser.new_page(viewport={"width": 1280, "height": 720})
             page.add_init_script(PROBE)
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Performance.enable")
             goto = time.time()
             page.goto(f"{url}/{query}")
             expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=60_000)
             if chart:
                 expect(page.locator(".js-plotly-plot .main-svg").first).to_be_visible(timeout=60_000)
             done = time.time()
+            server_cpu_done = cpu_seconds(proc.pid)
+            metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
             t = page.evaluate("window.__t")
             nav = page.evaluate("JSON.parse(JSON.stringify(performance.getEntriesByType('navigation')[0]))")
             origin = page.evaluate("performance.timeOrigin")
@@ -134,6 +148,11 @@ def one(browser, script: pathlib.Path, launcher: str, query: str, chart: bool) -
         "chart drawn": ms(t["chart"] / 1000) if chart and t["chart"] else float("nan"),
         "complete (bench's cold start)": ms(done),
         "run 1 CPU (script thread)": ends[0]["thread_cpu"] * 1000,
+        "server CPU, spawn -> healthy": server_cpu_healthy * 1000,
+        "server CPU, spawn -> complete": server_cpu_done * 1000,
+        "browser page main thread busy": metrics["TaskDuration"] * 1000,
+        "  of which script": metrics["ScriptDuration"] * 1000,
+        "  of which layout + style": (metrics["LayoutDuration"] + metrics["RecalcStyleDuration"]) * 1000,
         "modules loaded before run 1": starts[0]["modules"],
         "modules loaded after run 1": ends[0]["modules"],
     }
