@@ -1,6 +1,6 @@
 """Where a cold start's time goes: ours beside the bare-Streamlit peer, measured the same way.
 
-    python benchmarks/cold_breakdown.py [--repeats 3] [--ours-launcher streamlit|serve]
+    python benchmarks/cold_breakdown.py [--repeats 3] [--ours-launcher serve|streamlit|both] [--resources]
 
 For each server (a fresh process each time) one timeline, all on the wall clock (ms from the
 server process being spawned): the interpreter up and tracing (``cold_trace.py``), /_stcore/health
@@ -9,14 +9,15 @@ script run on the server (start, end, CPU of the script thread, modules imported
 metric and the first plotly chart drawn in the browser; and the largest static files fetched.
 Also CPU times, which a busy machine disturbs less: the server process's (to healthy, to complete)
 and the browser page's main thread (busy, script, layout and style; Chrome's Performance metrics).
-``--ours-launcher serve`` starts ours through ``scripts/serve.py`` (the launcher ``make run``
-uses), ``streamlit`` through a plain ``streamlit run``.
+``--ours-launcher serve`` (the default) starts ours through ``scripts/serve.py`` (the launcher
+``make run`` uses), ``streamlit`` through a plain ``streamlit run``, ``both`` the two in turn.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import pathlib
 import statistics
@@ -167,37 +168,37 @@ def one(browser, script: pathlib.Path, launcher: str, query: str, chart: bool) -
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--ours-launcher", choices=("streamlit", "serve"), default="streamlit")
+    parser.add_argument(
+        "--ours-launcher",
+        default="serve",
+        help="how ours is started: serve (scripts/serve.py, as make run), streamlit, or both (interleaved)",
+    )
     parser.add_argument("--resources", action="store_true", help="print the largest static files fetched")
     args = parser.parse_args()
-    runs = {"ours": [], "peer": []}
+    launchers = ["streamlit", "serve"] if args.ours_launcher == "both" else [args.ours_launcher]
+    runs = {**{f"ours/{w}": [] for w in launchers}, "peer": []}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         for _ in range(args.repeats):
-            runs["ours"].append(
-                one(browser, ROOT / "app.py", args.ours_launcher, "?rel=0,1,2,3,0,1", chart=True)
-            )
+            for w in launchers:
+                runs[f"ours/{w}"].append(one(browser, ROOT / "app.py", w, "?rel=0,1,2,3,0,1", chart=True))
             runs["peer"].append(
                 one(browser, ROOT / "benchmarks" / "peer_minimal_app.py", "streamlit", "?n=6", chart=False)
             )
         browser.close()
-    keys = [k for k in runs["ours"][0] if not k.startswith("_")]
-    print(f"{'ms from spawn (median of ' + str(args.repeats) + ')':40} {'ours':>8} {'peer':>8}")
+    keys = [k for k in runs["peer"][0] if not k.startswith("_")]
+    print(f"{'ms from spawn (median of ' + str(args.repeats) + ')':40}", *(f"{w:>15}" for w in runs))
     for k in keys:
-        o = statistics.median(r[k] for r in runs["ours"])
-        q = statistics.median(r[k] for r in runs["peer"])
-        print(f"{k:40} {o:8.0f} {q:8.0f}")
-    print(
-        "ratio complete ours/peer per run:",
-        [
-            round(a["complete (bench's cold start)"] / b["complete (bench's cold start)"], 2)
-            for a, b in zip(runs["ours"], runs["peer"], strict=True)
-        ],
-    )
+        medians = [statistics.median(r.get(k, math.nan) for r in rs) for rs in runs.values()]
+        print(f"{k:40}", *(f"{m:15.0f}" for m in medians))
+    done = "complete (bench's cold start)"
+    for w in launchers:
+        ratios = [round(a[done] / b[done], 2) for a, b in zip(runs[f"ours/{w}"], runs["peer"], strict=True)]
+        print(f"complete ours/{w} : peer, per repeat:", ratios)
     if args.resources:
-        for who in ("ours", "peer"):
+        for who, rs in runs.items():
             print(who, "largest fetched (name, start, end ms from spawn, bytes):")
-            for name, s, e, size in runs[who][-1]["_resources"]:
+            for name, s, e, size in rs[-1]["_resources"]:
                 print(f"   {name:42} {s:8.0f} {e:8.0f} {size:10d}")
 
 
