@@ -79,9 +79,11 @@ postgresql:
 	@test -x "$(PG_BIN)/initdb" || { echo "PostgreSQL's initdb is missing at $(PG_BIN)"; exit 1; }
 
 # Streamlit runs headless (.streamlit/config.toml): open the printed address yourself.
+# scripts/serve.py is `streamlit run app.py` that also loads what the first page needs while the
+# server starts (see its docstring); `streamlit run app.py` works too, only its first page is slower.
 run: install compile-catalogs
 	@echo "Serving the app at http://localhost:$(PORT) (Ctrl+C stops it)"
-	$(PY) -m streamlit run app.py --server.port $(PORT)
+	$(PY) scripts/serve.py --server.port $(PORT)
 
 lint: install-test
 	$(PY) -m ruff check .

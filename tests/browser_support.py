@@ -42,14 +42,14 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def streamlit_server(timeout: float = 60.0, script: str | pathlib.Path | None = None):
-    """Run ``streamlit run app.py`` (or ``script``) on loopback; yield its base URL; stop it by PID."""
+    """Serve the app as ``make run`` does (``scripts/serve.py``), or ``streamlit run script`` for any
+    other script, on loopback; yield its base URL; stop it by PID."""
     port = free_port()
+    ours = script is None or pathlib.Path(script).resolve() == ROOT / "app.py"
+    launcher = [str(ROOT / "scripts" / "serve.py")] if ours else ["-m", "streamlit", "run", str(script)]
     cmd = [
         sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(script or ROOT / "app.py"),
+        *launcher,
         "--server.address",
         "127.0.0.1",
         "--server.port",

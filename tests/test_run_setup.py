@@ -47,7 +47,7 @@ def test_outside_a_venv_make_run_creates_and_uses_the_project_venv(tmp_path):
     out = dry_run("run", f"PYTHON={BASE_PYTHON}", f"VENV={venv}")
     assert f"{BASE_PYTHON} -m venv {venv}" in out
     assert f"{venv}/bin/python -m pip install -q -e ." in out
-    assert f"{venv}/bin/python -m streamlit run app.py" in out
+    assert f"{venv}/bin/python scripts/serve.py --server.port" in out
     # Never installs into the base interpreter (an externally managed one refuses: PEP 668).
     assert f"{BASE_PYTHON} -m pip" not in out
 
@@ -82,7 +82,7 @@ def test_the_stamp_skips_pip_until_pyproject_changes(tmp_path):
     out = dry_run("run", f"PYTHON={BASE_PYTHON}", f"VENV={venv}")
     assert "pip install" not in out
     assert " -m venv " not in out
-    assert f"{venv}/bin/python -m streamlit run app.py" in out
+    assert f"{venv}/bin/python scripts/serve.py --server.port" in out
 
     older = (ROOT / "pyproject.toml").stat().st_mtime - 10
     os.utime(stamp, (older, older))

@@ -1,0 +1,82 @@
+"""Serve the app: ``streamlit run app.py``, with what every session needs made ready meanwhile.
+
+    python scripts/serve.py [streamlit options, e.g. --server.port 8501]
+
+``make run`` (and so the Dockerfile) starts the app this way. It is ``streamlit run app.py`` with
+the same options and config, plus one background thread: as soon as the server accepts browsers,
+it imports the modules the first page runs on (pandas, plotly, numpy, the app's own) and builds
+the playground's default charts and formulas (``ndcg_core.rendering.warm``), while the browser is
+still fetching the page's static files. The first visitor's script run then finds them done
+instead of paying for them. The warm-up waits for the server to be up, so the server is not
+slowed in answering; a failed warm-up only means the first page pays as before (the script
+imports the same modules). ``streamlit run app.py`` still works without it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = ROOT / "app.py"
+
+
+def server_is_up() -> bool:
+    from streamlit.runtime import Runtime, RuntimeState
+
+    return Runtime.exists() and Runtime.instance().state in {
+        RuntimeState.NO_SESSIONS_CONNECTED,
+        RuntimeState.ONE_OR_MORE_SESSIONS_CONNECTED,
+    }
+
+
+#: What the first page's script run imports, less the modules that must be imported inside a script
+#: run: streamlit_sortables registers its component with the running app only when imported there
+#: (imported here, its drag list would never load), so views.common (which imports it) is left too.
+FIRST_PAGE_MODULES = (
+    "pandas",
+    "plotly.graph_objects",
+    "streamlit.components.v1",
+    "ndcg_core",
+    "ndcg_core.export",
+    "ndcg_core.history",
+    "ndcg_core.lesson",
+    "ndcg_core.playground",
+    "ndcg_core.rendering",
+)
+
+
+def prepare() -> None:
+    """Import what the first page needs and build the playground's default charts and formulas."""
+    # The app's folder on sys.path, as Streamlit puts it for the script run: the same module names,
+    # so these are the very modules the script run then finds loaded.
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    for name in FIRST_PAGE_MODULES:
+        importlib.import_module(name)
+    importlib.import_module("ndcg_core.rendering").warm()
+
+
+def warm_up(poll: float = 0.02, timeout: float = 120.0) -> None:
+    """:func:`prepare`, once the server accepts browsers (so the server is not slowed in starting)."""
+    deadline = time.monotonic() + timeout
+    while not server_is_up():
+        if time.monotonic() > deadline:
+            return
+        time.sleep(poll)
+    prepare()
+
+
+def main(argv: list[str] | None = None) -> None:
+    from streamlit.web import cli
+
+    threading.Thread(target=warm_up, name="ndcg-warm-up", daemon=True).start()
+    sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]
+    cli.main(prog_name="streamlit")
+
+
+if __name__ == "__main__":
+    main()

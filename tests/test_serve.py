@@ -1,0 +1,69 @@
+"""The launcher ``scripts/serve.py`` (``make run``): what its warm-up loads, and what it leaves alone.
+
+Each check runs in a fresh interpreter, so what is imported is that process's own doing.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def run(code: str) -> dict:
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import sys; sys.path[:0] = [{str(ROOT)!r}, {str(ROOT / 'scripts')!r}]\n{code}",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_after_the_warm_up_the_first_page_has_nothing_heavy_left_to_import():
+    new = run(
+        "import json, serve\n"
+        "serve.prepare()\n"
+        "before = set(sys.modules)\n"
+        "import views.common\n"
+        "print(json.dumps(sorted(set(sys.modules) - before)))"
+    )
+    assert set(new) <= {"views", "views.common", "streamlit_sortables"}, new
+
+
+def test_the_warm_up_leaves_the_drag_component_to_the_script_run():
+    # streamlit_sortables registers its component with the app only when imported inside a script
+    # run: imported by the warm-up thread, the playground's drag list would never load.
+    loaded = run("import json, serve\nserve.prepare()\nprint(json.dumps(sorted(sys.modules)))")
+    assert "streamlit_sortables" not in loaded
+    assert {"pandas", "plotly.graph_objects", "ndcg_core.rendering"} <= set(loaded)
+
+
+def test_the_warm_up_waits_for_the_server():
+    # No server in this process: it gives up at its deadline without loading anything.
+    loaded = run(
+        "import json, serve\nserve.warm_up(poll=0.01, timeout=0.2)\nprint(json.dumps(sorted(sys.modules)))"
+    )
+    assert "pandas" not in loaded and "ndcg_core" not in loaded
+
+
+def test_the_first_page_does_not_load_class_mode_storage():
+    # The Playground (the page at "/") runs without SQLAlchemy; only the Class page needs it.
+    loaded = run(
+        "import json\n"
+        "from streamlit.testing.v1 import AppTest\n"
+        "at = AppTest.from_file('app.py', default_timeout=60).run()\n"
+        "assert not at.exception, at.exception\n"
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    assert "ndcg_core.rendering" in loaded  # the page did run
+    assert not [m for m in loaded if m.split(".")[0] in {"sqlalchemy", "psycopg", "segno"}]
