@@ -129,8 +129,25 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
     run_keys, qrels_keys, keys_ordered = keys
     v = spec.variant
     gain = v.gain_table if v.gain_table is not None else v.gain
+    as_float32 = spec.score_dtype == "float32" or v.ties == "docid_desc"
 
-    match, run_dups, qrels_dups = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq)
+    def ranking(scores: np.ndarray) -> np.ndarray:
+        return scores.astype(np.float32) if as_float32 else scores
+
+    # With a cutoff and the judged pool as the ideal, only the rows that can reach the top k (see
+    # _top_candidates) need their judgement: the join looks those up alone, and still checks every
+    # row for duplicates. Not when an unjudged row's gain is an error (a gain table without grade 0),
+    # nor when the run's own grades matter (negative ones dropped, or the ideal from the run).
+    early = v.k is not None and spec.ideal_source == "pool" and not spec.drop_negative
+    if early:
+        try:
+            _gain_lookup(np.zeros(1), gain)
+        except ValueError:
+            early = False
+    run_at = _Rows(run_codes, nq)
+    top = _top_candidates(run_at, ranking(scores), v.k, nq) if early and run_codes.size else None
+
+    match, run_dups, qrels_dups = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq, top)
     if qrels_dups:
         (doc, query, first), (_, _, second) = (qrels.describe(i) for i in qrels_dups[0])
         raise ValueError(
@@ -149,7 +166,9 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
         keep = _keep_max(run_dups, run_codes, run_keys, scores)
         run = run.subset(keep)
         run_codes, run_keys, scores = run_codes[keep], _take(run_keys, keep), scores[keep]
-        match, _, _ = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq)
+        run_at = _Rows(run_codes, nq)
+        top = _top_candidates(run_at, ranking(scores), v.k, nq) if early else None
+        match, _, _ = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq, top)
 
     levels, qrels_level = graded
     qrels_gain = levels[qrels_level]
@@ -160,6 +179,7 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
             run = run.subset(keep)
             run_codes, scores, match = run_codes[keep], scores[keep], match[keep]
             run_keys = _take(run_keys, keep)
+            run_at = _Rows(run_codes, nq)
     if match.size and match.min() < 0:
         try:
             zero_gain = _gain_lookup(np.zeros(1), gain)[0]
@@ -169,13 +189,15 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
     else:
         run_gain = qrels_gain[match]
 
-    if spec.score_dtype == "float32" or v.ties == "docid_desc":
-        scores = scores.astype(np.float32)
+    scores = ranking(scores)
     tie_key: Any = None
     if v.ties == "docid_desc":
         tie_key = run_keys if keys_ordered else run.values_at("doc")
-    run_at = _Rows(run_codes, nq)
-    dcg_value = _dcg_by_query(run_at, scores, run_gain, tie_key, v, nq)
+    top_gain = run_gain
+    if not early and v.k is not None:
+        top = _top_candidates(run_at, scores, v.k, nq)
+        top_gain = run_gain if top is None else run_gain[top]
+    dcg_value = _dcg_by_query(run_at, scores, top_gain, tie_key, v, nq, top)
     n_ret = run_at.counts
 
     depth = n_ret if spec.ideal_depth == "retrieved" else None
@@ -295,18 +317,18 @@ def _top_candidates(at: _Rows, scores: np.ndarray, k: int, nq: int) -> np.ndarra
     return keep if keep.size < 0.75 * n else None
 
 
-def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, v: Variant, nq):
+def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, v: Variant, nq, keep=None):
     """DCG@k per query: one sort ranks every query's rows; only the top k (and ties across k) are read.
 
-    With a cutoff, only the rows that can reach the top k are sorted (see :func:`_top_candidates`).
+    ``keep``: the rows that can reach the top k (see :func:`_top_candidates`), or None for every
+    row; ``row_gain`` holds the gains of those rows alone.
     """
     dcg_value = np.zeros(nq)
     if at.codes.size == 0:
         return dcg_value
     k = v.k
-    keep = None if k is None else _top_candidates(at, scores, k, nq)
     if keep is not None:  # the same ranking on fewer rows: ties keep their row order
-        at, scores, row_gain = _Rows(at.codes[keep], nq), scores[keep], row_gain[keep]
+        at, scores = _Rows(at.codes[keep], nq), scores[keep]
         if isinstance(tie_key, np.ndarray):
             tie_key = _take(tie_key, keep)
         elif tie_key is not None:

@@ -339,19 +339,21 @@ def _join(
     run_codes: np.ndarray,
     qrels_codes: np.ndarray,
     n_queries: int,
+    rows: np.ndarray | None = None,
 ) -> tuple[np.ndarray, list[tuple[int, int]], list[tuple[int, int]]]:
-    """For each run row, its qrels row (or -1); and duplicate pairs on each side.
+    """For each run row (or each of ``rows``), its qrels row (or -1); and duplicate pairs on each side.
 
     A hash table of the qrels' (query, document) pairs answers when no pair
     repeats and no two pairs share a hash (:func:`_hash_join`, about twice as
     fast as a sort); otherwise the sort of :func:`_sort_join` decides, exactly,
-    and names the duplicates.
+    and names the duplicates. Duplicates are looked for among every row either way.
     """
     if _HASH_JOIN:
-        match = _hash_join(run_keys, qrels_keys, run_codes, qrels_codes)
+        match = _hash_join(run_keys, qrels_keys, run_codes, qrels_codes, rows)
         if match is not None:
             return match, [], []
-    return _sort_join(run_keys, qrels_keys, run_codes, qrels_codes, n_queries)
+    match, run_dups, qrels_dups = _sort_join(run_keys, qrels_keys, run_codes, qrels_codes, n_queries)
+    return (match if rows is None else match[rows]), run_dups, qrels_dups
 
 
 def _pair_hash(keys: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -434,13 +436,14 @@ class _SlotTable:
         return found
 
 
-def _hash_join(run_keys, qrels_keys, run_codes, qrels_codes) -> np.ndarray | None:
-    """Each run row's qrels row (or -1) through a hash table of pair hashes; None if unsure.
+def _hash_join(run_keys, qrels_keys, run_codes, qrels_codes, rows=None) -> np.ndarray | None:
+    """Each run row's (or each of ``rows``') qrels row (or -1) through a table of pair hashes; None if unsure.
 
     Equal pairs always hash alike, so a missing hash means a missing pair. Each
     match found is checked against the keys themselves; None (sort instead) if
     one is false, or if a hash repeats on either side (a duplicate pair or a
-    collision).
+    collision). With ``rows``, every run row's hash is still checked for repeats
+    (a table of them, cheaper than looking every row up), and only ``rows`` are looked up.
     """
     n_run, n_qrels = len(run_keys), len(qrels_keys)
     if n_run == 0 or n_qrels == 0:
@@ -449,6 +452,17 @@ def _hash_join(run_keys, qrels_keys, run_codes, qrels_codes) -> np.ndarray | Non
     if not table.unique:
         return None
     run_hash = _pair_hash(run_keys, run_codes)
+    if rows is not None:
+        if not _SlotTable(run_hash).unique:
+            return None
+        match = table.lookup(run_hash[rows])
+        hit = np.flatnonzero(match >= 0)
+        found, hit_rows = match[hit], rows[hit]
+        if (run_codes[hit_rows] != qrels_codes[found]).any():
+            return None
+        if run_keys.ndim > 1 and _differ(_take(run_keys, hit_rows), _take(qrels_keys, found)).any():
+            return None
+        return match  # both sides' pairs distinct: each judgement matched at most once
     match = table.lookup(run_hash)
     hit = np.flatnonzero(match >= 0)
     found = match[hit]
