@@ -388,15 +388,20 @@ class _HashTable:
 #: Slots per value of a :class:`_SlotTable` (a power of two at least this many times the values).
 _SLOT_SPREAD = 2
 
+#: A :class:`_SlotTable`'s values that lost their slot go to another slot table, or to a hash
+#: table when there are at most this many.
+_SLOT_SPILL = 4096
+
 
 class _SlotTable:
     """Positions of well-mixed uint64 values (hashes), in a direct-mapped table built by numpy.
 
     Each value's top bits pick a slot among at least ``_SLOT_SPREAD`` per value; one scatter
     fills the table and a gather tells which values lost their slot to another (about one in
-    eight): those few go to a :class:`_HashTable`. About twice as fast to build as a hash table
-    of every value, as fast to query. ``unique`` is exact: equal values share a slot, so one of
-    them lost it to the other (the values compared say so) or both lost (the spill table sees it).
+    five): those go to a smaller table of the same kind, and the last few to a :class:`_HashTable`.
+    About twice as fast to build as a hash table of every value, as fast to query. ``unique`` is
+    exact: equal values share a slot, so one of them lost it to the other (the values compared say
+    so) or both lost (the spill table sees it).
     """
 
     def __init__(self, values: np.ndarray):
@@ -414,7 +419,9 @@ class _SlotTable:
         self.table, self.unique, self.spill = table, True, None
         if lost.size:
             lost_values = values[lost]
-            self.spill = _HashTable(lost_values)
+            # another slot table while that pays (well-spread values); a hash table past that
+            spread = _SLOT_SPILL < lost.size <= n // 2
+            self.spill = _SlotTable(lost_values) if spread else _HashTable(lost_values)
             self.unique = self.spill.unique and not (lost_values == values[winner[lost]]).any()
             self.lost = lost
             self.crowded = np.zeros(1 << bits, dtype=bool)  # slots some value lost
