@@ -306,8 +306,8 @@ def _top_candidates(at: _Rows, scores: np.ndarray, k: int, nq: int) -> np.ndarra
     the top k. None when nothing would be left out or the matrix would be much
     larger than the rows (a few very long queries).
     """
-    width = int(at.counts.max())
     n = at.codes.size
+    width = int(at.counts.max()) if n else 0
     if width <= k or nq * width > 3 * n:
         return None
     table = np.full((nq, width), -np.inf, dtype=scores.dtype)
