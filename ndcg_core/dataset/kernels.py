@@ -446,6 +446,11 @@ def _grade_levels(grades: np.ndarray, gain: Any) -> tuple[np.ndarray, np.ndarray
     return levels, of_grade[np.searchsorted(uniq, grades)]
 
 
+def _rows_of(keys: np.ndarray, rows: slice | np.ndarray) -> np.ndarray:
+    """Some rows of keys: a view for a slice, else gathered."""
+    return keys[rows] if isinstance(rows, slice) else _take(keys, rows)
+
+
 def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: Spec):
     """DCG, IDCG and documents retrieved of queries ``0 .. nq - 1``, block by block.
 
@@ -463,15 +468,18 @@ def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: 
         run_order, qrels_order = _group_order(run_codes, nq), _group_order(qrels_codes, nq)
         if run_order is not None or qrels_order is not None:
             keys = _doc_keys(run["doc"], qrels["doc"])
-            run_order = np.arange(run_codes.size) if run_order is None else run_order
-            qrels_order = np.arange(qrels_codes.size) if qrels_order is None else qrels_order
-            by_code = (
-                run_codes[run_order],
-                qrels_codes[qrels_order],
-                scores[run_order],
-                grades[qrels_order],
-                level[qrels_order],
+
+            def grouped(codes, order, *values):  # a side already grouped is read in place
+                if order is None:
+                    return codes, *values
+                by_query = np.repeat(np.arange(nq), np.bincount(codes, minlength=nq))  # codes[order]
+                return by_query, *(x[order] for x in values)
+
+            run_side, qrels_side = (
+                grouped(run_codes, run_order, scores),
+                grouped(qrels_codes, qrels_order, grades, level),
             )
+            by_code = (run_side[0], qrels_side[0], run_side[1], qrels_side[1], qrels_side[2])
 
     def one_block(bounds):
         qa, qb, ra, rb, ja, jb = bounds
@@ -480,7 +488,7 @@ def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: 
         return _evaluate_block(
             _Part(run, run_rows),
             _Part(qrels, qrels_rows),
-            None if keys is None else (_take(keys[0], run_rows), _take(keys[1], qrels_rows), keys[2]),
+            None if keys is None else (_rows_of(keys[0], run_rows), _rows_of(keys[1], qrels_rows), keys[2]),
             by_code[0][ra:rb] - qa,
             by_code[1][ja:jb] - qa,
             qb - qa,

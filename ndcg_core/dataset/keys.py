@@ -227,8 +227,16 @@ def _key_hash(keys: np.ndarray) -> np.ndarray:
 
 
 def _take(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """``keys[rows]``, also for rows of words (``np.take`` is many times faster there)."""
-    return keys[rows] if keys.ndim == 1 else np.take(keys, rows, axis=0)
+    """``keys[rows]``, also for rows of words (``np.take`` is many times faster there).
+
+    Rows of two words are gathered as one 16-byte item each (a complex128 view: the bytes are
+    copied, never computed with), nearly twice as fast again.
+    """
+    if keys.ndim == 1:
+        return keys[rows]
+    if keys.shape[1] == 2 and keys.flags.c_contiguous:
+        return keys.view(np.complex128)[:, 0][rows].view(np.uint64).reshape(-1, 2)
+    return np.take(keys, rows, axis=0)
 
 
 def _differ(a: np.ndarray, b: np.ndarray) -> np.ndarray:
