@@ -55,9 +55,19 @@ def _map_blocks(fn, blocks: list):
 
 
 def _group_order(codes: np.ndarray, nq: int) -> np.ndarray | None:
-    """A stable order grouping the rows by query code (radix sorts of 16 bits), or None if they are."""
-    if codes.size < 2 or np.all(codes[1:] >= codes[:-1]):
+    """A stable order grouping the rows by query code, or None if they are.
+
+    Rows sorted but for a short tail (judgements appended to a grouped table) take a merge
+    sort, which keeps the sorted part as one run; others radix sorts of 16 bits.
+    """
+    if codes.size < 2:
         return None
+    descent = codes[1:] < codes[:-1]
+    first = int(descent.argmax())
+    if not descent[first]:
+        return None
+    if (codes.size - first) * 16 < codes.size:
+        return np.argsort(codes.astype(np.int64, copy=False), kind="stable")  # timsort: runs merged
     if nq <= 65536:
         return np.argsort(codes.astype(np.uint16), kind="stable")
     order = np.argsort((codes & 0xFFFF).astype(np.uint16), kind="stable")
@@ -464,7 +474,12 @@ def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: 
     v = spec.variant
     levels, level = _grade_levels(grades, v.gain_table if v.gain_table is not None else v.gain)
     by_code = (run_codes, qrels_codes, scores, grades, level)
+    renumber = None
     if run_codes.size + qrels_codes.size > _BLOCK_ROWS:
+        renumber = _qrels_numbering(run_codes, qrels_codes, nq)
+        if renumber is not None:
+            run_codes, qrels_codes = renumber[run_codes], renumber[qrels_codes]
+            by_code = (run_codes, qrels_codes, scores, grades, level)
         run_order, qrels_order = _group_order(run_codes, nq), _group_order(qrels_codes, nq)
         if run_order is not None or qrels_order is not None:
             keys = _doc_keys(run["doc"], qrels["doc"])
@@ -501,4 +516,28 @@ def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: 
     blocks = list(_blocks(by_code[0], by_code[1], nq))
     for (qa, qb, *_), (d, i, n) in zip(blocks, _map_blocks(one_block, blocks), strict=True):
         dcg_value[qa:qb], idcg_value[qa:qb], n_ret[qa:qb] = d, i, n
+    if renumber is not None:  # back to the callers' query codes
+        return dcg_value[renumber], idcg_value[renumber], n_ret[renumber]
     return dcg_value, idcg_value, n_ret
+
+
+def _qrels_numbering(run_codes: np.ndarray, qrels_codes: np.ndarray, nq: int) -> np.ndarray | None:
+    """New query codes in the order the qrels list their queries, when only that spares a reordering.
+
+    The codes follow the run (see :func:`.keys._query_codes`); a run in arbitrary row order
+    must be grouped anyway, but qrels grouped by query in another order need not be, if the
+    queries are numbered as the qrels list them (judgements appended at the end stay a short
+    tail). None when the run is grouped or the qrels are not mostly grouped.
+    """
+    n = qrels_codes.size
+    if run_codes.size < 2 or n < 2 or np.all(run_codes[1:] >= run_codes[:-1]):
+        return None
+    heads = np.flatnonzero(qrels_codes[1:] != qrels_codes[:-1]) + 1
+    if heads.size * 8 > n:  # not grouped
+        return None
+    listed = pd.unique(qrels_codes[np.concatenate([[0], heads])])  # in order of first appearance
+    renumber = np.full(nq, -1, dtype=np.int64)
+    renumber[listed] = np.arange(listed.size)
+    rest = renumber < 0  # queries only the run has
+    renumber[rest] = np.arange(listed.size, listed.size + int(rest.sum()))
+    return renumber
