@@ -155,7 +155,7 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
         except ValueError:
             early = False
     run_at = _Rows(run_codes, nq)
-    top = _top_candidates(run_at, ranking(scores), v.k, nq) if early and run_codes.size else None
+    top = _top_candidates(run_at, ranking(scores), v.k, nq) if early else None
 
     match, run_dups, qrels_dups = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq, top)
     if qrels_dups:

@@ -4,10 +4,10 @@ Every step of :func:`ndcg_core.evaluate` works on integers, never strings: query
 ids become dense codes; document ids of up to 32 bytes are packed into one to
 four 8-byte words (longer ones are dictionary-encoded), so no string is hashed
 or compared; the join of run rows with qrels rows looks up a hash of each
-(query, document) pair in a hash table of the qrels' pairs, every match checked
-against the keys themselves, and falls back to one sort of (query, document
-hash, row) keys when a pair repeats (to name the duplicates) or two hashes
-collide.
+(query, document) pair in a table of the qrels' pairs (direct-mapped slots
+filled by numpy, see :class:`_SlotTable`), every match checked against the
+keys themselves, and falls back to one sort of (query, document hash, row)
+keys when a pair repeats (to name the duplicates) or two hashes collide.
 """
 
 from __future__ import annotations
@@ -351,7 +351,7 @@ def _join(
 ) -> tuple[np.ndarray, list[tuple[int, int]], list[tuple[int, int]]]:
     """For each run row (or each of ``rows``), its qrels row (or -1); and duplicate pairs on each side.
 
-    A hash table of the qrels' (query, document) pairs answers when no pair
+    A table of the qrels' (query, document) pair hashes answers when no pair
     repeats and no two pairs share a hash (:func:`_hash_join`, about twice as
     fast as a sort); otherwise the sort of :func:`_sort_join` decides, exactly,
     and names the duplicates. Duplicates are looked for among every row either way.
@@ -405,9 +405,10 @@ class _SlotTable:
     """Positions of well-mixed uint64 values (hashes), in a direct-mapped table built by numpy.
 
     Each value's top bits pick a slot among at least ``_SLOT_SPREAD`` per value; one scatter
-    fills the table and a gather tells which values lost their slot to another (about one in
-    five): those go to a smaller table of the same kind, and the last few to a :class:`_HashTable`.
-    About twice as fast to build as a hash table of every value, as fast to query. ``unique`` is
+    fills the table and a gather tells which values lost their slot to another (one in five to
+    one in nine): those go to a smaller table of the same kind, and the last few to a
+    :class:`_HashTable`. About twice as fast to build as a hash table of every value, about as
+    fast to query. ``unique`` is
     exact: equal values share a slot, so one of them lost it to the other (the values compared say
     so) or both lost (the spill table sees it).
     """
