@@ -495,6 +495,7 @@ def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: 
                 grouped(qrels_codes, qrels_order, grades, level),
             )
             by_code = (run_side[0], qrels_side[0], run_side[1], qrels_side[1], qrels_side[2])
+            run_codes = qrels_codes = run_side = qrels_side = None  # renumbered copies: free them now
 
     def one_block(bounds):
         qa, qb, ra, rb, ja, jb = bounds
