@@ -6,7 +6,8 @@ queries with nothing relevant), then times NDCG@k for every query, end to end
 from the two DataFrames (qrels: query, doc, relevance; run: query, doc, score):
 
 - ndcg_core.evaluate (this project), on its default threads (blocks of queries on up
-  to 2 threads) and again on one thread, as every peer runs
+  to 2 threads) and again on one thread, as every peer runs (pyarrow and BLAS limited to one
+  thread for them too)
 - scikit-learn ndcg_score(ignore_ties=True) on padded matrices (after the merge
   with the qrels and the padding, which it needs)
 - pytrec_eval-terrier, from dicts built from the DataFrames
@@ -241,7 +242,13 @@ TARGET = 5.0
 
 
 class one_thread:
-    """ndcg_core's blocks and pyarrow's thread pool limited to one thread, as every peer runs."""
+    """ndcg_core's blocks, pyarrow's thread pool and the BLAS threads limited to one thread.
+
+    The peers run in it too: scikit-learn's ``ndcg_score`` multiplies through OpenBLAS, whose
+    second thread gained it no wall-clock time here (0.47-0.50 s either way on 1M (b)) but spun
+    about 0.15 CPU seconds, which made every ratio in CPU seconds look better for ndcg_core
+    than it was.
+    """
 
     def __enter__(self):
         import pyarrow as pa
@@ -249,12 +256,20 @@ class one_thread:
         self.saved = ndcg_core.dataset.kernels._THREADS, pa.cpu_count()
         ndcg_core.dataset.kernels._THREADS = 1
         pa.set_cpu_count(1)
+        try:
+            from threadpoolctl import threadpool_limits
+        except ImportError:  # pragma: no cover - scikit-learn installs it
+            self.blas = None
+        else:
+            self.blas = threadpool_limits(limits=1)
 
     def __exit__(self, *exc):
         import pyarrow as pa
 
         ndcg_core.dataset.kernels._THREADS = self.saved[0]
         pa.set_cpu_count(self.saved[1])
+        if self.blas is not None:
+            self.blas.restore_original_limits()
 
 
 def bench_shape(n: int, shape: str, peers: dict, k: int, quick: bool) -> dict:
@@ -280,7 +295,8 @@ def bench_shape(n: int, shape: str, peers: dict, k: int, quick: bool) -> dict:
     for name, fn in peers.items():
         if name.startswith("ranx"):
             fn(qrels, run, k)  # compile (numba) on these very ids before timing
-        t, out = timed(fn, qrels, run, k, repeats=1 if (quick or big) else 3)
+        with one_thread():  # as ndcg_core's one-thread row (numba's threads, ranx's, are not limited)
+            t, out = timed(fn, qrels, run, k, repeats=1 if (quick or big) else 3)
         results[name] = (t, CPU["last"], check_values(name, out, per_query, qrels, run, k))
         print(f"  {name}: {t:.2f} s", flush=True)
     mem = json.loads(

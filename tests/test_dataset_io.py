@@ -191,3 +191,24 @@ def test_a_large_run_with_text_after_the_tag_and_blank_lines_still_reads():
     lines.insert(20, "")
     run = read_run(io.BytesIO("\n".join(lines).encode()))
     assert len(run) == len(rows) and run.loc[22, "doc"] == rows[20][1]  # line numbers stay true
+
+
+@pytest.mark.parametrize("shift", [0, 1])  # the pair of spaces at an even and at an odd byte offset
+@pytest.mark.parametrize("sep", [" ", "\t"])
+def test_a_doubled_delimiter_hiding_a_missing_field_is_named_in_a_large_run(shift, sep):
+    """'q1  d1 1 0.5 tag' split on single spaces has six fields, one empty: it is still a short line."""
+    text, _ = _large_run(sep=sep)
+    lines = text.splitlines()
+    lines[0] = lines[0].replace("doc-0", "doc-0" + "x" * shift)
+    bad = sep.join(["q1", "", "d1", "1", "0.5", "tag"])
+    broken = "\n".join([*lines[:4000], bad, *lines[4000:]])
+    with pytest.raises(ValueError, match=re.escape("line 4001 has fewer than 6 fields")):
+        read_run(io.BytesIO(broken.encode()))
+
+
+@pytest.mark.parametrize("shift", [0, 1])
+def test_a_comment_line_in_a_large_qrels_file_keeps_line_numbers(shift):
+    lines = [f"q{i // 50} 0 d{i}{'x' * shift if i == 0 else ''} {i % 4}" for i in range(8000)]
+    lines.insert(3000, "# judged later 2")  # four fields: it would read as a judgement
+    qrels = read_qrels(io.BytesIO(("\n".join(lines) + "\n").encode()))
+    assert len(qrels) == 8000 and qrels.loc[3002, "doc"] == "d3000"  # line 3001 is the comment

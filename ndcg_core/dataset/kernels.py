@@ -55,9 +55,19 @@ def _map_blocks(fn, blocks: list):
 
 
 def _group_order(codes: np.ndarray, nq: int) -> np.ndarray | None:
-    """A stable order grouping the rows by query code (radix sorts of 16 bits), or None if they are."""
-    if codes.size < 2 or np.all(codes[1:] >= codes[:-1]):
+    """A stable order grouping the rows by query code, or None if they are.
+
+    Rows sorted but for a short tail (judgements appended to a grouped table) take a merge
+    sort, which keeps the sorted part as one run; others radix sorts of 16 bits.
+    """
+    if codes.size < 2:
         return None
+    descent = codes[1:] < codes[:-1]
+    first = int(descent.argmax())
+    if not descent[first]:
+        return None
+    if (codes.size - first) * 16 < codes.size:
+        return np.argsort(codes.astype(np.int64, copy=False), kind="stable")  # timsort: runs merged
     if nq <= 65536:
         return np.argsort(codes.astype(np.uint16), kind="stable")
     order = np.argsort((codes & 0xFFFF).astype(np.uint16), kind="stable")
@@ -129,8 +139,25 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
     run_keys, qrels_keys, keys_ordered = keys
     v = spec.variant
     gain = v.gain_table if v.gain_table is not None else v.gain
+    as_float32 = spec.score_dtype == "float32" or v.ties == "docid_desc"
 
-    match, run_dups, qrels_dups = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq)
+    def ranking(scores: np.ndarray) -> np.ndarray:
+        return scores.astype(np.float32) if as_float32 else scores
+
+    # With a cutoff and the judged pool as the ideal, only the rows that can reach the top k (see
+    # _top_candidates) need their judgement: the join looks those up alone, and still checks every
+    # row for duplicates. Not when an unjudged row's gain is an error (a gain table without grade 0),
+    # nor when the run's own grades matter (negative ones dropped, or the ideal from the run).
+    early = v.k is not None and spec.ideal_source == "pool" and not spec.drop_negative
+    if early:
+        try:
+            _gain_lookup(np.zeros(1), gain)
+        except ValueError:
+            early = False
+    run_at = _Rows(run_codes, nq)
+    top = _top_candidates(run_at, ranking(scores), v.k, nq) if early else None
+
+    match, run_dups, qrels_dups = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq, top)
     if qrels_dups:
         (doc, query, first), (_, _, second) = (qrels.describe(i) for i in qrels_dups[0])
         raise ValueError(
@@ -149,7 +176,9 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
         keep = _keep_max(run_dups, run_codes, run_keys, scores)
         run = run.subset(keep)
         run_codes, run_keys, scores = run_codes[keep], _take(run_keys, keep), scores[keep]
-        match, _, _ = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq)
+        run_at = _Rows(run_codes, nq)
+        top = _top_candidates(run_at, ranking(scores), v.k, nq) if early else None
+        match, _, _ = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq, top)
 
     levels, qrels_level = graded
     qrels_gain = levels[qrels_level]
@@ -160,6 +189,7 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
             run = run.subset(keep)
             run_codes, scores, match = run_codes[keep], scores[keep], match[keep]
             run_keys = _take(run_keys, keep)
+            run_at = _Rows(run_codes, nq)
     if match.size and match.min() < 0:
         try:
             zero_gain = _gain_lookup(np.zeros(1), gain)[0]
@@ -169,13 +199,15 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
     else:
         run_gain = qrels_gain[match]
 
-    if spec.score_dtype == "float32" or v.ties == "docid_desc":
-        scores = scores.astype(np.float32)
+    scores = ranking(scores)
     tie_key: Any = None
     if v.ties == "docid_desc":
         tie_key = run_keys if keys_ordered else run.values_at("doc")
-    run_at = _Rows(run_codes, nq)
-    dcg_value = _dcg_by_query(run_at, scores, run_gain, tie_key, v, nq)
+    top_gain = run_gain
+    if not early and v.k is not None:
+        top = _top_candidates(run_at, scores, v.k, nq)
+        top_gain = run_gain if top is None else run_gain[top]
+    dcg_value = _dcg_by_query(run_at, scores, top_gain, tie_key, v, nq, top)
     n_ret = run_at.counts
 
     depth = n_ret if spec.ideal_depth == "retrieved" else None
@@ -284,8 +316,8 @@ def _top_candidates(at: _Rows, scores: np.ndarray, k: int, nq: int) -> np.ndarra
     the top k. None when nothing would be left out or the matrix would be much
     larger than the rows (a few very long queries).
     """
-    width = int(at.counts.max())
     n = at.codes.size
+    width = int(at.counts.max()) if n else 0
     if width <= k or nq * width > 3 * n:
         return None
     table = np.full((nq, width), -np.inf, dtype=scores.dtype)
@@ -295,18 +327,18 @@ def _top_candidates(at: _Rows, scores: np.ndarray, k: int, nq: int) -> np.ndarra
     return keep if keep.size < 0.75 * n else None
 
 
-def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, v: Variant, nq):
+def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, v: Variant, nq, keep=None):
     """DCG@k per query: one sort ranks every query's rows; only the top k (and ties across k) are read.
 
-    With a cutoff, only the rows that can reach the top k are sorted (see :func:`_top_candidates`).
+    ``keep``: the rows that can reach the top k (see :func:`_top_candidates`), or None for every
+    row; ``row_gain`` holds the gains of those rows alone.
     """
     dcg_value = np.zeros(nq)
     if at.codes.size == 0:
         return dcg_value
     k = v.k
-    keep = None if k is None else _top_candidates(at, scores, k, nq)
     if keep is not None:  # the same ranking on fewer rows: ties keep their row order
-        at, scores, row_gain = _Rows(at.codes[keep], nq), scores[keep], row_gain[keep]
+        at, scores = _Rows(at.codes[keep], nq), scores[keep]
         if isinstance(tie_key, np.ndarray):
             tie_key = _take(tie_key, keep)
         elif tie_key is not None:
@@ -424,6 +456,11 @@ def _grade_levels(grades: np.ndarray, gain: Any) -> tuple[np.ndarray, np.ndarray
     return levels, of_grade[np.searchsorted(uniq, grades)]
 
 
+def _rows_of(keys: np.ndarray, rows: slice | np.ndarray) -> np.ndarray:
+    """Some rows of keys: a view for a slice, else gathered."""
+    return keys[rows] if isinstance(rows, slice) else _take(keys, rows)
+
+
 def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: Spec):
     """DCG, IDCG and documents retrieved of queries ``0 .. nq - 1``, block by block.
 
@@ -437,19 +474,28 @@ def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: 
     v = spec.variant
     levels, level = _grade_levels(grades, v.gain_table if v.gain_table is not None else v.gain)
     by_code = (run_codes, qrels_codes, scores, grades, level)
+    renumber = None
     if run_codes.size + qrels_codes.size > _BLOCK_ROWS:
+        renumber = _qrels_numbering(run_codes, qrels_codes, nq)
+        if renumber is not None:
+            run_codes, qrels_codes = renumber[run_codes], renumber[qrels_codes]
+            by_code = (run_codes, qrels_codes, scores, grades, level)
         run_order, qrels_order = _group_order(run_codes, nq), _group_order(qrels_codes, nq)
         if run_order is not None or qrels_order is not None:
             keys = _doc_keys(run["doc"], qrels["doc"])
-            run_order = np.arange(run_codes.size) if run_order is None else run_order
-            qrels_order = np.arange(qrels_codes.size) if qrels_order is None else qrels_order
-            by_code = (
-                run_codes[run_order],
-                qrels_codes[qrels_order],
-                scores[run_order],
-                grades[qrels_order],
-                level[qrels_order],
+
+            def grouped(codes, order, *values):  # a side already grouped is read in place
+                if order is None:
+                    return codes, *values
+                by_query = np.repeat(np.arange(nq), np.bincount(codes, minlength=nq))  # codes[order]
+                return by_query, *(x[order] for x in values)
+
+            run_side, qrels_side = (
+                grouped(run_codes, run_order, scores),
+                grouped(qrels_codes, qrels_order, grades, level),
             )
+            by_code = (run_side[0], qrels_side[0], run_side[1], qrels_side[1], qrels_side[2])
+            run_codes = qrels_codes = run_side = qrels_side = None  # renumbered copies: free them now
 
     def one_block(bounds):
         qa, qb, ra, rb, ja, jb = bounds
@@ -458,7 +504,7 @@ def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: 
         return _evaluate_block(
             _Part(run, run_rows),
             _Part(qrels, qrels_rows),
-            None if keys is None else (_take(keys[0], run_rows), _take(keys[1], qrels_rows), keys[2]),
+            None if keys is None else (_rows_of(keys[0], run_rows), _rows_of(keys[1], qrels_rows), keys[2]),
             by_code[0][ra:rb] - qa,
             by_code[1][ja:jb] - qa,
             qb - qa,
@@ -471,4 +517,28 @@ def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: 
     blocks = list(_blocks(by_code[0], by_code[1], nq))
     for (qa, qb, *_), (d, i, n) in zip(blocks, _map_blocks(one_block, blocks), strict=True):
         dcg_value[qa:qb], idcg_value[qa:qb], n_ret[qa:qb] = d, i, n
+    if renumber is not None:  # back to the callers' query codes
+        return dcg_value[renumber], idcg_value[renumber], n_ret[renumber]
     return dcg_value, idcg_value, n_ret
+
+
+def _qrels_numbering(run_codes: np.ndarray, qrels_codes: np.ndarray, nq: int) -> np.ndarray | None:
+    """New query codes in the order the qrels list their queries, when only that spares a reordering.
+
+    The codes follow the run (see :func:`.keys._query_codes`); a run in arbitrary row order
+    must be grouped anyway, but qrels grouped by query in another order need not be, if the
+    queries are numbered as the qrels list them (judgements appended at the end stay a short
+    tail). None when the run is grouped or the qrels are not mostly grouped.
+    """
+    n = qrels_codes.size
+    if run_codes.size < 2 or n < 2 or np.all(run_codes[1:] >= run_codes[:-1]):
+        return None
+    heads = np.flatnonzero(qrels_codes[1:] != qrels_codes[:-1]) + 1
+    if heads.size * 8 > n:  # not grouped
+        return None
+    listed = pd.unique(qrels_codes[np.concatenate([[0], heads])])  # in order of first appearance
+    renumber = np.full(nq, -1, dtype=np.int64)
+    renumber[listed] = np.arange(listed.size)
+    rest = renumber < 0  # queries only the run has
+    renumber[rest] = np.arange(listed.size, listed.size + int(rest.sum()))
+    return renumber

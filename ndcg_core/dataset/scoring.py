@@ -161,7 +161,7 @@ def evaluate(
             f"{spec.min_items_error} (it retrieved {n_ret[short][0]})", f"query {labels[short][0]!r}"
         )
     n_judged = np.bincount(qrels_codes, minlength=nq)
-    n_relevant = np.bincount(qrels_codes, weights=(grades > 0), minlength=nq).astype(np.int64)
+    n_relevant = np.bincount(qrels_codes[grades > 0], minlength=nq)
     in_run, in_qrels = n_ret > 0, n_judged > 0
     keep_q = {
         "union": np.ones(nq, dtype=bool),

@@ -145,33 +145,38 @@ def _read_trec_fast(text: str, kind: str) -> pd.DataFrame | None:
     import pyarrow as pa
     from pyarrow import csv as pacsv
 
-    end = len(text)  # blank lines at the very end are harmless (no line after them to misnumber)
-    while end and text[end - 1] in "\r\n":
+    data = text.encode("utf-8")
+    end = len(data)  # blank lines at the very end are harmless (no line after them to misnumber)
+    while end and data[end - 1] in b"\r\n":
         end -= 1
 
-    def has(part: str) -> bool:  # searched in place: copying a large text costs more than the search
-        return text.find(part, 0, end) != -1
+    def has(part: bytes) -> bool:  # one byte: a memchr; longer parts only in the rare cases below
+        return data.find(part, 0, end) != -1
 
-    if not has("\t"):
-        delimiter = " "
-    elif not has(" "):
-        delimiter = "\t"
+    if not has(b"\t"):
+        delimiter = b" "
+    elif not has(b" "):
+        delimiter = b"\t"
     else:
         return None
-    if text.startswith(delimiter) or any(has(p) for p in (delimiter * 2, "\n" + delimiter, delimiter + "\n")):
-        return None
-    if has("\n\n") or (has("\r") and any(has(p) for p in ("\r\r", "\r\n\r", delimiter + "\r"))):
-        return None
+    # two-byte patterns in one pass each over the bytes (str.find is slow on them: ~0.1 s per
+    # pattern on a 1M-line run), instead of a search per pattern
+    banned = [delimiter * 2, b"\n" + delimiter, delimiter + b"\n", b"\n\n"]
     if kind == "qrels":
         names, numbers = ["query", "iter", "doc", "relevance"], ["relevance"]
-        if text.startswith("#") or has("\n#"):
+        banned.append(b"\n#")
+        if data.startswith(b"#"):
             return None
     else:
         names, numbers = ["query", "q0", "doc", "rank", "score", "tag"], ["rank", "score"]
+    if data.startswith(delimiter) or _has_pair(data, end, banned):
+        return None
+    if has(b"\r") and any(has(p) for p in (b"\r\r", b"\r\n\r", delimiter + b"\r")):
+        return None
     types = {n: pa.float64() if n in numbers else pa.string() for n in names}
     try:
         table = pacsv.read_csv(
-            pa.py_buffer(text.encode("utf-8")),
+            pa.py_buffer(data),
             read_options=pacsv.ReadOptions(column_names=names),
             parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False, double_quote=False),
             convert_options=pacsv.ConvertOptions(
@@ -190,6 +195,22 @@ def _read_trec_fast(text: str, kind: str) -> pd.DataFrame | None:
     out = pd.DataFrame({**columns, value_col: table.column(value_col).to_numpy()})
     out.index = index
     return out
+
+
+def _has_pair(data: bytes, end: int, pairs: list[bytes]) -> bool:
+    """Whether any of these two-byte sequences occurs in ``data[:end]``.
+
+    The bytes are read as 16-bit words twice, from an even and from an odd offset, so every
+    pair of neighbours is one word in one of the two readings.
+    """
+    words = [int.from_bytes(p, "little") for p in pairs]
+    for start in (0, 1):
+        count = (end - start) // 2
+        if count > 0:
+            view = np.frombuffer(data, dtype="<u2", count=count, offset=start)
+            if any((view == w).any() for w in words):
+                return True
+    return False
 
 
 def _read_table(source: Any, kind: str) -> pd.DataFrame:
