@@ -25,13 +25,18 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 from playwright.sync_api import expect, sync_playwright
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
-from browser_support import CHROMIUM_ARGS, chromium_path, free_port  # noqa: E402
+from browser_support import (  # noqa: E402
+    CHROMIUM_ARGS,
+    chromium_path,
+    free_port,
+    server_options,
+    wait_until_healthy,
+)
 
 # Page-clock records (epoch ms): websocket open and messages, first metric, first chart svg.
 PROBE = """
@@ -60,18 +65,7 @@ new MutationObserver(watch).observe(document, {subtree: true, childList: true});
 
 
 def command(script: pathlib.Path, launcher: str, port: int, events: str) -> list[str]:
-    options = [
-        "--server.address",
-        "127.0.0.1",
-        "--server.port",
-        str(port),
-        "--server.headless",
-        "true",
-        "--browser.gatherUsageStats",
-        "false",
-        "--server.fileWatcherType",
-        "none",
-    ]
+    options = server_options(port)
     trace = [sys.executable, str(ROOT / "benchmarks" / "cold_trace.py"), events]
     if launcher == "serve":
         return [*trace, str(ROOT / "scripts" / "serve.py"), *options]
@@ -96,16 +90,7 @@ def one(browser, script: pathlib.Path, launcher: str, query: str, chart: bool) -
             stderr=subprocess.DEVNULL,
         )
         try:
-            while True:
-                try:
-                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                        if r.status == 200:
-                            break
-                except OSError:
-                    pass
-                if proc.poll() is not None:
-                    raise RuntimeError("server died")
-                time.sleep(0.02)
+            wait_until_healthy(url, proc, 120.0, 0.02, "server died or did not start in 120 s")
             healthy = time.time()
             server_cpu_healthy = cpu_seconds(proc.pid)
             page = browser.new_page(viewport={"width": 1280, "height": 720})

@@ -40,16 +40,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@contextlib.contextmanager
-def streamlit_server(timeout: float = 60.0, script: str | pathlib.Path | None = None):
-    """Serve the app as ``make run`` does (``scripts/serve.py``), or ``streamlit run script`` for any
-    other script, on loopback; yield its base URL; stop it by PID."""
-    port = free_port()
-    ours = script is None or pathlib.Path(script).resolve() == ROOT / "app.py"
-    launcher = [str(ROOT / "scripts" / "serve.py")] if ours else ["-m", "streamlit", "run", str(script)]
-    cmd = [
-        sys.executable,
-        *launcher,
+def server_options(port: int) -> list[str]:
+    """Streamlit's options for a test or bench server: loopback, headless, no usage stats, no file watcher."""
+    return [
         "--server.address",
         "127.0.0.1",
         "--server.port",
@@ -61,21 +54,37 @@ def streamlit_server(timeout: float = 60.0, script: str | pathlib.Path | None = 
         "--server.fileWatcherType",
         "none",
     ]
+
+
+def wait_until_healthy(url: str, proc: subprocess.Popen, timeout: float, poll: float, why: str) -> None:
+    """Return once the server at ``url`` answers its health check; RuntimeError(why) if it dies first
+    or ``timeout`` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(why)
+        time.sleep(poll)
+
+
+@contextlib.contextmanager
+def streamlit_server(timeout: float = 60.0, script: str | pathlib.Path | None = None):
+    """Serve the app as ``make run`` does (``scripts/serve.py``), or ``streamlit run script`` for any
+    other script, on loopback; yield its base URL; stop it by PID."""
+    port = free_port()
+    ours = script is None or pathlib.Path(script).resolve() == ROOT / "app.py"
+    launcher = [str(ROOT / "scripts" / "serve.py")] if ours else ["-m", "streamlit", "run", str(script)]
+    cmd = [sys.executable, *launcher, *server_options(port)]
     log = open(ROOT / "tests" / ".streamlit-server.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not start; see {log.name}")
-            time.sleep(0.2)
+        wait_until_healthy(url, proc, timeout, 0.2, f"streamlit did not start; see {log.name}")
         yield url
     finally:
         proc.terminate()
