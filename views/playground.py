@@ -281,7 +281,7 @@ def _pool_controls(tab) -> list[str]:
 def _order_controls() -> None:
     """The Order tab: the drag list (or the note on scores), one-click orders, move up/down, undo."""
     ss = st.session_state
-    if all_scored(ss.pg_items):  # the table above may just have changed the items
+    if all_scored(ss.pg_items):  # scored items follow their scores: nothing to drag
         st.info(
             _(
                 "The ranking follows the items' scores, higher first; equal scores follow the "
