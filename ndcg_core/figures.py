@@ -7,6 +7,7 @@ of HTML in text), so a label such as ``<b>x</b>`` shows literally.
 from __future__ import annotations
 
 import html
+import threading
 from functools import lru_cache
 
 import numpy as np
@@ -88,6 +89,9 @@ def _template(name: str | None) -> dict:
     return pio.templates[name].to_plotly_json() if name else {}
 
 
+_BUILD_LOCK = threading.Lock()
+
+
 class SpecFigure(go.Figure):
     """A figure kept as the plain spec it is made of (``{"data": [...], "layout": {...}}``).
 
@@ -100,20 +104,28 @@ class SpecFigure(go.Figure):
     :func:`ndcg_core.export.slide_figure` does.
     """
 
-    def __init__(self, spec: dict):  # plotly's __init__ runs later, in _build
+    def __init__(self, spec: dict):  # plotly's __init__ runs later, in __getattr__
         # plotly's to_dict carries the default template the figure was made with: so does ours
         layout = {"template": _template(pio.templates.default), **spec["layout"]}
         self._spec = {"data": spec["data"], "layout": layout}
 
-    def _build(self) -> None:
-        super().__init__(self._spec, _validate=False)
-
     def __getattr__(self, name: str):
         """Called when plotly's state is missing (an attribute or property of it is asked for
-        first): build it, then answer."""
-        if name.startswith("__") or "_spec" not in self.__dict__ or "_data_objs" in self.__dict__:
+        first): build it, once, then answer. Sessions share these figures, so the build is locked;
+        inside it, plotly's own lookups of what it has not set yet fail as usual."""
+        state = self.__dict__
+        if name.startswith("__") or "_spec" not in state or state.get("_built"):
             raise AttributeError(name)
-        self._build()
+        if state.get("_builder") == threading.get_ident():
+            raise AttributeError(name)
+        with _BUILD_LOCK:
+            if not state.get("_built"):
+                state["_builder"] = threading.get_ident()
+                try:
+                    super().__init__(self._spec, _validate=False)
+                    state["_built"] = True
+                finally:
+                    state["_builder"] = None
         return getattr(self, name)
 
     def to_dict(self) -> dict:

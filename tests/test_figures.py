@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import threading
 from dataclasses import replace
 
 import numpy as np
@@ -80,3 +81,25 @@ def test_plotly_objects_are_built_only_when_asked_for():
     assert [t.name for t in fig.data] == ["IDCG (ideal order)", "DCG (your order)"]
     assert fig.data[1].y[-1] == pytest.approx(3 + 2 + 3 / np.log2(3) + 1 / np.log2(5) + 2 / np.log2(6))
     assert fig.layout.height == 300
+
+
+def test_sessions_asking_for_plotly_objects_at_once_each_get_the_whole_figure():
+    """Sessions share a state's figure: the first to ask builds plotly's objects, the others wait."""
+    rendering.clear()
+    fig = rendering.state_figure(DEFAULT_STATE, "gains")
+    start, copies, errors = threading.Barrier(8), [], []
+
+    def copy():
+        start.wait()
+        try:
+            copies.append(go.Figure(fig))  # reads fig.data, fig.layout and fig.frames
+        except Exception as err:
+            errors.append(err)
+
+    threads = [threading.Thread(target=copy) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(copies) == 8
+    assert all(len(c.data) == 3 and c.layout.height == 300 for c in copies)
