@@ -73,8 +73,8 @@ def clear() -> None:
 
 
 def warm() -> None:
-    """Compute everything once for the default state: plotly loads its figure classes on first
-    use (about 0.1 s), which would otherwise fall on a session's first drag."""
+    """Compute the default state's explanation, charts and formulas once (the first page's), so
+    a session finds them cached. Drawing a chart needs only its spec, not plotly's objects."""
     for kind in CHART_KINDS:
-        state_figure(DEFAULT_STATE, kind).to_dict()
+        state_figure(DEFAULT_STATE, kind)
     state_formulas(DEFAULT_STATE)

@@ -81,9 +81,9 @@ def md_escape(text: str) -> str:
 def warm_process() -> bool:
     """Once per server process, at the end of its first page: what every session needs, ready.
 
-    Builds the playground's charts and formulas once (plotly loads its figure classes on first
-    use), then runs the garbage collector's full pass and freezes what survives (the imported
-    modules: millions of objects). Without it, that first full pass (about 0.1 s) fell on some
+    Builds the playground's default charts and formulas once (a no-op when ``scripts/serve.py``
+    already did), then runs the garbage collector's full pass and freezes what survives (the
+    imported modules: millions of objects). Without it, that first full pass (about 0.1 s) fell on some
     session's first drag.
     """
     warm()
