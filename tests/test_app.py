@@ -7,7 +7,6 @@ import math
 
 import pandas as pd
 import pytest
-from app_support import EDIT, ORDER, POOL, open_tab
 from streamlit.testing.v1 import AppTest
 
 import ndcg_core
@@ -41,7 +40,6 @@ def editor_key(at: AppTest, kind: str = "editor") -> str:
 
 
 def edit(at: AppTest, rows=None, added=(), deleted=(), kind: str = "editor") -> AppTest:
-    open_tab(at, EDIT if kind == "editor" else POOL, run=False)  # the edit and the click, one run
     at.session_state[editor_key(at, kind)] = {
         "edited_rows": rows or {},
         "added_rows": list(added),
@@ -51,7 +49,6 @@ def edit(at: AppTest, rows=None, added=(), deleted=(), kind: str = "editor") -> 
 
 
 def quick(at: AppTest, text: str) -> AppTest:
-    open_tab(at, EDIT)
     return at.text_input(key="quick_entry").input(text).run()
 
 
@@ -157,18 +154,6 @@ def test_editor_bad_grade_names_the_row_and_keeps_last_valid_state(bad):
     assert headline(at) == ("NDCG@6", 0.932)
 
 
-def test_leaving_the_edit_tab_with_a_bad_grade_keeps_the_last_valid_list():
-    """Only the open tab is drawn: away from a bad cell, the page computes the list as it last was
-    valid, and going back to the table breaks nothing."""
-    at = edit(run(), rows={1: {"Grade": "abc"}})
-    assert any("Row 2 (D2)" in e.value for e in at.error)
-    no_exception(open_tab(at, ORDER))
-    assert not at.error  # the table and its message are not on the page
-    assert grades(at) == [3, 2, 3, 0, 1, 2] and headline(at) == ("NDCG@6", 0.932)
-    no_exception(open_tab(at, EDIT))
-    assert grades(at) == [3, 2, 3, 0, 1, 2] and headline(at) == ("NDCG@6", 0.932)
-
-
 def test_label_markup_is_escaped_in_messages():
     at = edit(run(), rows={0: {"Item": "**bold**", "Grade": "x"}})
     assert any(r"\*\*bold\*\*" in e.value for e in at.error)
@@ -178,7 +163,6 @@ def test_duplicate_labels_stay_distinct():
     at = quick(run(), "a:1, a:2, a:0")
     ids = [i.id for i in at.session_state["pg_items"]]
     assert len(set(ids)) == 3
-    open_tab(at, ORDER)  # back from Edit items to the one-click orders
     at.button(key="order_ideal").click().run()
     assert grades(at) == [2, 1, 0]
 
@@ -433,7 +417,6 @@ def test_typing_scores_in_the_table_and_clearing_them():
     no_exception(at)
     # the scores put D6 first: the ranking is the reverse of the list
     assert headline(at)[1] == round(ndcg_core.ndcg([2, 1, 0, 3, 2, 3], discount="jarvelin"), 3)
-    open_tab(at, ORDER)  # where the note on scores and its button are
     at.button(key="clear_scores").click().run()
     assert headline(at) == ("NDCG@6", 0.932)
 

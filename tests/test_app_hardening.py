@@ -6,7 +6,6 @@ import pathlib
 import re
 
 import pytest
-from app_support import EDIT, open_tab
 from streamlit.testing.v1 import AppTest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -87,7 +86,7 @@ def test_item5_sidebar_gain_table_error_is_text():
 
 
 def test_item5_quick_entry_error_is_text():
-    at = open_tab(app({"rel": "3,2,1"}), EDIT)
+    at = app({"rel": "3,2,1"})
     at.text_input(key="quick_entry").set_value(f"3, {EVIL}").run()
     assert_no_markup(at)
 
@@ -246,7 +245,7 @@ def test_item8_the_app_never_writes_a_url_over_8000_characters():
     import random
 
     rng = random.Random(0)
-    at = open_tab(app({"rel": "3,2,1"}), EDIT)
+    at = app({"rel": "3,2,1"})
     text = ", ".join(f"doc-{rng.getrandbits(64):016x}:{rng.randint(0, 3)}" for _ in range(2_000))
     at.text_input(key="quick_entry").set_value(text).run()
     ok(at)

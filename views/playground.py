@@ -13,7 +13,7 @@ from ndcg_core.errors import error_text
 from ndcg_core.examples import SOURCES
 from ndcg_core.export import table_html
 from ndcg_core.formula import number
-from ndcg_core.i18n import N_, _, language
+from ndcg_core.i18n import N_, _
 from ndcg_core.lesson import COLUMN_HELP
 from ndcg_core.playground import (
     DEFAULT_STATE,
@@ -370,18 +370,14 @@ def _body() -> None:
     # With scores the left column only holds a note, and the step tables gain two columns.
     left, right = st.columns([0.24, 0.76] if scored else [0.34, 0.66], gap="medium")
     with left:
-        # Only the open tab's content runs (a tab switch reruns this fragment): a drag does not
-        # redraw the two table editors. The key carries the language, as the tabs' value is a label.
-        order_tab, edit_tab, pool_tab = st.tabs(
-            [_("Order"), _("Edit items"), _("Not retrieved")],
-            key=f"pg_tab_{language()}",
-            on_change="rerun",
-        )
-        problems = _edit_controls(edit_tab) if edit_tab.open else []
-        pool_problems = _pool_controls(pool_tab) if pool_tab.open else []
-        if order_tab.open:
-            with order_tab:
-                _order_controls()
+        # Every tab is drawn on every run, the hidden ones too. Drawing only the open tab
+        # (st.tabs(on_change="rerun")) saved a few ms per drag, but a table editor then mounts as
+        # its tab opens and drops an edit made in its first second (a browser test caught it).
+        order_tab, edit_tab, pool_tab = st.tabs([_("Order"), _("Edit items"), _("Not retrieved")])
+        problems = _edit_controls(edit_tab)
+        pool_problems = _pool_controls(pool_tab)
+        with order_tab:
+            _order_controls()
 
     if _sidebar_inputs() != ss.get(SIDEBAR_INPUTS):
         st.rerun()  # the sidebar was drawn for another list: redraw the whole page
