@@ -154,6 +154,38 @@ def test_editor_bad_grade_names_the_row_and_keeps_last_valid_state(bad):
     assert headline(at) == ("NDCG@6", 0.932)
 
 
+def editor_rows(at: AppTest) -> list[tuple[str, str]]:
+    """The item table's rows as (Item, Grade) text, top to bottom."""
+    (table,) = [d for d in at.dataframe if d.proto.id.endswith(f"-{editor_key(at)}")]  # the widget's id ends in its key
+    return list(zip(table.value["Item"], table.value["Grade"], strict=True))
+
+
+def test_item_table_keeps_entry_order_while_the_ranking_changes():
+    at = run({"rel": "3,2,1"})
+    key = editor_key(at)
+    at.button(key="order_reverse").click().run()
+    no_exception(at)
+    assert grades(at) == [1, 2, 3]
+    assert editor_key(at) == key  # the same table, not a new one
+    assert editor_rows(at) == [("D1", "3"), ("D2", "2"), ("D3", "1")]
+    # An edit typed afterwards changes that row's item, and the ranking stays as dragged.
+    at = edit(at, rows={0: {"Grade": "0"}})
+    no_exception(at)
+    assert [(i.label, i.grade) for i in at.session_state["pg_items"]] == [("D3", 1), ("D2", 2), ("D1", 0)]
+    # A row added in the table joins the ranking at the bottom.
+    at = edit(at, rows={0: {"Grade": "0"}}, added=[{"Item": "new", "Grade": "3"}])
+    assert [i.label for i in at.session_state["pg_items"]] == ["D3", "D2", "D1", "new"]
+
+
+def test_a_bad_cell_stays_in_the_table_when_the_list_is_reordered():
+    at = edit(run({"rel": "3,2,1"}), rows={1: {"Grade": "high"}})
+    assert any("Row 2 (D2)" in e.value for e in at.error)
+    at.button(key="order_reverse").click().run()
+    no_exception(at)
+    assert grades(at) == [1, 2, 3]  # the last valid list, reversed
+    assert any("Row 2 (D2)" in e.value and "high" in e.value for e in at.error)  # still there to fix
+
+
 def test_label_markup_is_escaped_in_messages():
     at = edit(run(), rows={0: {"Item": "**bold**", "Grade": "x"}})
     assert any(r"\*\*bold\*\*" in e.value for e in at.error)

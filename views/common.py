@@ -21,6 +21,7 @@ import contextlib
 import gc
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -153,7 +154,7 @@ def next_id() -> int:
     return PlaygroundState(items=ss.pg_items, pool=ss.pg_pool).next_id()
 
 
-def _items_frame(items: tuple[Item, ...], with_scores: bool) -> pd.DataFrame:
+def _items_frame(items: Sequence[Item], with_scores: bool) -> pd.DataFrame:
     columns = {
         "Item": pd.Series([i.label for i in items], dtype=object),
         "Grade": pd.Series([format_number(i.grade) for i in items], dtype=object),
@@ -221,6 +222,10 @@ def _read_editor(key: str, base_ids: list[int], edited: pd.DataFrame, prefix: st
 def items_editor(kind: str, items: tuple[Item, ...], prefix: str, *, with_scores: bool = False):
     """A label/grade (and optional score) table editor; returns (items, problems).
 
+    The rows stay in the order the items were entered (by id), whatever the ranking: reordering
+    the list leaves the table as it is, so a drag neither redraws it nor drops what is being
+    typed. The items come back in the order given, rows added in the table at the end.
+    ``with_scores``: the table of a ranking, with a Score column and a note on its row order.
     Bad rows leave the caller on its last valid list, while what was typed stays in the table.
     """
     ss = st.session_state
@@ -229,10 +234,13 @@ def items_editor(kind: str, items: tuple[Item, ...], prefix: str, *, with_scores
     # Rebuild the table's starting point when its version changed, or when Streamlit dropped the
     # editor's pending edits (it forgets widgets that were not drawn, e.g. on another page).
     if ss.get(f"{base_key}_version") != version or f"{kind}_{version}" not in ss:
-        ss[base_key] = _items_frame(items, with_scores)
-        ss[f"{base_key}_ids"] = [i.id for i in items]
+        entered = sorted(items, key=lambda i: i.id)
+        ss[base_key] = _items_frame(entered, with_scores)
+        ss[f"{base_key}_ids"] = [i.id for i in entered]
         ss[f"{base_key}_version"] = version
     key = f"{kind}_{version}"
+    if with_scores:  # the table of a ranking: say why its rows do not follow the ranking
+        st.caption(_("Rows keep the order the items were entered in; dragging changes the ranking, not this table."))
     config = {
         "Item": st.column_config.TextColumn(_("Item"), help=_("Any name; shown as plain text")),
         "Grade": st.column_config.TextColumn(_("Grade"), help=_("Relevance grade: any finite number")),
@@ -245,7 +253,9 @@ def items_editor(kind: str, items: tuple[Item, ...], prefix: str, *, with_scores
     delta = ss.get(key) or {}
     if not any(delta.get(change) for change in ("edited_rows", "added_rows", "deleted_rows")):
         return items, []  # nothing typed since the table was drawn from the list: skip reading it back
-    return _read_editor(key, ss[f"{base_key}_ids"], edited, prefix)
+    read, problems = _read_editor(key, ss[f"{base_key}_ids"], edited, prefix)
+    rank = {item.id: n for n, item in enumerate(items)}
+    return tuple(sorted(read, key=lambda i: rank.get(i.id, len(rank)))), problems  # stable: new rows last
 
 
 def drag_list(items: tuple[Item, ...]) -> None:
@@ -272,8 +282,7 @@ def drag_list(items: tuple[Item, ...]) -> None:
         key=f"sort_{ss.get('pg_sort_version', 0)}",
     )
     if new and new != list(shown) and sorted(new) == sorted(shown):
-        ss.pg_items = tuple(shown[t] for t in new)
-        bump("pg_editor_version")
+        ss.pg_items = tuple(shown[t] for t in new)  # the item table keeps its rows (entry order)
 
 
 # ------------------------------------------------------------------ formula scopes

@@ -74,6 +74,7 @@ SHOWN_COLUMNS = ["Position", "Item", "Grade", "Gain", "Divisor", "Discounted gai
 
 
 def _set_items(items: tuple[Item, ...], *, keep_editor: bool = False) -> None:
+    """Adopt ``items``; ``keep_editor``: the item table still holds them (a new order, or its own edit)."""
     ss = st.session_state
     ss.pg_items = items
     ss.pg_messages = []  # a successful change retires the last complaint
@@ -83,7 +84,7 @@ def _set_items(items: tuple[Item, ...], *, keep_editor: bool = False) -> None:
 
 
 def _order(how: str) -> None:
-    _set_items(reorder(st.session_state.pg_items, how))
+    _set_items(reorder(st.session_state.pg_items, how), keep_editor=True)
 
 
 def _move(delta: int) -> None:
@@ -96,7 +97,7 @@ def _move(delta: int) -> None:
     new = pos + delta
     if 0 <= new < len(items):
         items[pos], items[new] = items[new], items[pos]
-        _set_items(tuple(items))
+        _set_items(tuple(items), keep_editor=True)
 
 
 def _quick_entry() -> None:
