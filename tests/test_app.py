@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import ndcg_core
-from ndcg_core import EXAMPLES
+from ndcg_core import EXAMPLES, get_example
 
 APP = str(__import__("pathlib").Path(__file__).resolve().parents[1] / "app.py")
 
@@ -177,6 +177,35 @@ def test_item_table_keeps_entry_order_while_the_ranking_changes():
     assert [i.label for i in at.session_state["pg_items"]] == ["D3", "D2", "D1", "new"]
 
 
+def jarvelin_ndcg(grades: list[float]) -> float:
+    """rel1 + sum over i >= 2 of rel_i / log2 i, against the same for the grades sorted best first."""
+
+    def dcg(g):
+        return g[0] + sum(r / math.log2(i) for i, r in enumerate(g[1:], start=2))
+
+    return dcg(grades) / dcg(sorted(grades, reverse=True))
+
+
+def test_a_drop_and_an_edit_each_run_the_page_body_once():
+    """The body reads a drop and a table edit before it draws the numbers: one run each, no redraw."""
+    at = run()
+    runs = at.session_state["_pg_body_runs"]
+    ss = at.session_state
+    lines = [f"{i.label}  ·  {i.grade:g}" for i in ss["pg_items"]]
+    lines.insert(0, lines.pop(3))  # D4 (grade 0) dropped on top, as the drag component reports it
+    ss[f"sort_{ss['pg_sort_version']}"] = [{"header": None, "items": lines}]
+    at.run()
+    no_exception(at)
+    assert grades(at) == [0, 3, 2, 3, 1, 2]
+    assert headline(at) == ("NDCG@6", round(jarvelin_ndcg([0, 3, 2, 3, 1, 2]), 3))
+    assert at.session_state["_pg_body_runs"] == runs + 1
+    at = edit(at, rows={3: {"Grade": "2"}})  # row 4 of the table is still D4 (entry order)
+    no_exception(at)
+    assert grades(at) == [2, 3, 2, 3, 1, 2]
+    assert headline(at) == ("NDCG@6", round(jarvelin_ndcg([2, 3, 2, 3, 1, 2]), 3))
+    assert at.session_state["_pg_body_runs"] == runs + 2
+
+
 def test_a_bad_cell_stays_in_the_table_when_the_list_is_reordered():
     at = edit(run({"rel": "3,2,1"}), rows={1: {"Grade": "high"}})
     assert any("Row 2 (D2)" in e.value for e in at.error)
@@ -264,10 +293,16 @@ def test_move_box_follows_the_moved_item():
         assert box.format_func(box.value) == f"{expected.index(1) + 1}. D5 (1)"
 
 
+def example_button(at: AppTest, key: str):
+    """The gallery's button of example ``key``, its group opened first (closed, it draws no buttons)."""
+    at.session_state[f"gallery_{get_example(key).seed}"] = True
+    return at.run().button(key=f"example_{key}")
+
+
 def test_move_box_shows_an_item_of_a_newly_loaded_list():
     at = run()
     move_box(at).set_value(at.session_state["pg_items"][4].id).run()
-    at.button(key="example_shop-graded-a").click().run()
+    example_button(at, "shop-graded-a").click().run()
     no_exception(at)
     box = move_box(at)
     labels = [i.label for i in at.session_state["pg_items"]]
@@ -362,7 +397,7 @@ def test_unretrieved_judged_items_enter_the_ideal():
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e.key for e in EXAMPLES])
 def test_every_example_loads_with_one_click(example):
     at = run()
-    at.button(key=f"example_{example.key}").click().run()
+    example_button(at, example.key).click().run()
     no_exception(at)
     label, value = headline(at)
     expected = example.explain()
@@ -374,13 +409,23 @@ def test_every_example_loads_with_one_click(example):
         assert list(shown["Printed"]) == [f.printed for f in example.figures]
 
 
+def test_gallery_groups_draw_their_buttons_only_while_open():
+    at = run()
+    assert not [b for b in at.sidebar.button if (b.key or "").startswith("example_")]
+    seed = EXAMPLES[0].seed
+    at.session_state[f"gallery_{seed}"] = True
+    at.run()
+    shown = {b.key for b in at.sidebar.button if (b.key or "").startswith("example_")}
+    assert shown == {f"example_{e.key}" for e in EXAMPLES if e.seed == seed}
+
+
 def test_no_figures_table_without_an_example():
     assert not [d for d in run().dataframe if "Printed" in d.value.columns]
 
 
 def test_example_figures_hide_after_a_change():
     at = run()
-    at.button(key="example_graded-d1-d5").click().run()
+    example_button(at, "graded-d1-d5").click().run()
     assert "Arithmetic slip" in " ".join(figures_table(at)["Why they differ"])
     at.button(key="order_ideal").click().run()
     assert any("You changed the loaded example" in c.value for c in at.caption)

@@ -177,18 +177,30 @@ def _finite(text: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _read_editor(key: str, base_ids: list[int], edited: pd.DataFrame, prefix: str):
-    """Items from an edited table, or the problems that keep us on the last valid list."""
-    delta = st.session_state.get(key) or {}
-    deleted = set(delta.get("deleted_rows", []))
-    ids = [i for pos, i in enumerate(base_ids) if pos not in deleted]
+def _table_rows(base: pd.DataFrame, base_ids: list[int], delta: dict) -> list[tuple[int, dict]]:
+    """(item id, cells) of each row of an edited table, top to bottom.
+
+    ``delta`` is the editor's state as Streamlit documents it: ``edited_rows`` (row position in
+    ``base`` -> changed cells), ``deleted_rows`` (positions in ``base``), ``added_rows`` (cells
+    of each new row, appended). New rows get fresh item ids.
+    """
+    edits = {int(pos): cells for pos, cells in (delta.get("edited_rows") or {}).items()}
+    deleted = {int(pos) for pos in delta.get("deleted_rows") or ()}
+    rows = [
+        (item_id, {**cells, **edits.get(pos, {})})
+        for pos, (item_id, cells) in enumerate(zip(base_ids, base.to_dict("records"), strict=True))
+        if pos not in deleted
+    ]
     start = next_id()
-    ids += [start + j for j in range(len(edited) - len(ids))]
-    has_scores = "Score" in edited.columns
+    return rows + [(start + j, dict(cells)) for j, cells in enumerate(delta.get("added_rows") or ())]
+
+
+def _read_editor(rows: list[tuple[int, dict]], prefix: str, has_scores: bool):
+    """Items from an edited table's rows, or the problems that keep us on the last valid list."""
     items, problems = [], []
-    for n, (item_id, row) in enumerate(zip(ids, edited.to_dict("records"), strict=True), start=1):
-        label = _cell(row["Item"]) or f"{prefix}{n}"
-        text = _cell(row["Grade"])
+    for n, (item_id, row) in enumerate(rows, start=1):
+        label = _cell(row.get("Item")) or f"{prefix}{n}"
+        text = _cell(row.get("Grade"))
         grade = _finite(text)
         if grade is None:
             shown = f"'{md_escape(text)}'" if text else _("empty")
@@ -198,7 +210,7 @@ def _read_editor(key: str, base_ids: list[int], edited: pd.DataFrame, prefix: st
                 ).format(n=n, label=md_escape(label), shown=shown)
             )
             continue
-        score_text = _cell(row["Score"]) if has_scores else ""
+        score_text = _cell(row.get("Score")) if has_scores else ""
         score = _finite(score_text) if score_text else None
         if score_text and score is None:
             problems.append(
@@ -219,26 +231,51 @@ def _read_editor(key: str, base_ids: list[int], edited: pd.DataFrame, prefix: st
     return tuple(items), problems
 
 
-def items_editor(kind: str, items: tuple[Item, ...], prefix: str, *, with_scores: bool = False):
-    """A label/grade (and optional score) table editor; returns (items, problems).
+def _table_key(kind: str, items: tuple[Item, ...], with_scores: bool) -> str:
+    """The widget key of the current item table of ``kind``; (re)builds its starting rows when due.
 
     The rows stay in the order the items were entered (by id), whatever the ranking: reordering
     the list leaves the table as it is, so a drag neither redraws it nor drops what is being
-    typed. The items come back in the order given, rows added in the table at the end.
-    ``with_scores``: the table of a ranking, with a Score column and a note on its row order.
-    Bad rows leave the caller on its last valid list, while what was typed stays in the table.
+    typed. A new version (a list loaded or typed elsewhere) starts a new table.
     """
     ss = st.session_state
     version = ss.get(f"pg_{kind}_version", 0)
     base_key = f"pg_{kind}_base"
+    key = f"{kind}_{version}"
     # Rebuild the table's starting point when its version changed, or when Streamlit dropped the
     # editor's pending edits (it forgets widgets that were not drawn, e.g. on another page).
-    if ss.get(f"{base_key}_version") != version or f"{kind}_{version}" not in ss:
+    if ss.get(f"{base_key}_version") != version or key not in ss:
         entered = sorted(items, key=lambda i: i.id)
         ss[base_key] = _items_frame(entered, with_scores)
         ss[f"{base_key}_ids"] = [i.id for i in entered]
         ss[f"{base_key}_version"] = version
-    key = f"{kind}_{version}"
+    return key
+
+
+def read_items_table(kind: str, items: tuple[Item, ...], prefix: str, *, with_scores: bool = False):
+    """What the item table of ``kind`` holds now, as (items, problems); it may be drawn later in the run.
+
+    The items come back in the order given, rows added in the table at the end. Bad rows leave
+    the caller on its last valid list, while what was typed stays in the table.
+    """
+    ss = st.session_state
+    key = _table_key(kind, items, with_scores)
+    delta = ss.get(key) or {}
+    if not any(delta.get(change) for change in ("edited_rows", "added_rows", "deleted_rows")):
+        return items, []  # nothing typed since the table was drawn from the list
+    rows = _table_rows(ss[f"pg_{kind}_base"], ss[f"pg_{kind}_base_ids"], delta)
+    read, problems = _read_editor(rows, prefix, with_scores)
+    rank = {item.id: n for n, item in enumerate(items)}
+    return tuple(sorted(read, key=lambda i: rank.get(i.id, len(rank)))), problems  # stable: new rows last
+
+
+def items_table(kind: str, items: tuple[Item, ...], *, with_scores: bool = False) -> None:
+    """Draw the label/grade (and optional score) table editor of ``kind`` (read it with read_items_table).
+
+    ``with_scores``: the table of a ranking, with a Score column and a note on its row order.
+    """
+    ss = st.session_state
+    key = _table_key(kind, items, with_scores)
     if with_scores:  # the table of a ranking: say why its rows do not follow the ranking
         st.caption(_("Rows keep the order the items were entered in; dragging changes the ranking, not this table."))
     config = {
@@ -249,24 +286,46 @@ def items_editor(kind: str, items: tuple[Item, ...], prefix: str, *, with_scores
             help=_("Optional model score; when every item has one, the ranking follows the scores"),
         ),
     }
-    edited = st.data_editor(ss[base_key], key=key, num_rows="dynamic", hide_index=True, column_config=config)
-    delta = ss.get(key) or {}
-    if not any(delta.get(change) for change in ("edited_rows", "added_rows", "deleted_rows")):
-        return items, []  # nothing typed since the table was drawn from the list: skip reading it back
-    read, problems = _read_editor(key, ss[f"{base_key}_ids"], edited, prefix)
-    rank = {item.id: n for n, item in enumerate(items)}
-    return tuple(sorted(read, key=lambda i: rank.get(i.id, len(rank)))), problems  # stable: new rows last
+    st.data_editor(ss[f"pg_{kind}_base"], key=key, num_rows="dynamic", hide_index=True, column_config=config)
 
 
-def drag_list(items: tuple[Item, ...]) -> None:
-    """The drag-to-reorder list of the shared items (Playground and Learn draw the same one)."""
-    ss = st.session_state
+def items_editor(kind: str, items: tuple[Item, ...], prefix: str, *, with_scores: bool = False):
+    """Draw the item table of ``kind`` and return what it holds (see items_table, read_items_table)."""
+    items_table(kind, items, with_scores=with_scores)
+    return read_items_table(kind, items, prefix, with_scores=with_scores)
+
+
+def _drag_texts(items: tuple[Item, ...]) -> dict[str, Item]:
+    """The drag list's lines (label · grade, made unique), each with its item."""
     shown = {}
     for n, item in enumerate(items, start=1):
         text = f"{item.label}  ·  {item.grade:g}"
         while text in shown:
             text = f"{text} ({n})"
         shown[text] = item
+    return shown
+
+
+def dragged(items: tuple[Item, ...]) -> tuple[Item, ...] | None:
+    """The order the drag list reported since it was drawn (before it is drawn again), or None."""
+    value = st.session_state.get(f"sort_{st.session_state.get('pg_sort_version', 0)}")
+    try:  # the component's value: its containers, each {"header": ..., "items": [line, ...]}
+        new = list(value[0]["items"])
+    except (TypeError, KeyError, IndexError):
+        return None
+    shown = _drag_texts(items)
+    if new != list(shown) and sorted(new) == sorted(shown):
+        return tuple(shown[t] for t in new)
+    return None
+
+
+def drag_list(items: tuple[Item, ...]) -> None:
+    """The drag-to-reorder list of the shared items (Playground and Learn draw the same one).
+
+    A drop is adopted here unless the caller adopted it first (see :func:`dragged`).
+    """
+    ss = st.session_state
+    shown = _drag_texts(items)
     if len(items) > DRAG_LIMIT:
         st.info(
             _("Dragging is offered up to {limit} items; use move up/down or the one-click orders.").format(

@@ -34,13 +34,15 @@ from views.common import (
     column_help_config,
     current_state,
     drag_list,
+    dragged,
     export_buttons,
     formula_name,
     history_buttons,
-    items_editor,
+    items_table,
     load_state,
     md_escape,
     next_id,
+    read_items_table,
     record_history,
     state_file_controls,
     sync_url,
@@ -62,6 +64,8 @@ ORDER_LABELS = {
 }
 #: The list as the sidebar last saw it (non-widget state; see _sidebar_inputs).
 SIDEBAR_INPUTS = "_pg_sidebar_inputs"
+#: How many times the playground's body has run in this session (a drag should cost one).
+BODY_RUNS = "_pg_body_runs"
 CHARTS = {
     N_("Gain per position"): "gains",
     N_("Cumulative DCG"): "cumulative",
@@ -136,10 +140,18 @@ def _reset_all() -> None:
 
 
 def _gallery() -> None:
+    """The worked examples, a group per source; a group's buttons are drawn only while it is open.
+
+    Every element on the page costs the browser time whenever a script starts or stops (a drag
+    included), and the closed groups would otherwise hold over twenty buttons.
+    """
     st.subheader(_("Worked examples"))
     st.caption(_("One click loads the list and the formula a document used."))
     for seed, source in SOURCES.items():
-        with st.expander(_(source)):
+        group = st.expander(_(source), key=f"gallery_{seed}", on_change="rerun")
+        if not group.open:
+            continue
+        with group:
             for ex in (e for e in EXAMPLES if e.seed == seed):
                 st.button(
                     _(ex.title),
@@ -251,32 +263,38 @@ def _figures_panel(state: PlaygroundState, ex) -> None:
             st.dataframe(pd.DataFrame(rows), hide_index=True)
 
 
-def _edit_controls(tab) -> list[str]:
-    """The Edit items tab: quick entry and the items' table; returns the table's problems."""
+def _read_tables() -> list[str]:
+    """Adopt what the item tables hold (edits typed since the last run); returns their problems.
+
+    Read before anything is drawn, so the numbers a change moves are drawn first.
+    """
     ss = st.session_state
-    with tab:
-        st.text_input(
-            _("Type or paste a list"),
-            key="quick_entry",
-            on_change=_quick_entry,
-            placeholder=_("3,2,3,0,1,2   or   A:0.5, B:0.9, C:0.3"),
-            help=_("Grades alone, label:grade pairs, or rows pasted from a spreadsheet. Press Enter."),
-        )
-        items, problems = items_editor("editor", ss.pg_items, "D", with_scores=True)
+    items, problems = read_items_table("editor", ss.pg_items, "D", with_scores=True)
     if not problems and items != ss.pg_items:
         _set_items(items, keep_editor=True)
-    return problems
-
-
-def _pool_controls(tab) -> list[str]:
-    """The Not retrieved tab: the judged items outside the ranking; returns the table's problems."""
-    ss = st.session_state
-    with tab:
-        st.caption(_("Judged items the ranking did not retrieve: they only enter the ideal ordering."))
-        pool, problems = items_editor("pool", ss.pg_pool, "J")
-    if not problems and pool != ss.pg_pool:
+    pool, pool_problems = read_items_table("pool", ss.pg_pool, "J")
+    if not pool_problems and pool != ss.pg_pool:
         ss.pg_pool = pool
-    return problems
+    return problems + pool_problems
+
+
+def _edit_controls() -> None:
+    """The Edit items tab: quick entry and the items' table."""
+    ss = st.session_state
+    st.text_input(
+        _("Type or paste a list"),
+        key="quick_entry",
+        on_change=_quick_entry,
+        placeholder=_("3,2,3,0,1,2   or   A:0.5, B:0.9, C:0.3"),
+        help=_("Grades alone, label:grade pairs, or rows pasted from a spreadsheet. Press Enter."),
+    )
+    items_table("editor", ss.pg_items, with_scores=True)
+
+
+def _pool_controls() -> None:
+    """The Not retrieved tab: the judged items outside the ranking."""
+    st.caption(_("Judged items the ranking did not retrieve: they only enter the ideal ordering."))
+    items_table("pool", st.session_state.pg_pool)
 
 
 def _order_controls() -> None:
@@ -327,6 +345,33 @@ def _order_controls() -> None:
     history_buttons("pg")
 
 
+def _results(state: PlaygroundState):
+    """The metrics, the document's printed figures and the two step tables; None when nothing to show."""
+    if not state.items:
+        st.info(
+            _(
+                "The list is empty. Type grades in **Edit items** (for example 3,2,3,0,1,2), "
+                "or load a worked example from the sidebar."
+            )
+        )
+        return None
+    try:
+        ex = explained(state)
+    except ValueError as err:
+        st.error(_("Cannot compute NDCG: {problem}").format(problem=md_escape(error_text(err))))
+        return None
+    k = ex.k
+    m = st.columns(4)
+    m[0].metric(f"NDCG@{k}", number(ex.ndcg), border=True)
+    m[1].metric(f"DCG@{k}", number(ex.dcg), border=True)
+    m[2].metric(f"IDCG@{k}", number(ex.idcg), border=True)
+    m[3].metric(f"CG@{k}", number(ex.cg), border=True)
+    _figures_panel(state, ex)
+    _step_table(_("Your ranking"), ex.steps, "steps")
+    _step_table(_("Ideal ordering of all judged items"), ex.ideal_steps, "ideal_steps")
+    return ex
+
+
 def render() -> None:
     ss = st.session_state
 
@@ -364,27 +409,40 @@ def _body() -> None:
 
     A change the sidebar depends on (the list's length sets k's maximum, scores show the tie
     rule, a custom gain table must cover every grade) reruns the whole page instead.
+    The numbers are drawn before the controls on their left: the browser shows what arrives
+    first, so after a drag the metrics change before the tables and buttons are redrawn.
     """
     ss = st.session_state
+    ss[BODY_RUNS] = ss.get(BODY_RUNS, 0) + 1
+    if (order := dragged(ss.pg_items)) is not None:
+        ss.pg_items = order  # the drop, adopted before the drag list is drawn again
+    problems = _read_tables()
+    if _sidebar_inputs() != ss.get(SIDEBAR_INPUTS):
+        st.rerun()  # the sidebar was drawn for another list: redraw the whole page
+    state = current_state()
     messages = st.container()
-    scored = all_scored(ss.pg_items)
+    scored = all_scored(state.items)
     # With scores the left column only holds a note, and the step tables gain two columns.
     left, right = st.columns([0.24, 0.76] if scored else [0.34, 0.66], gap="medium")
+    with right:
+        ex = _results(state)
     with left:
         # Every tab is drawn on every run, the hidden ones too. Drawing only the open tab
         # (st.tabs(on_change="rerun")) saved a few ms per drag, but a table editor then mounts as
         # its tab opens and drops an edit made in its first second (a browser test caught it).
         order_tab, edit_tab, pool_tab = st.tabs([_("Order"), _("Edit items"), _("Not retrieved")])
-        problems = _edit_controls(edit_tab)
-        pool_problems = _pool_controls(pool_tab)
+        with edit_tab:
+            _edit_controls()
+        with pool_tab:
+            _pool_controls()
         with order_tab:
             _order_controls()
-
-    if _sidebar_inputs() != ss.get(SIDEBAR_INPUTS):
-        st.rerun()  # the sidebar was drawn for another list: redraw the whole page
-    state = current_state()
+    if (ss.pg_items, ss.pg_pool) != (state.items, state.pool):
+        # A control changed the list after the numbers were drawn (none should: drops and table
+        # edits were read first, buttons act in callbacks). Never leave stale numbers on screen.
+        st.rerun()
     with messages:  # above the columns, where a projector audience sees them
-        for message in ss.get("pg_messages", []) + problems + pool_problems:
+        for message in ss.get("pg_messages", []) + problems:
             st.error(message)
     if not sync_url(state):
         with messages:
@@ -397,30 +455,8 @@ def _body() -> None:
             )
             state_file_controls(key="pg_state_download_here", with_loader=False)
     record_history()
-
-    with right:
-        if not state.items:
-            st.info(
-                _(
-                    "The list is empty. Type grades in **Edit items** (for example 3,2,3,0,1,2), "
-                    "or load a worked example from the sidebar."
-                )
-            )
-            return
-        try:
-            ex = explained(state)
-        except ValueError as err:
-            st.error(_("Cannot compute NDCG: {problem}").format(problem=md_escape(error_text(err))))
-            return
-        k = ex.k
-        m = st.columns(4)
-        m[0].metric(f"NDCG@{k}", number(ex.ndcg), border=True)
-        m[1].metric(f"DCG@{k}", number(ex.dcg), border=True)
-        m[2].metric(f"IDCG@{k}", number(ex.idcg), border=True)
-        m[3].metric(f"CG@{k}", number(ex.cg), border=True)
-        _figures_panel(state, ex)
-        _step_table(_("Your ranking"), ex.steps, "steps")
-        _step_table(_("Ideal ordering of all judged items"), ex.ideal_steps, "ideal_steps")
+    if ex is None:
+        return
 
     st.markdown("#### " + _("The formula with your numbers"))
     formulas = state_formulas(state)
