@@ -799,14 +799,29 @@ LANG_KEY = "ui_lang"  # non-widget state: the session's language (a code of ndcg
 
 
 def _session_language() -> str | None:
-    """The session's language, inside a script run (full or a fragment's); None outside one."""
+    """The session's language, inside a script run (full or a fragment's); None outside one.
+
+    Every _() asks (about a hundred times a run), so the answer is kept on the run's context for
+    the rest of the run: its ``cursors`` dict is new at every run's start. The language changes
+    only through :func:`_set_session_language`, which updates the kept answer.
+    """
     ctx = get_script_run_ctx(suppress_warning=True)
     if ctx is None:
         return None
-    try:  # the run's session state itself: every _() asks, st.session_state's proxy costs more
-        return ctx.session_state[LANG_KEY]
-    except KeyError:
-        return None
+    kept = getattr(ctx, "_ndcg_language", None)
+    if kept is not None and kept[0] is ctx.cursors:
+        return kept[1]
+    lang = ctx.session_state[LANG_KEY] if LANG_KEY in ctx.session_state else None
+    ctx._ndcg_language = (ctx.cursors, lang)
+    return lang
+
+
+def _set_session_language(lang: str) -> None:
+    """Make ``lang`` the session's language, from this point of the run on."""
+    st.session_state[LANG_KEY] = lang
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is not None:
+        ctx._ndcg_language = (ctx.cursors, lang)
 
 
 # Every _() call asks the session, so a fragment's rerun (which skips app.py's top) is translated too.
@@ -827,9 +842,9 @@ def init_language() -> None:
     ss = st.session_state
     wanted = language_of(st.query_params.get("lang"))
     if wanted is not None:
-        ss[LANG_KEY] = wanted
+        _set_session_language(wanted)
     elif LANG_KEY not in ss:
-        ss[LANG_KEY] = browser_language()
+        _set_session_language(browser_language())
 
 
 def ui_params() -> dict[str, str]:
@@ -852,7 +867,7 @@ def _switch_language() -> None:
     # the other language and no longer names an option. Pin each choice (read now, while the
     # labels still match) as a value the next run draws the widget with.
     kept = {key: ss[key] for key in _translated_choices()}
-    ss[LANG_KEY] = ss["lang_switch"] or ss[LANG_KEY]  # clicking the chosen one again unselects it
+    _set_session_language(ss["lang_switch"] or ss[LANG_KEY])  # clicking the chosen one again unselects it
     for key, value in kept.items():
         ss[key] = value
     given = st.query_params.to_dict()
