@@ -156,7 +156,8 @@ def test_editor_bad_grade_names_the_row_and_keeps_last_valid_state(bad):
 
 def editor_rows(at: AppTest) -> list[tuple[str, str]]:
     """The item table's rows as (Item, Grade) text, top to bottom."""
-    (table,) = [d for d in at.dataframe if d.proto.id.endswith(f"-{editor_key(at)}")]  # the widget's id ends in its key
+    # a widget's id ends in its key
+    (table,) = [d for d in at.dataframe if d.proto.id.endswith(f"-{editor_key(at)}")]
     return list(zip(table.value["Item"], table.value["Grade"], strict=True))
 
 
@@ -204,6 +205,38 @@ def test_a_drop_and_an_edit_each_run_the_page_body_once():
     assert grades(at) == [2, 3, 2, 3, 1, 2]
     assert headline(at) == ("NDCG@6", round(jarvelin_ndcg([2, 3, 2, 3, 1, 2]), 3))
     assert at.session_state["_pg_body_runs"] == runs + 2
+
+
+def drop(at: AppTest, lines: list[str]) -> AppTest:
+    """Report a new order of the drag list's lines, as the drag component does on a drop."""
+    at.session_state[f"sort_{at.session_state['pg_sort_version']}"] = [{"header": None, "items": lines}]
+    return at.run()
+
+
+def test_a_drop_between_items_alike_takes_one_run():
+    """Two items alike in label and grade: their lines must name the same items after the drop."""
+    at = quick(run(), "A:3, A:3, B:1")
+    first, second, b = (i.id for i in at.session_state["pg_items"])
+    runs = at.session_state["_pg_body_runs"]
+    at = drop(at, ["A  ·  3 (2)", "A  ·  3", "B  ·  1"])  # the second A dropped on top
+    no_exception(at)
+    assert [i.id for i in at.session_state["pg_items"]] == [second, first, b]
+    assert at.session_state["_pg_body_runs"] == runs + 1
+    at.run()  # and the next run leaves it there
+    assert [i.id for i in at.session_state["pg_items"]] == [second, first, b]
+
+
+def test_a_row_added_in_the_table_is_ranked_like_the_others():
+    at = edit(run({"rel": "3,2,1"}), added=[{"Item": "new", "Grade": "3"}])
+    new_id = at.session_state["pg_items"][-1].id
+    at.run()
+    assert at.session_state["pg_items"][-1].id == new_id  # the same item on every run
+    at.button(key="order_ideal").click().run()
+    no_exception(at)
+    assert [i.label for i in at.session_state["pg_items"]] == ["D1", "new", "D2", "D3"]
+    assert headline(at) == ("NDCG@4", 1.0)
+    at.button(key="order_reverse").click().run()
+    assert [i.label for i in at.session_state["pg_items"]] == ["D3", "D2", "new", "D1"]
 
 
 def test_a_bad_cell_stays_in_the_table_when_the_list_is_reordered():

@@ -223,3 +223,20 @@ def test_defect_4_an_undefined_ndcg_is_plain_text_in_the_metric():
     ok(at)
     shown = values(at)
     assert shown and all(v == "undefined" for v in shown.values()), shown
+
+
+def test_a_judged_item_added_in_the_table_gets_an_id_of_its_own():
+    """New ids must lie above the judged items' own, even when the playground's list is shorter."""
+    at = explore()
+    at.session_state["pg_items"] = ()
+    at.session_state["pg_pool"] = ()
+    at.run()
+    before = at.session_state["cmp_judged"]
+    (table,) = [d for d in at.dataframe if "-cmp_" in d.proto.id]  # the judged items' table
+    key = table.proto.id.rsplit("-", 1)[1]  # a widget's id ends in its key
+    at.session_state[key] = {"edited_rows": {}, "added_rows": [{"Item": "Z", "Grade": "1"}]}
+    at.run()
+    ok(at)
+    judged = at.session_state["cmp_judged"]
+    assert [i.label for i in judged] == [i.label for i in before] + ["Z"]
+    assert len({i.id for i in judged}) == len(judged)

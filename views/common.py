@@ -177,13 +177,35 @@ def _finite(text: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _table_rows(base: pd.DataFrame, base_ids: list[int], delta: dict) -> list[tuple[int, dict]]:
-    """(item id, cells) of each row of an edited table, top to bottom.
+def _added_ids(kind: str, key: str, count: int, known: tuple[Item, ...]) -> list[int]:
+    """Item ids of the ``count`` rows added so far in the table ``key`` (of ``kind``).
+
+    Kept across runs: a row added once stays the same item (the same id) while the table lives,
+    so the ranking keeps the place a drag or a one-click order gave it. New ids lie above every
+    id in use (the playground's, ``known``'s, and those handed to added rows before).
+    """
+    ss = st.session_state
+    store = f"pg_{kind}_added_ids"
+    kept_key, ids = ss.get(store, (None, []))
+    if kept_key != key:
+        ids = []
+    if len(ids) < count:  # never an id handed out before, even to a row still being fixed
+        start = max([next_id(), ss.get("_pg_added_id_floor", 0), *(i.id + 1 for i in known)])
+        ids = ids + list(range(start, start + count - len(ids)))
+        ss["_pg_added_id_floor"] = ids[-1] + 1
+    ss[store] = (key, ids)
+    return ids[:count]
+
+
+def _table_rows(kind: str, key: str, delta: dict, known: tuple[Item, ...]):
+    """(item id, cells) of each row of the edited table ``key`` (of ``kind``), top to bottom.
 
     ``delta`` is the editor's state as Streamlit documents it: ``edited_rows`` (row position in
-    ``base`` -> changed cells), ``deleted_rows`` (positions in ``base``), ``added_rows`` (cells
-    of each new row, appended). New rows get fresh item ids.
+    the table's starting rows -> changed cells), ``deleted_rows`` (positions there),
+    ``added_rows`` (cells of each new row, appended).
     """
+    ss = st.session_state
+    base, base_ids = ss[f"pg_{kind}_base"], ss[f"pg_{kind}_base_ids"]
     edits = {int(pos): cells for pos, cells in (delta.get("edited_rows") or {}).items()}
     deleted = {int(pos) for pos in delta.get("deleted_rows") or ()}
     rows = [
@@ -191,8 +213,8 @@ def _table_rows(base: pd.DataFrame, base_ids: list[int], delta: dict) -> list[tu
         for pos, (item_id, cells) in enumerate(zip(base_ids, base.to_dict("records"), strict=True))
         if pos not in deleted
     ]
-    start = next_id()
-    return rows + [(start + j, dict(cells)) for j, cells in enumerate(delta.get("added_rows") or ())]
+    added = list(delta.get("added_rows") or ())
+    return rows + list(zip(_added_ids(kind, key, len(added), known), map(dict, added), strict=True))
 
 
 def _read_editor(rows: list[tuple[int, dict]], prefix: str, has_scores: bool):
@@ -263,7 +285,7 @@ def read_items_table(kind: str, items: tuple[Item, ...], prefix: str, *, with_sc
     delta = ss.get(key) or {}
     if not any(delta.get(change) for change in ("edited_rows", "added_rows", "deleted_rows")):
         return items, []  # nothing typed since the table was drawn from the list
-    rows = _table_rows(ss[f"pg_{kind}_base"], ss[f"pg_{kind}_base_ids"], delta)
+    rows = _table_rows(kind, key, delta, items)
     read, problems = _read_editor(rows, prefix, with_scores)
     rank = {item.id: n for n, item in enumerate(items)}
     return tuple(sorted(read, key=lambda i: rank.get(i.id, len(rank)))), problems  # stable: new rows last
@@ -277,7 +299,9 @@ def items_table(kind: str, items: tuple[Item, ...], *, with_scores: bool = False
     ss = st.session_state
     key = _table_key(kind, items, with_scores)
     if with_scores:  # the table of a ranking: say why its rows do not follow the ranking
-        st.caption(_("Rows keep the order the items were entered in; dragging changes the ranking, not this table."))
+        st.caption(
+            _("Rows keep the order the items were entered in; dragging changes the ranking, not this table.")
+        )
     config = {
         "Item": st.column_config.TextColumn(_("Item"), help=_("Any name; shown as plain text")),
         "Grade": st.column_config.TextColumn(_("Grade"), help=_("Relevance grade: any finite number")),
@@ -296,14 +320,18 @@ def items_editor(kind: str, items: tuple[Item, ...], prefix: str, *, with_scores
 
 
 def _drag_texts(items: tuple[Item, ...]) -> dict[str, Item]:
-    """The drag list's lines (label · grade, made unique), each with its item."""
-    shown = {}
-    for n, item in enumerate(items, start=1):
+    """The drag list's lines (label · grade), each with its item, in the order of ``items``.
+
+    Items alike in label and grade are numbered in the order they were entered ("A · 3 (2)"),
+    not by position, so a line names the same item before and after a drag.
+    """
+    seen: dict[str, int] = {}
+    texts = {}
+    for item in sorted(items, key=lambda i: i.id):
         text = f"{item.label}  ·  {item.grade:g}"
-        while text in shown:
-            text = f"{text} ({n})"
-        shown[text] = item
-    return shown
+        seen[text] = seen.get(text, 0) + 1
+        texts[item.id] = text if seen[text] == 1 else f"{text} ({seen[text]})"
+    return {texts[item.id]: item for item in items}
 
 
 def dragged(items: tuple[Item, ...]) -> tuple[Item, ...] | None:
@@ -811,7 +839,10 @@ def _session_language() -> str | None:
     kept = getattr(ctx, "_ndcg_language", None)
     if kept is not None and kept[0] is ctx.cursors:
         return kept[1]
-    lang = ctx.session_state[LANG_KEY] if LANG_KEY in ctx.session_state else None
+    try:  # the run's session state itself: st.session_state's proxy costs more
+        lang = ctx.session_state[LANG_KEY]
+    except KeyError:
+        lang = None
     ctx._ndcg_language = (ctx.cursors, lang)
     return lang
 

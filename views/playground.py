@@ -66,6 +66,8 @@ ORDER_LABELS = {
 SIDEBAR_INPUTS = "_pg_sidebar_inputs"
 #: How many times the playground's body has run in this session (a drag should cost one).
 BODY_RUNS = "_pg_body_runs"
+#: Whether this run is the redraw of a run whose list changed after its numbers were drawn.
+REDRAWN = "_pg_redrawn"
 CHARTS = {
     N_("Gain per position"): "gains",
     N_("Cumulative DCG"): "cumulative",
@@ -437,10 +439,13 @@ def _body() -> None:
             _pool_controls()
         with order_tab:
             _order_controls()
-    if (ss.pg_items, ss.pg_pool) != (state.items, state.pool):
+    if (ss.pg_items, ss.pg_pool) != (state.items, state.pool) and not ss.get(REDRAWN):
         # A control changed the list after the numbers were drawn (none should: drops and table
-        # edits were read first, buttons act in callbacks). Never leave stale numbers on screen.
+        # edits were read first, buttons act in callbacks). Never leave stale numbers on screen,
+        # and redraw once only: a control that kept changing the list must not loop the server.
+        ss[REDRAWN] = True
         st.rerun()
+    ss[REDRAWN] = False
     with messages:  # above the columns, where a projector audience sees them
         for message in ss.get("pg_messages", []) + problems:
             st.error(message)
