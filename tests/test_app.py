@@ -518,6 +518,9 @@ def test_scores_rank_the_list_and_ties_follow_the_rule():
     assert at.query_params["ties"] == "average"
     assert at.query_params["scores"] == "0.5,0.9,0.5,0.1"
     assert any("follows the items' scores" in i.value for i in at.info)
+    # the item table says what sets the ranking: the scores, not a drag
+    assert any("the scores set the ranking" in c.value for c in at.caption)
+    assert not any("dragging changes the ranking" in c.value for c in at.caption)
 
 
 def test_typing_scores_in_the_table_and_clearing_them():

@@ -298,7 +298,9 @@ def items_table(kind: str, items: tuple[Item, ...], *, with_scores: bool = False
     """
     ss = st.session_state
     key = _table_key(kind, items, with_scores)
-    if with_scores:  # the table of a ranking: say why its rows do not follow the ranking
+    if with_scores and all_scored(items):  # the table of a ranking: say why its rows do not follow it
+        st.caption(_("Rows keep the order the items were entered in; the scores set the ranking."))
+    elif with_scores:
         st.caption(
             _("Rows keep the order the items were entered in; dragging changes the ranking, not this table.")
         )
