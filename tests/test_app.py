@@ -178,6 +178,12 @@ def test_item_table_keeps_entry_order_while_the_ranking_changes():
     assert [i.label for i in at.session_state["pg_items"]] == ["D3", "D2", "D1", "new"]
 
 
+def drop(at: AppTest, lines: list[str]) -> AppTest:
+    """Report a new order of the drag list's lines, as the drag component does on a drop."""
+    at.session_state[f"sort_{at.session_state['pg_sort_version']}"] = [{"header": None, "items": lines}]
+    return at.run()
+
+
 def jarvelin_ndcg(grades: list[float]) -> float:
     """rel1 + sum over i >= 2 of rel_i / log2 i, against the same for the grades sorted best first."""
 
@@ -191,11 +197,9 @@ def test_a_drop_and_an_edit_each_run_the_page_body_once():
     """The body reads a drop and a table edit before it draws the numbers: one run each, no redraw."""
     at = run()
     runs = at.session_state["_pg_body_runs"]
-    ss = at.session_state
-    lines = [f"{i.label}  ·  {i.grade:g}" for i in ss["pg_items"]]
-    lines.insert(0, lines.pop(3))  # D4 (grade 0) dropped on top, as the drag component reports it
-    ss[f"sort_{ss['pg_sort_version']}"] = [{"header": None, "items": lines}]
-    at.run()
+    lines = [f"{i.label}  ·  {i.grade:g}" for i in at.session_state["pg_items"]]
+    lines.insert(0, lines.pop(3))  # D4 (grade 0) dropped on top
+    at = drop(at, lines)
     no_exception(at)
     assert grades(at) == [0, 3, 2, 3, 1, 2]
     assert headline(at) == ("NDCG@6", round(jarvelin_ndcg([0, 3, 2, 3, 1, 2]), 3))
@@ -205,12 +209,6 @@ def test_a_drop_and_an_edit_each_run_the_page_body_once():
     assert grades(at) == [2, 3, 2, 3, 1, 2]
     assert headline(at) == ("NDCG@6", round(jarvelin_ndcg([2, 3, 2, 3, 1, 2]), 3))
     assert at.session_state["_pg_body_runs"] == runs + 2
-
-
-def drop(at: AppTest, lines: list[str]) -> AppTest:
-    """Report a new order of the drag list's lines, as the drag component does on a drop."""
-    at.session_state[f"sort_{at.session_state['pg_sort_version']}"] = [{"header": None, "items": lines}]
-    return at.run()
 
 
 def test_a_drop_between_items_alike_takes_one_run():

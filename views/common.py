@@ -336,17 +336,26 @@ def _drag_texts(items: tuple[Item, ...]) -> dict[str, Item]:
     return {texts[item.id]: item for item in items}
 
 
+def _sort_key() -> str:
+    """The drag list's widget key (a new list, and key, whenever the items are set anew)."""
+    return f"sort_{st.session_state.get('pg_sort_version', 0)}"
+
+
+def _new_order(shown: dict[str, Item], lines: list[str]) -> tuple[Item, ...] | None:
+    """The items in the order of the drag list's ``lines``, or None if that is no new order of them."""
+    if lines and lines != list(shown) and sorted(lines) == sorted(shown):
+        return tuple(shown[t] for t in lines)
+    return None
+
+
 def dragged(items: tuple[Item, ...]) -> tuple[Item, ...] | None:
     """The order the drag list reported since it was drawn (before it is drawn again), or None."""
-    value = st.session_state.get(f"sort_{st.session_state.get('pg_sort_version', 0)}")
+    value = st.session_state.get(_sort_key())
     try:  # the component's value: its containers, each {"header": ..., "items": [line, ...]}
-        new = list(value[0]["items"])
+        lines = list(value[0]["items"])
     except (TypeError, KeyError, IndexError):
         return None
-    shown = _drag_texts(items)
-    if new != list(shown) and sorted(new) == sorted(shown):
-        return tuple(shown[t] for t in new)
-    return None
+    return _new_order(_drag_texts(items), lines)
 
 
 def drag_list(items: tuple[Item, ...]) -> None:
@@ -364,14 +373,9 @@ def drag_list(items: tuple[Item, ...]) -> None:
         )
         return
     st.caption(_("Drag an item to a new position."))
-    new = sort_items(
-        list(shown),
-        direction="vertical",
-        custom_style=SORTABLE_STYLE,
-        key=f"sort_{ss.get('pg_sort_version', 0)}",
-    )
-    if new and new != list(shown) and sorted(new) == sorted(shown):
-        ss.pg_items = tuple(shown[t] for t in new)  # the item table keeps its rows (entry order)
+    lines = sort_items(list(shown), direction="vertical", custom_style=SORTABLE_STYLE, key=_sort_key())
+    if (order := _new_order(shown, lines)) is not None:
+        ss.pg_items = order  # the item table keeps its rows (entry order)
 
 
 # ------------------------------------------------------------------ formula scopes

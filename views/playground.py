@@ -483,8 +483,7 @@ def _body() -> None:
         st.caption(
             _("The step table of your ranking, the formulas above, and the chart shown, at slide size.")
         )
-        shown = [*SHOWN_COLUMNS, *(["Score", "Tie group"] if all_scored(state.items) else [])]
-        export_buttons("pg", ex.steps[shown], formulas, figure, "ndcg-playground")
+        export_buttons("pg", ex.steps[_shown_columns(ex.steps)], formulas, figure, "ndcg-playground")
 
 
 render()
