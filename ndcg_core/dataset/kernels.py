@@ -148,14 +148,18 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
     # _top_candidates) need their judgement: the join looks those up alone, and still checks every
     # row for duplicates. Not when an unjudged row's gain is an error (a gain table without grade 0),
     # nor when the run's own grades matter (negative ones dropped, or the ideal from the run).
+    try:
+        zero_gain, zero_gain_error = _gain_lookup(np.zeros(1), gain)[0], None
+    except ValueError as err:
+        zero_gain, zero_gain_error = None, err
     early = v.k is not None and spec.ideal_source == "pool" and not spec.drop_negative
-    if early:
-        try:
-            _gain_lookup(np.zeros(1), gain)
-        except ValueError:
-            early = False
-    run_at = _Rows(run_codes, nq)
-    top = _top_candidates(run_at, ranking(scores), v.k, nq) if early else None
+    early = early and zero_gain_error is None
+
+    def rows_and_candidates(codes: np.ndarray, scores: np.ndarray):
+        at = _Rows(codes, nq)
+        return at, (_top_candidates(at, ranking(scores), v.k, nq) if early else None)
+
+    run_at, top = rows_and_candidates(run_codes, scores)
 
     match, run_dups, qrels_dups = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq, top)
     if qrels_dups:
@@ -176,8 +180,7 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
         keep = _keep_max(run_dups, run_codes, run_keys, scores)
         run = run.subset(keep)
         run_codes, run_keys, scores = run_codes[keep], _take(run_keys, keep), scores[keep]
-        run_at = _Rows(run_codes, nq)
-        top = _top_candidates(run_at, ranking(scores), v.k, nq) if early else None
+        run_at, top = rows_and_candidates(run_codes, scores)
         match, _, _ = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq, top)
 
     levels, qrels_level = graded
@@ -191,10 +194,8 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
             run_keys = _take(run_keys, keep)
             run_at = _Rows(run_codes, nq)
     if match.size and match.min() < 0:
-        try:
-            zero_gain = _gain_lookup(np.zeros(1), gain)[0]
-        except ValueError as err:
-            raise ValueError(f"{err} (unjudged retrieved documents count as grade 0)") from None
+        if zero_gain_error is not None:
+            raise ValueError(f"{zero_gain_error} (unjudged retrieved documents count as grade 0)") from None
         run_gain = np.append(qrels_gain, zero_gain)[match]  # match -1 (unjudged): the last one
     else:
         run_gain = qrels_gain[match]
