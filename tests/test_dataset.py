@@ -288,6 +288,38 @@ def test_ids_of_one_length_are_packed_alike(width):
     assert got.to_dict() == pytest.approx({q: v for q, (v, _) in want.items()}, rel=1e-12)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    ids=st.lists(st.text(st.characters(min_codepoint=1, max_codepoint=0x2FF), max_size=12), min_size=1),
+    one_length=st.booleans(),
+    extra_words=st.integers(0, 2),
+    skip=st.integers(0, 3),
+    large=st.booleans(),
+)
+def test_packed_ids_are_their_bytes_as_little_endian_words(ids, one_length, extra_words, skip, large):
+    """Each id's UTF-8 bytes, zero-padded, read as little-endian 8-byte words: the definition of the packing.
+
+    Covers ids of one length (read with a stride) and of many (gathered), arrays that are slices of a
+    larger buffer, and ids so close to the buffer's end that they are read from a padded copy.
+    """
+    import pyarrow as pa
+
+    from ndcg_core.dataset.keys import _pack
+
+    if one_length:
+        width = max(len(i.encode()) for i in ids)
+        ids = [i + "x" * (width - len(i.encode())) for i in ids]  # every id `width` bytes long
+    arr = pa.array(["pad"] * skip + ids + ["tail"] * skip, pa.large_string() if large else pa.string())
+    arr = arr.slice(skip, len(ids))
+    words = max(-(-max(len(i.encode()) for i in ids) // 8), 1) + extra_words
+    padded = [i.encode().ljust(8 * words, b"\0") for i in ids]
+    want = np.array(
+        [[int.from_bytes(b[8 * w : 8 * w + 8], "little") for w in range(words)] for b in padded], dtype=np.uint64
+    )
+    got = _pack(arr, words)
+    assert np.array_equal(got.reshape(len(ids), words), want)
+
+
 def test_long_id_duplicates_are_named_or_keep_the_best_score():
     qrels, run = _long_id_data(4, n_queries=5)
     twice = run.iloc[[7]].assign(score=run["score"].iloc[7] + 10)

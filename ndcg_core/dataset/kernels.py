@@ -322,9 +322,14 @@ def _top_candidates(at: _Rows, scores: np.ndarray, k: int, nq: int) -> np.ndarra
     if width <= k or nq * width > 3 * n:
         return None
     table = np.full((nq, width), -np.inf, dtype=scores.dtype)
-    table[at.codes, at.pos] = scores
+    if at.order is None:  # grouped: row r of query q goes to q * width + (r - starts[q])
+        place = (np.arange(0, nq * width, width) - at.starts)[at.codes]
+        place += np.arange(n)
+    else:
+        place = at.codes * width + at.pos
+    table.ravel()[place] = scores
     kth = np.partition(table, width - k, axis=1)[:, width - k]
-    keep = np.flatnonzero(scores >= kth[at.codes])
+    keep = np.flatnonzero(scores >= (np.repeat(kth, at.counts) if at.order is None else kth[at.codes]))
     return keep if keep.size < 0.75 * n else None
 
 

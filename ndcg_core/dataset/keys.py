@@ -12,6 +12,7 @@ keys when a pair repeats (to name the duplicates) or two hashes collide.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -80,11 +81,12 @@ def _factorize_runs(s: pd.Series) -> tuple[np.ndarray, np.ndarray | None, Any]:
             if len(pc.run_end_encode(arr.slice(0, 4096)).values) * 8 > 4096:  # not grouped: no runs
                 codes, uniques = pd.factorize(s)
                 return codes, None, uniques
-            ree = pc.run_end_encode(arr)
-            if len(ree.values) * 8 <= n:
-                ends = np.asarray(ree.run_ends.to_numpy(), dtype=np.int64)
-                heads = pc.dictionary_encode(ree.values)
-                return heads.indices.to_numpy(), np.diff(ends, prepend=0), heads.dictionary
+            # where a value differs from the one before it (cheaper than run_end_encode)
+            at = np.asarray(pc.indices_nonzero(pc.not_equal(arr.slice(1), arr.slice(0, n - 1))), np.int64)
+            if (at.size + 1) * 8 <= n:
+                at = np.concatenate([[0], at + 1])
+                heads = pc.dictionary_encode(arr.take(at))
+                return heads.indices.to_numpy(), np.diff(at, append=n), heads.dictionary
         elif pd.api.types.is_integer_dtype(s.dtype):
             v = s.to_numpy()
             heads = np.flatnonzero(v[1:] != v[:-1]) + 1
@@ -164,9 +166,12 @@ def _pack(arr: Any, words: int) -> np.ndarray:
     """Strings of at most ``8 * words`` bytes, no NUL byte, packed into little-endian uint64 words.
 
     One word: a 1-D array; more: ``(n, words)``, zero-padded. Equal strings give
-    equal words and different strings different ones. The bytes are read
-    little-endian (plain unaligned loads): :func:`_text_order` turns the words
-    into integers whose order is the strings' (UTF-8 byte, so code point) order.
+    equal words and different strings different ones. Each string's first
+    ``8 * words`` bytes are read in place (the bytes past its end belong to the
+    next strings, and are masked off); the last few strings, too close to the
+    buffer's end for that, are read from a zero-padded copy of the tail.
+    :func:`_text_order` turns the words into integers whose order is the
+    strings' (UTF-8 byte, so code point) order.
     """
     n = len(arr)
     out = np.zeros((n, words), dtype=np.uint64)
@@ -174,29 +179,51 @@ def _pack(arr: Any, words: int) -> np.ndarray:
         return out[:, 0] if words == 1 else out
     off, data = _buffers(arr)
     lens = np.diff(off)
-    end = int(off[-1])
+    item, first, end = 8 * words, int(off[0]), int(off[-1])
     width = int(lens[0])
-    if width and np.all(lens == width):  # ids of one length (docnos often are): one copy into words
-        padded = np.zeros((n, 8 * words), dtype=np.uint8)
-        padded[:, :width] = data[int(off[0]) : end].reshape(n, width)
-        out = padded.view("<u8").astype(np.uint64, copy=False)
-        return out[:, 0] if words == 1 else out
+    fixed = width > 0 and bool(np.all(lens == width))  # ids of one length (docnos often are)
+    if fixed:  # evenly spaced: strided views, no index array
+        safe = min(n, max(data.size - first - item, -1) // width + 1)
+        _read_words(data, (first, width, safe), out[:safe])
+    else:
+        starts = off[:-1]
+        safe = int(np.searchsorted(starts, data.size - item, side="right"))
+        _read_words(data, starts[:safe], out[:safe])
+    if safe < n:
+        base = first + safe * width if fixed else int(starts[safe])
+        tail = np.concatenate([data[base:end], np.zeros(item, np.uint8)])
+        _read_words(tail, (0, width, n - safe) if fixed else starts[safe:] - base, out[safe:])
     for w in range(words):
-        starts = off[:-1] + 8 * w
-        value = out[:, w]
-        # 8 bytes from each position, as an unaligned strided view of the buffer; the last
-        # few (fewer than 8 bytes from the buffer's end) read a zero-padded copy of the tail.
-        safe = int(np.searchsorted(starts, data.size - 8, side="right")) if data.size >= 8 else 0
-        if safe:
-            view = np.ndarray(shape=(data.size - 7,), dtype="<u8", buffer=data, strides=(1,))
-            value[:safe] = view[starts[:safe]]
-        if safe < n:
-            base = int(starts[safe])
-            tail = np.concatenate([data[min(base, end) : end], np.zeros(8 * (words + 1), np.uint8)])
-            view = np.ndarray(shape=(tail.size - 7,), dtype="<u8", buffer=tail, strides=(1,))
-            value[safe:] = view[starts[safe:] - min(base, end)]
-        value &= _BYTE_MASKS[np.clip(lens - 8 * w, 0, 8)]
+        if fixed and width >= 8 * (w + 1):
+            continue  # every byte of this word belongs to the string
+        out[:, w] &= _BYTE_MASKS[max(width - 8 * w, 0)] if fixed else _BYTE_MASKS[np.clip(lens - 8 * w, 0, 8)]
     return out[:, 0].copy() if words == 1 else out
+
+
+def _read_words(buf: np.ndarray, at: np.ndarray | tuple[int, int, int], out: np.ndarray) -> None:
+    """Fill ``out`` (``(count, words)`` uint64) with the ``8 * words`` bytes at each position of ``buf``.
+
+    ``at``: the positions (an array), or ``(first, stride, count)`` for evenly spaced ones; every
+    read lies inside ``buf``. The bytes are moved, never computed with: two words at a time as one
+    16-byte item (a complex128 view), read little-endian.
+    """
+    count, words = out.shape
+    if count == 0:
+        return
+    for w in range(0, words, 2):
+        pair = words - w >= 2
+        kind, size = (np.complex128, 16) if pair else (np.uint64, 8)
+        if isinstance(at, tuple):
+            first, stride, _ = at
+            src = np.ndarray((count,), kind, buffer=buf, offset=first + 8 * w, strides=(stride,))
+        else:  # one unaligned item at every byte, gathered
+            src = np.ndarray((buf.size - 8 * w - size + 1,), kind, buffer=buf, offset=8 * w, strides=(1,))[at]
+        out[:, w : w + size // 8].view(kind)[:, 0] = src
+    if _BIG_ENDIAN:
+        out.byteswap(inplace=True)
+
+
+_BIG_ENDIAN = sys.byteorder == "big"
 
 
 def _is_large(arr: Any) -> bool:
