@@ -314,7 +314,8 @@ def test_packed_ids_are_their_bytes_as_little_endian_words(ids, one_length, extr
     words = max(-(-max(len(i.encode()) for i in ids) // 8), 1) + extra_words
     padded = [i.encode().ljust(8 * words, b"\0") for i in ids]
     want = np.array(
-        [[int.from_bytes(b[8 * w : 8 * w + 8], "little") for w in range(words)] for b in padded], dtype=np.uint64
+        [[int.from_bytes(b[8 * w : 8 * w + 8], "little") for w in range(words)] for b in padded],
+        dtype=np.uint64,
     )
     got = _pack(arr, words)
     assert np.array_equal(got.reshape(len(ids), words), want)
