@@ -8,6 +8,7 @@ cache run on up to two threads.
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -155,11 +156,12 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
     early = v.k is not None and spec.ideal_source == "pool" and not spec.drop_negative
     early = early and zero_gain_error is None
 
-    def rows_and_candidates(codes: np.ndarray, scores: np.ndarray):
+    def rows_and_candidates(codes: np.ndarray, ranked: np.ndarray):
         at = _Rows(codes, nq)
-        return at, (_top_candidates(at, ranking(scores), v.k, nq) if early else None)
+        return at, (_top_candidates(at, ranked, v.k, nq) if early else None)
 
-    run_at, top = rows_and_candidates(run_codes, scores)
+    ranked = ranking(scores)  # the scores as the ranking compares them
+    run_at, top = rows_and_candidates(run_codes, ranked)
 
     match, run_dups, qrels_dups = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq, top)
     if qrels_dups:
@@ -179,28 +181,30 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
             )
         keep = _keep_max(run_dups, run_codes, run_keys, scores)
         run = run.subset(keep)
-        run_codes, run_keys, scores = run_codes[keep], _take(run_keys, keep), scores[keep]
-        run_at, top = rows_and_candidates(run_codes, scores)
+        run_codes, run_keys, ranked = run_codes[keep], _take(run_keys, keep), ranked[keep]
+        run_at, top = rows_and_candidates(run_codes, ranked)
         match, _, _ = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq, top)
 
     levels, qrels_level = graded
-    qrels_gain = levels[qrels_level]
     if spec.drop_negative:
         run_grades = np.append(grades, 0.0)[match]  # match -1 (unjudged): grade 0
         if (run_grades < 0).any():
             keep = np.flatnonzero(run_grades >= 0)  # the library treats negative labels as padding
             run = run.subset(keep)
-            run_codes, scores, match = run_codes[keep], scores[keep], match[keep]
+            run_codes, ranked, match = run_codes[keep], ranked[keep], match[keep]
             run_keys = _take(run_keys, keep)
             run_at = _Rows(run_codes, nq)
     if match.size and match.min() < 0:
         if zero_gain_error is not None:
             raise ValueError(f"{zero_gain_error} (unjudged retrieved documents count as grade 0)") from None
-        run_gain = np.append(qrels_gain, zero_gain)[match]  # match -1 (unjudged): the last one
+        judged = match >= 0
+        level = np.full(match.size, levels.size, dtype=np.int64)  # unjudged: the gain after the levels
+        level[judged] = qrels_level[match[judged]]
+        run_gain = np.append(levels, zero_gain)[level]
     else:
-        run_gain = qrels_gain[match]
+        run_gain = levels[qrels_level[match]]
 
-    scores = ranking(scores)
+    scores = ranked
     tie_key: Any = None
     if v.ties == "docid_desc":
         tie_key = run_keys if keys_ordered else run.values_at("doc")
@@ -449,9 +453,11 @@ def _grade_levels(grades: np.ndarray, gain: Any) -> tuple[np.ndarray, np.ndarray
     if grades.size == 0:
         return np.zeros(0), np.zeros(0, dtype=np.int64)
     low, high = float(grades.min()), float(grades.max())
-    if high - low < 65536:
-        small = (grades - low).astype(np.int64)
-        if np.array_equal(small + low, grades):  # integer grades in a small range: a lookup table
+    if high - low < 65536 and low == math.floor(low):
+        small = grades.astype(np.int64)
+        if np.array_equal(small, grades):  # integer grades in a small range: a lookup table
+            if low:
+                small -= int(low)
             present = np.flatnonzero(np.bincount(small))
             levels, of_grade = _levels(_gains(present + low, gain))
             table = np.zeros(int(present[-1]) + 1, dtype=np.int64)

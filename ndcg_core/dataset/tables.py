@@ -70,6 +70,8 @@ def _numeric(values: pd.Series, what: str, table: str) -> np.ndarray:
     """A float array of finite numbers, or a ValueError naming the first bad row."""
     if isinstance(values.dtype, np.dtype) and values.dtype.kind in "fiub":  # numbers already
         arr = values.to_numpy(dtype=float)
+        if values.dtype.kind in "iub":  # integers are always finite
+            return arr
     else:
         arr = np.asarray(pd.to_numeric(values, errors="coerce"), dtype=float)
     finite = np.isfinite(arr)
