@@ -321,6 +321,20 @@ def test_packed_ids_are_their_bytes_as_little_endian_words(ids, one_length, extr
     assert np.array_equal(got.reshape(len(ids), words), want)
 
 
+def test_integer_grades_beyond_int64_are_levelled_without_a_cast_warning():
+    """Grades of 2**63 and above are whole numbers in a small range, but no int64 holds them."""
+    import warnings
+
+    qrels = pd.DataFrame({"query": "q", "doc": ["a", "b"], "relevance": [2.0**63 + 4096, 2.0**63]})
+    run = pd.DataFrame({"query": "q", "doc": ["a", "b"], "score": [2.0, 1.0]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = evaluate(qrels, run, 2, gain="linear")
+    # linear gain, ideal order retrieved: DCG = IDCG = g1 + g2 / log2(3)
+    assert got["ndcg"].iloc[0] == pytest.approx(1.0, rel=1e-12)
+    assert got["dcg"].iloc[0] == pytest.approx(2.0**63 + 4096 + 2.0**63 / math.log2(3), rel=1e-12)
+
+
 def test_long_id_duplicates_are_named_or_keep_the_best_score():
     qrels, run = _long_id_data(4, n_queries=5)
     twice = run.iloc[[7]].assign(score=run["score"].iloc[7] + 10)

@@ -453,7 +453,8 @@ def _grade_levels(grades: np.ndarray, gain: Any) -> tuple[np.ndarray, np.ndarray
     if grades.size == 0:
         return np.zeros(0), np.zeros(0, dtype=np.int64)
     low, high = float(grades.min()), float(grades.max())
-    if high - low < 65536 and low == math.floor(low):
+    small_range = high - low < 65536 and max(abs(low), abs(high)) < 2.0**62  # and int64 holds them
+    if small_range and low == math.floor(low):
         small = grades.astype(np.int64)
         if np.array_equal(small, grades):  # integer grades in a small range: a lookup table
             if low:
