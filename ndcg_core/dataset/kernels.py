@@ -204,15 +204,14 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
     else:
         run_gain = levels[qrels_level[match]]
 
-    scores = ranked
     tie_key: Any = None
     if v.ties == "docid_desc":
         tie_key = run_keys if keys_ordered else run.values_at("doc")
     top_gain = run_gain
     if not early and v.k is not None:
-        top = _top_candidates(run_at, scores, v.k, nq)
+        top = _top_candidates(run_at, ranked, v.k, nq)
         top_gain = run_gain if top is None else run_gain[top]
-    dcg_value = _dcg_by_query(run_at, scores, top_gain, tie_key, v, nq, top)
+    dcg_value = _dcg_by_query(run_at, ranked, top_gain, tie_key, v, nq, top)
     n_ret = run_at.counts
 
     depth = n_ret if spec.ideal_depth == "retrieved" else None

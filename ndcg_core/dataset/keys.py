@@ -78,24 +78,32 @@ def _factorize_runs(s: pd.Series) -> tuple[np.ndarray, np.ndarray | None, Any]:
         if arr is not None and not arr.null_count:
             import pyarrow.compute as pc
 
-            if len(pc.run_end_encode(arr.slice(0, 4096)).values) * 8 > 4096:  # not grouped: no runs
-                codes, uniques = pd.factorize(s)
-                return codes, None, uniques
-            # where a value differs from the one before it (cheaper than run_end_encode)
-            at = np.asarray(pc.indices_nonzero(pc.not_equal(arr.slice(1), arr.slice(0, n - 1))), np.int64)
-            if (at.size + 1) * 8 <= n:
-                at = np.concatenate([[0], at + 1])
-                heads = pc.dictionary_encode(arr.take(at))
-                return heads.indices.to_numpy(), np.diff(at, append=n), heads.dictionary
+            if _long_runs(_text_heads(arr.slice(0, 4096)), 4096):  # a sample first: no pass if not grouped
+                at = _text_heads(arr)
+                if _long_runs(at, n):
+                    heads = pc.dictionary_encode(arr.take(at))
+                    return heads.indices.to_numpy(), np.diff(at, append=n), heads.dictionary
         elif pd.api.types.is_integer_dtype(s.dtype):
             v = s.to_numpy()
-            heads = np.flatnonzero(v[1:] != v[:-1]) + 1
-            if heads.size * 8 <= n:
-                at = np.concatenate([[0], heads])
+            at = np.concatenate([[0], np.flatnonzero(v[1:] != v[:-1]) + 1])
+            if _long_runs(at, n):
                 codes, uniques = pd.factorize(v[at])
                 return codes, np.diff(at, append=n), uniques
     codes, uniques = pd.factorize(s)
     return codes, None, uniques
+
+
+def _text_heads(arr: Any) -> np.ndarray:
+    """Where each run of equal values of a pyarrow string array (no missing ones) starts: 0 first."""
+    import pyarrow.compute as pc
+
+    differs = pc.indices_nonzero(pc.not_equal(arr.slice(1), arr.slice(0, len(arr) - 1)))
+    return np.concatenate([[0], np.asarray(differs, dtype=np.int64) + 1])
+
+
+def _long_runs(heads: np.ndarray, n: int) -> bool:
+    """Whether ``n`` values whose runs start at ``heads`` come in runs of 8 values or more on average."""
+    return heads.size * 8 <= n
 
 
 def _arrow_strings(s: pd.Series) -> Any:
