@@ -247,17 +247,18 @@ def render() -> None:
             queries=f"{agg.n_queries:,}",
         )
     )
-    m = st.columns(4)
-    m[0].metric(_("Mean NDCG{k}").format(k=k_text), number(agg.mean_ndcg), border=True)
-    m[1].metric(f"ΣDCG{k_text} / ΣIDCG{k_text}", number(agg.ratio_of_sums), border=True)
-    m[2].metric(_("Queries"), f"{agg.n_queries:,}", border=True)
-    m[3].metric(_("Queries with IDCG = 0"), f"{agg.n_idcg_zero:,}", border=True)
-    st.latex(
-        f"\\frac{{1}}{{{agg.n_in_mean}}}\\sum_q \\mathrm{{NDCG}}_q = {latex_number(agg.mean_ndcg)}"
-        f"\\qquad \\frac{{\\sum_q \\mathrm{{DCG}}_q}}{{\\sum_q \\mathrm{{IDCG}}_q}} = "
-        f"\\frac{{{latex_number(agg.sum_dcg)}}}{{{latex_number(agg.sum_idcg)}}} = "
-        f"{latex_number(agg.ratio_of_sums)}"
-    )
+    with st.container(horizontal=True, gap="small"):  # wraps on a phone instead of stacking
+        st.metric(_("Mean NDCG{k}").format(k=k_text), number(agg.mean_ndcg), border=True)
+        st.metric(f"ΣDCG{k_text} / ΣIDCG{k_text}", number(agg.ratio_of_sums), border=True)
+        st.metric(_("Queries"), f"{agg.n_queries:,}", border=True)
+        st.metric(_("Queries with IDCG = 0"), f"{agg.n_idcg_zero:,}", border=True)
+    with st.container(horizontal=True, gap="medium"):  # the two formulas, one under the other on a phone
+        st.latex(f"\\frac{{1}}{{{agg.n_in_mean}}}\\sum_q \\mathrm{{NDCG}}_q = {latex_number(agg.mean_ndcg)}")
+        st.latex(
+            f"\\frac{{\\sum_q \\mathrm{{DCG}}_q}}{{\\sum_q \\mathrm{{IDCG}}_q}} = "
+            f"\\frac{{{latex_number(agg.sum_dcg)}}}{{{latex_number(agg.sum_idcg)}}} = "
+            f"{latex_number(agg.ratio_of_sums)}"
+        )
     st.caption(
         _policy_effect(agg)
         + " "

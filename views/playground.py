@@ -314,16 +314,17 @@ def _order_controls() -> None:
     else:
         score_mode = False
         drag_list(ss.pg_items)
-    for row in (["ideal", "worst", "reverse"], ["shuffle", "reset"]) if not score_mode else ():
-        for col, how in zip(st.columns(3), row, strict=False):
-            col.button(
-                _(ORDER_LABELS[how]),
-                key=f"order_{how}",
-                on_click=_order,
-                args=(how,),
-                width="stretch",
-                help=_(ORDER_HELP[how]),
-            )
+    if not score_mode:
+        with st.container(horizontal=True, gap="small"):
+            for how in ORDER_LABELS:
+                st.button(
+                    _(ORDER_LABELS[how]),
+                    key=f"order_{how}",
+                    on_click=_order,
+                    args=(how,),
+                    width="stretch",
+                    help=_(ORDER_HELP[how]),
+                )
     if ss.pg_items and not score_mode:
         ids = [i.id for i in ss.pg_items]
         labels = {
@@ -341,14 +342,19 @@ def _order_controls() -> None:
             key=f"move_item_{ss.get('pg_sort_version', 0)}_{order_key}",
             format_func=labels.get,
         )
-        c1, c2 = st.columns(2)
-        c1.button(_("Move up"), key="move_up", on_click=_move, args=(-1,), width="stretch")
-        c2.button(_("Move down"), key="move_down", on_click=_move, args=(1,), width="stretch")
-    history_buttons("pg")
+    with st.container(horizontal=True, gap="small"):
+        if ss.pg_items and not score_mode:
+            st.button(_("Move up"), key="move_up", on_click=_move, args=(-1,), width="stretch")
+            st.button(_("Move down"), key="move_down", on_click=_move, args=(1,), width="stretch")
+        history_buttons("pg", inline=True)
 
 
-def _results(state: PlaygroundState):
-    """The metrics, the document's printed figures and the two step tables; None when nothing to show."""
+def _metrics(state: PlaygroundState):
+    """The metric row, or why there is none; the explained state, or None.
+
+    The row spans the page above the two columns, so on a phone (where the columns stack) the
+    number stays in view above the drag list.
+    """
     if not state.items:
         st.info(
             _(
@@ -363,15 +369,19 @@ def _results(state: PlaygroundState):
         st.error(_("Cannot compute NDCG: {problem}").format(problem=md_escape(error_text(err))))
         return None
     k = ex.k
-    m = st.columns(4)
-    m[0].metric(f"NDCG@{k}", number(ex.ndcg), border=True)
-    m[1].metric(f"DCG@{k}", number(ex.dcg), border=True)
-    m[2].metric(f"IDCG@{k}", number(ex.idcg), border=True)
-    m[3].metric(f"CG@{k}", number(ex.cg), border=True)
+    with st.container(horizontal=True, gap="small", key="pg_metrics"):
+        st.metric(f"NDCG@{k}", number(ex.ndcg), border=True)
+        st.metric(f"DCG@{k}", number(ex.dcg), border=True)
+        st.metric(f"IDCG@{k}", number(ex.idcg), border=True)
+        st.metric(f"CG@{k}", number(ex.cg), border=True)
+    return ex
+
+
+def _tables(state: PlaygroundState, ex) -> None:
+    """The document's printed figures (for a loaded example) and the two step tables."""
     _figures_panel(state, ex)
     _step_table(_("Your ranking"), ex.steps, "steps")
     _step_table(_("Ideal ordering of all judged items"), ex.ideal_steps, "ideal_steps")
-    return ex
 
 
 def render() -> None:
@@ -425,9 +435,11 @@ def _body() -> None:
     messages = st.container()
     scored = all_scored(state.items)
     # With scores the left column only holds a note, and the step tables gain two columns.
+    ex = _metrics(state)
     left, right = st.columns([0.24, 0.76] if scored else [0.34, 0.66], gap="medium")
-    with right:
-        ex = _results(state)
+    if ex is not None:
+        with right:
+            _tables(state, ex)
     with left:
         # Every tab is drawn on every run, the hidden ones too. Drawing only the open tab
         # (st.tabs(on_change="rerun")) saved a few ms per drag, but a table editor then mounts as

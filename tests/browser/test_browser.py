@@ -227,6 +227,27 @@ def test_projector_screenshots_and_no_horizontal_scroll(page: Page, app_url, art
     page.screenshot(path=str(artifacts / "playground-formulas-1280x720.png"))
 
 
+def test_on_a_phone_the_number_and_the_list_share_the_first_screen(page: Page, app_url, artifacts):
+    """At 390x844 the columns stack; the metrics still sit above the drag list, four in a row,
+    so a student dragging on a phone sees NDCG change without scrolling."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_app(page, app_url)
+    items = sortable_items(page)
+    expect(items).to_have_count(6)
+    page.screenshot(path=str(artifacts / "playground-390x844.png"))
+    metric = page.get_by_test_id("stMetric").filter(has_text=re.compile(r"^NDCG@")).bounding_box()
+    first_item, last_item = items.first.bounding_box(), items.last.bounding_box()  # page coordinates
+    assert metric["y"] + metric["height"] <= first_item["y"], "the metric is not above the list"
+    assert last_item["y"] + last_item["height"] <= 844, "the list runs off the first screen"
+    tops = {round(m.bounding_box()["y"]) for m in page.get_by_test_id("stMetric").all()}
+    assert len(tops) == 1, f"the four metrics wrap onto {len(tops)} rows"
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
+    drag(page, items.nth(3), items.nth(0))
+    expected = ndcg_core.ndcg([0, 3, 2, 3, 1, 2], discount="jarvelin")
+    expect(headline(page)).to_have_text(f"{expected:.3f}")
+
+
 def test_compare_view_reads_both_ndcg_values(page: Page, app_url, artifacts):
     open_app(page, app_url, "explore")
     page.get_by_role("button", name="Shop article: lists A and B, bought or not").click()
@@ -263,6 +284,19 @@ def test_dataset_upload_good_then_bad_keeps_the_last_good(page: Page, app_url, t
     expect(alert).to_be_visible()
     expect(alert).to_contain_text("relevance")  # says what is expected
     expect(queries).to_have_text("2")  # the previous data set stays
+
+
+def test_data_set_formulas_fit_a_phone(page: Page, app_url, artifacts):
+    """At 390x844 the two averages' formulas stack instead of running past the right edge."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_app(page, app_url, "datasets")
+    queries = page.get_by_test_id("stMetric").filter(has_text="Queries").first.get_by_test_id("stMetricValue")
+    expect(queries).to_have_text("250")
+    formulas = page.locator(".katex-display")
+    expect(formulas.filter(has_text="1955.550")).to_have_count(1)  # ΣIDCG@10 of the bundled sample
+    page.screenshot(path=str(artifacts / "datasets-390x844.png"))
+    cut = formulas.evaluate_all("els => els.map(el => el.scrollWidth - el.clientWidth)")
+    assert max(cut) <= 1, f"a formula is cut off (hidden px per formula: {cut})"
 
 
 def test_dataset_back_to_sample_after_an_upload(page: Page, app_url, tmp_path):
