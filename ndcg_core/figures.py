@@ -24,6 +24,8 @@ RANKING = "#1f77b4"
 IDEAL = "#ff7f0e"
 MUTED = "#9aa5b1"
 HEIGHT = 300
+#: Legends go under the chart, left-aligned: above it they ran into the title on a phone.
+LEGEND = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "xanchor": "left", "x": 0}
 
 
 def _layout(fig: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
@@ -32,7 +34,7 @@ def _layout(fig: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure
         height=HEIGHT,
         margin={"l": 50, "r": 10, "t": 40, "b": 40},
         font={"size": 14},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1},
+        legend=LEGEND,
         xaxis_title=x_title,
         yaxis_title=y_title,
         hovermode="x unified",
@@ -144,7 +146,7 @@ def _built(traces: list[dict], title: str, x_title: str, y_title: str, y_range=N
             "height": HEIGHT,
             "margin": {"l": 50, "r": 10, "t": 40, "b": 40},
             "font": {"size": 14},
-            "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1},
+            "legend": LEGEND,
             "hovermode": "x unified",
             "plot_bgcolor": "white",
             "xaxis": {"title": {"text": x_title}, "showgrid": False, **({"dtick": 1} if few else {})},

@@ -246,6 +246,13 @@ def test_on_a_phone_the_number_and_the_list_share_the_first_screen(page: Page, a
     drag(page, items.nth(3), items.nth(0))
     expected = ndcg_core.ndcg([0, 3, 2, 3, 1, 2], discount="jarvelin")
     expect(headline(page)).to_have_text(f"{expected:.3f}")
+    chart = page.get_by_test_id("stPlotlyChart").first
+    chart.scroll_into_view_if_needed()
+    title, legend = chart.locator(".gtitle"), chart.locator("g.legend")
+    expect(legend).to_be_visible()
+    t, g = title.bounding_box(), legend.bounding_box()
+    apart = t["y"] + t["height"] <= g["y"] or g["y"] + g["height"] <= t["y"]
+    assert apart, f"the chart's legend {g} overlaps its title {t}"
 
 
 def test_compare_view_reads_both_ndcg_values(page: Page, app_url, artifacts):
