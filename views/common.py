@@ -664,31 +664,32 @@ def _restore(which: str) -> None:
 def history_buttons(prefix: str, *, inline: bool = False) -> None:
     """Undo and Redo buttons for list changes (drags, edits, loaded examples).
 
-    ``inline`` draws them where they are (in a horizontal container) instead of in two columns.
+    They share a row (a horizontal container, so they stay side by side on a phone); ``inline``
+    draws them in the caller's horizontal container instead, after its own buttons.
     """
     record_history()  # a change made earlier in this run (a drag) enables Undo right away
     history = st.session_state.get("pg_history")
-    c1, c2 = (st, st) if inline else st.columns(2)
-    c1.button(
-        _("Undo"),
-        key=f"{prefix}_undo",
-        icon=":material/undo:",
-        on_click=_restore,
-        args=("undo",),
-        disabled=history is None or not history.can_undo,
-        help=_("Undo the last change to the list"),
-        width="content" if inline else "stretch",
-    )
-    c2.button(
-        _("Redo"),
-        key=f"{prefix}_redo",
-        icon=":material/redo:",
-        on_click=_restore,
-        args=("redo",),
-        disabled=history is None or not history.can_redo,
-        help=_("Redo the change you undid"),
-        width="content" if inline else "stretch",
-    )
+    with contextlib.nullcontext() if inline else st.container(horizontal=True, gap="small"):
+        st.button(
+            _("Undo"),
+            key=f"{prefix}_undo",
+            icon=":material/undo:",
+            on_click=_restore,
+            args=("undo",),
+            disabled=history is None or not history.can_undo,
+            help=_("Undo the last change to the list"),
+            width="content" if inline else "stretch",
+        )
+        st.button(
+            _("Redo"),
+            key=f"{prefix}_redo",
+            icon=":material/redo:",
+            on_click=_restore,
+            args=("redo",),
+            disabled=history is None or not history.can_redo,
+            help=_("Redo the change you undid"),
+            width="content" if inline else "stretch",
+        )
 
 
 # ------------------------------------------------------------------ step tables and exports
