@@ -421,8 +421,9 @@ def _body() -> None:
 
     A change the sidebar depends on (the list's length sets k's maximum, scores show the tie
     rule, a custom gain table must cover every grade) reruns the whole page instead.
-    The numbers are drawn before the controls on their left: the browser shows what arrives
-    first, so after a drag the metrics change before the tables and buttons are redrawn.
+    The numbers are drawn first (the metric row above the columns, then the step tables, then the
+    controls on their left): the browser shows what arrives first, so after a drag the metrics
+    change before the tables and buttons are redrawn.
     """
     ss = st.session_state
     ss[BODY_RUNS] = ss.get(BODY_RUNS, 0) + 1
@@ -433,9 +434,9 @@ def _body() -> None:
         st.rerun()  # the sidebar was drawn for another list: redraw the whole page
     state = current_state()
     messages = st.container()
+    ex = _metrics(state)
     scored = all_scored(state.items)
     # With scores the left column only holds a note, and the step tables gain two columns.
-    ex = _metrics(state)
     left, right = st.columns([0.24, 0.76] if scored else [0.34, 0.66], gap="medium")
     if ex is not None:
         with right:
