@@ -669,27 +669,24 @@ def history_buttons(prefix: str, *, inline: bool = False) -> None:
     """
     record_history()  # a change made earlier in this run (a drag) enables Undo right away
     history = st.session_state.get("pg_history")
+    buttons = (
+        ("undo", _("Undo"), ":material/undo:", history is not None and history.can_undo,
+         _("Undo the last change to the list")),
+        ("redo", _("Redo"), ":material/redo:", history is not None and history.can_redo,
+         _("Redo the change you undid")),
+    )  # fmt: skip
     with contextlib.nullcontext() if inline else st.container(horizontal=True, gap="small"):
-        st.button(
-            _("Undo"),
-            key=f"{prefix}_undo",
-            icon=":material/undo:",
-            on_click=_restore,
-            args=("undo",),
-            disabled=history is None or not history.can_undo,
-            help=_("Undo the last change to the list"),
-            width="content" if inline else "stretch",
-        )
-        st.button(
-            _("Redo"),
-            key=f"{prefix}_redo",
-            icon=":material/redo:",
-            on_click=_restore,
-            args=("redo",),
-            disabled=history is None or not history.can_redo,
-            help=_("Redo the change you undid"),
-            width="content" if inline else "stretch",
-        )
+        for which, label, icon, possible, explained in buttons:
+            st.button(
+                label,
+                key=f"{prefix}_{which}",
+                icon=icon,
+                on_click=_restore,
+                args=(which,),
+                disabled=not possible,
+                help=explained,
+                width="content" if inline else "stretch",
+            )
 
 
 # ------------------------------------------------------------------ step tables and exports
