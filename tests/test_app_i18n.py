@@ -19,7 +19,7 @@ from babel.messages.pofile import read_po
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core.i18n import _, set_language
-from ndcg_core.practice import KINDS, LEVELS, make_exercise
+from ndcg_core.practice import KINDS, LEVELS, MISTAKES, check, make_exercise
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
@@ -324,6 +324,43 @@ def class_db(tmp_path, monkeypatch):
     st.cache_resource.clear()  # the page's one store per process: a new one on this test's file
     yield tmp_path
     st.cache_resource.clear()
+
+
+def _zh(msgid: str) -> str:
+    """The Chinese of a catalog string, read from the .po file itself."""
+    with PO.open("rb") as f:
+        return read_po(f, locale="zh")[msgid].string
+
+
+def test_the_class_mistakes_panel_is_in_chinese(class_db, monkeypatch):
+    """A diagnosed mistake in the lecturer's results is shown in the room's language (its text
+    was shown in English: the panel looked the description up without translating it)."""
+    lecturer = open_page("views/classroom.py")
+    ok(lecturer.button(key="cl_create").click().run())
+    code = lecturer.query_params["room"]
+    kind, level = lecturer.session_state["cl_kind"], lecturer.session_state["cl_level"]
+    seed, mistake = next(
+        (seed, found[0])
+        for seed in range(5_000)
+        if (
+            found := [
+                m
+                for m in check(make_exercise(seed, 1, kind, level), "0.5").mistakes
+                if m in MISTAKES and m != "too_few_decimals"
+            ]
+        )
+    )  # the question the lecturer asks next, chosen so that the answer 0.5 is a named mistake
+    monkeypatch.setattr("secrets.randbelow", lambda n: seed)
+    ok(lecturer.button(key="cl_ask_button").click().run())
+    ok(lecturer.button(key="cl_open").click().run())
+    student = open_page("views/classroom.py", {"room": code})
+    student.text_input(key="cl_name").input("Ana")
+    ok(student.button(key=f"FormSubmitter:cl_join_form-{_('Join')}").click().run())
+    student.text_input(key="cl_answer_1").input("0.5")
+    ok(student.button(key=f"FormSubmitter:cl_form_1-{_('Send answer')}").click().run())
+    ok(lecturer.run())
+    ok(lecturer.button(key="cl_reveal").click().run())
+    assert _zh(MISTAKES[mistake]) in assert_chinese(lecturer).replace("\\", "")  # Markdown escapes
 
 
 @pytest.mark.parametrize("source", ["playground", "practice"])

@@ -481,7 +481,8 @@ def mistakes_panel(summary: Summary) -> None:
     with st.container(key="cl_mistakes"):
         st.markdown(_("**Mistakes found in the answers**"))
         for mistake, count in summary.mistakes.items():
-            what = MISTAKES.get(mistake) or _("a wrong value no common mistake explains")
+            known = mistake in MISTAKES
+            what = _(MISTAKES[mistake]) if known else _("a wrong value no common mistake explains")
             st.markdown(
                 _("{share} · {what}").format(share=f"{summary.share(count):.0%}", what=md_escape(what))
             )

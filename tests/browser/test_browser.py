@@ -246,11 +246,11 @@ def test_on_a_phone_the_number_and_the_list_share_the_first_screen(page: Page, a
     drag(page, items.nth(3), items.nth(0))
     expected = ndcg_core.ndcg([0, 3, 2, 3, 1, 2], discount="jarvelin")
     expect(headline(page)).to_have_text(f"{expected:.3f}")
-    chart = page.get_by_test_id("stPlotlyChart").first
-    chart.scroll_into_view_if_needed()
-    title, legend = chart.locator(".gtitle"), chart.locator("g.legend")
-    expect(legend).to_be_visible()
-    t, g = title.bounding_box(), legend.bounding_box()
+    page.wait_for_load_state("networkidle")  # the drag's rerun redraws the chart: let it settle
+    title = page.get_by_test_id("stPlotlyChart").locator(".gtitle")
+    legend = page.get_by_test_id("stPlotlyChart").locator("g.legend")
+    expect(legend).to_have_count(1)
+    t, g = title.bounding_box(), legend.bounding_box()  # page coordinates, scrolled or not
     apart = t["y"] + t["height"] <= g["y"] or g["y"] + g["height"] <= t["y"]
     assert apart, f"the chart's legend {g} overlaps its title {t}"
 
