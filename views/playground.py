@@ -302,7 +302,8 @@ def _pool_controls() -> None:
 def _order_controls() -> None:
     """The Order tab: the drag list (or the note on scores), one-click orders, move up/down, undo."""
     ss = st.session_state
-    if all_scored(ss.pg_items):  # scored items follow their scores: nothing to drag
+    score_mode = all_scored(ss.pg_items)
+    if score_mode:  # scored items follow their scores: nothing to drag
         st.info(
             _(
                 "The ranking follows the items' scores, higher first; equal scores follow the "
@@ -310,11 +311,8 @@ def _order_controls() -> None:
             )
         )
         st.button(_("Clear the scores"), key="clear_scores", on_click=_clear_scores)
-        score_mode = True
     else:
-        score_mode = False
         drag_list(ss.pg_items)
-    if not score_mode:
         with st.container(horizontal=True, gap="small"):
             for how in ORDER_LABELS:
                 st.button(
@@ -325,7 +323,8 @@ def _order_controls() -> None:
                     width="stretch",
                     help=_(ORDER_HELP[how]),
                 )
-    if ss.pg_items and not score_mode:
+    movable = bool(ss.pg_items) and not score_mode
+    if movable:
         ids = [i.id for i in ss.pg_items]
         labels = {
             i.id: f"{n}. {i.label} ({format_number(i.grade)})" for n, i in enumerate(ss.pg_items, start=1)
@@ -343,7 +342,7 @@ def _order_controls() -> None:
             format_func=labels.get,
         )
     with st.container(horizontal=True, gap="small"):
-        if ss.pg_items and not score_mode:
+        if movable:
             st.button(_("Move up"), key="move_up", on_click=_move, args=(-1,), width="stretch")
             st.button(_("Move down"), key="move_down", on_click=_move, args=(1,), width="stretch")
         history_buttons("pg", inline=True)
