@@ -192,7 +192,7 @@ def _pack(arr: Any, words: int) -> np.ndarray:
     fixed = width > 0 and bool(np.all(lens == width))  # ids of one length (docnos often are)
     if fixed:  # evenly spaced: strided views, no index array
         safe = min(n, max(data.size - first - item, -1) // width + 1)
-        _read_words(data, (first, width, safe), out[:safe])
+        _read_words(data, (first, width), out[:safe])
     else:
         starts = off[:-1]
         safe = int(np.searchsorted(starts, data.size - item, side="right"))
@@ -200,7 +200,7 @@ def _pack(arr: Any, words: int) -> np.ndarray:
     if safe < n:
         base = first + safe * width if fixed else int(starts[safe])
         tail = np.concatenate([data[base:end], np.zeros(item, np.uint8)])
-        _read_words(tail, (0, width, n - safe) if fixed else starts[safe:] - base, out[safe:])
+        _read_words(tail, (0, width) if fixed else starts[safe:] - base, out[safe:])
     for w in range(words):
         if fixed and width >= 8 * (w + 1):
             continue  # every byte of this word belongs to the string
@@ -208,10 +208,10 @@ def _pack(arr: Any, words: int) -> np.ndarray:
     return out[:, 0].copy() if words == 1 else out
 
 
-def _read_words(buf: np.ndarray, at: np.ndarray | tuple[int, int, int], out: np.ndarray) -> None:
+def _read_words(buf: np.ndarray, at: np.ndarray | tuple[int, int], out: np.ndarray) -> None:
     """Fill ``out`` (``(count, words)`` uint64) with the ``8 * words`` bytes at each position of ``buf``.
 
-    ``at``: the positions (an array), or ``(first, stride, count)`` for evenly spaced ones; every
+    ``at``: the positions (an array), or ``(first, stride)`` for ``count`` evenly spaced ones; every
     read lies inside ``buf``. The bytes are moved, never computed with: two words at a time as one
     16-byte item (a complex128 view), read little-endian.
     """
@@ -222,7 +222,7 @@ def _read_words(buf: np.ndarray, at: np.ndarray | tuple[int, int, int], out: np.
         pair = words - w >= 2
         kind, size = (np.complex128, 16) if pair else (np.uint64, 8)
         if isinstance(at, tuple):
-            first, stride, _ = at
+            first, stride = at
             src = np.ndarray((count,), kind, buffer=buf, offset=first + 8 * w, strides=(stride,))
         else:  # one unaligned item at every byte, gathered
             src = np.ndarray((buf.size - 8 * w - size + 1,), kind, buffer=buf, offset=8 * w, strides=(1,))[at]
