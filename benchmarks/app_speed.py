@@ -13,7 +13,8 @@ one metric):
   the peer with its modules frozen out of the garbage collector, as ours are (the default peer
   waits for Streamlit's full collection after every run, about 0.1 s); the first drag of a
   fresh session (dragged as soon as the list shows, as a person would) against later ones;
-- cold start: server start + first complete page (metric and chart drawn);
+- cold start: server start + first complete page (metric and chart drawn); also to the first
+  screen (the metric and the drag list drawn), the session's first chart following it;
 - a 1M-row TREC run uploaded -> the data set's results, the upload itself included.
 
     python benchmarks/app_speed.py [--repeats 9] [--upload-rows 1000000]
@@ -223,13 +224,18 @@ def upload_ms(page, url: str, rows: int, folder: pathlib.Path) -> tuple[float, i
     return (time.perf_counter() - start) * 1000, n_queries
 
 
-def cold_start_ms(page, url: str, query: str) -> float:
+def cold_start_ms(page, url: str, query: str) -> tuple[float, float]:
+    """(first screen, complete page) in ms from asking for the page: the first screen is the metric
+    and the drag list drawn; complete adds the chart for the app (the peer has none)."""
     start = time.perf_counter()
     page.goto(f"{url}/{query}")
     expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=60_000)
+    items = page.frame_locator('iframe[title="streamlit_sortables.sortable_items"]').last
+    expect(items.locator("li.sortable-item").first).to_be_visible(timeout=60_000)
+    screen = (time.perf_counter() - start) * 1000
     if "n=" not in query:  # the app: complete means the chart is drawn too
         expect(page.locator(".js-plotly-plot .main-svg").first).to_be_visible(timeout=60_000)
-    return (time.perf_counter() - start) * 1000
+    return screen, (time.perf_counter() - start) * 1000
 
 
 @contextlib.contextmanager
@@ -251,17 +257,37 @@ def print_cold_start() -> None:
             with streamlit_server(script=script) as url:
                 boot = (time.perf_counter() - t0) * 1000
                 page = b.new_page(viewport={"width": 1280, "height": 720})
-                first = cold_start_ms(page, url, f"?rel={grades(6)}" if script == APP else "?n=6")
+                query = f"?rel={grades(6)}" if script == APP else "?n=6"
+                times[script] = (boot, *cold_start_ms(page, url, query))
                 page.close()
-            times[script] = (boot, first)
-    (boot, first), (peer_boot, peer_first) = times[APP], times[PEER]
-    ours, peer = boot + first, peer_boot + peer_first
     print(f"{'measure':48} {'ours ms':>9} {'peer ms':>9} {'ours/peer':>9}  {'target':24} met")
-    print(f"{'  server start -> healthy':48} {boot:9.0f} {peer_boot:9.0f}")
-    print(f"{'  first page load -> complete page':48} {first:9.0f} {peer_first:9.0f}")
-    met = "yes" if ours <= 1.2 * peer else "MISSED"
-    name, target = "cold start -> complete page", "<= 1.2 x peer"
-    print(f"{name:48} {ours:9.0f} {peer:9.0f} {ours / peer:9.2f}  {target:24} {met}")
+    for name, mine, base, target, met in cold_start_rows(times[APP], times[PEER]):
+        print_row(name, mine, base, target, met)
+
+
+def cold_start_rows(ours: tuple[float, float, float], peer: tuple[float, float, float]) -> list[tuple]:
+    """The table's cold-start rows from (server start, first screen, complete page) of each."""
+    (boot, screen, complete), (peer_boot, peer_screen, peer_complete) = ours, peer
+    return [
+        ("  server start -> healthy", boot, peer_boot, "", None),
+        ("  first page load -> first screen", screen, peer_screen, "", None),
+        ("  first page load -> complete page", complete, peer_complete, "", None),
+        ("cold start -> first screen (metric, list)", boot + screen, peer_boot + peer_screen, "", None),
+        (
+            "cold start -> complete page",
+            boot + complete,
+            peer_boot + peer_complete,
+            "<= 1.2 x peer",
+            boot + complete <= 1.2 * (peer_boot + peer_complete),
+        ),
+    ]
+
+
+def print_row(name: str, mine: float, base: float | None, target: str, met: bool | None) -> None:
+    peer_text = f"{base:9.0f}" if base else f"{'':9}"
+    ratio = f"{mine / base:9.2f}" if base else f"{'':9}"
+    verdict = "" if met is None else ("yes" if met else "MISSED")
+    print(f"{name:48} {mine:9.0f} {peer_text} {ratio}  {target:24} {verdict}")
 
 
 def main() -> None:
@@ -298,9 +324,8 @@ def main() -> None:
             with streamlit_server(script=script) as url:
                 boot = (time.perf_counter() - t0) * 1000
                 page = b.new_page(viewport={"width": 1280, "height": 720})
-                first = cold_start_ms(page, url, f"?rel={grades(6)}" if app else "?n=6")
+                r = {"cold": (boot, *cold_start_ms(page, url, f"?rel={grades(6)}" if app else "?n=6"))}
                 page.close()
-                r = {"boot": boot, "first": first}
                 for n in (6, 1000):
                     page = b.new_page(viewport={"width": 1280, "height": 720})
                     r[n] = drag_ms(page, url, n, app, max(3, args.repeats // 2))
@@ -333,22 +358,15 @@ def main() -> None:
             ours["first drag"] <= 1.5 * ours[6],
         )
     )
-    rows.append(("  server start -> healthy", ours["boot"], peer["boot"], "", None))
-    rows.append(("  first page load -> complete page", ours["first"], peer["first"], "", None))
-    ratio_target(
-        "cold start -> complete page", ours["boot"] + ours["first"], peer["boot"] + peer["first"], 1.2
-    )
+    rows.extend(cold_start_rows(ours["cold"], peer["cold"]))
     if args.upload_rows:
         ms, queries = ours["upload"]
         name = f"upload {args.upload_rows:,} run rows -> results ({queries:,} q)"
         rows.append((name, ms, None, "<= 2000 ms", ms <= 2000))
 
     print(f"{'measure':48} {'ours ms':>9} {'peer ms':>9} {'ours/peer':>9}  {'target':24} met")
-    for name, mine, base, target, met in rows:
-        peer_text = f"{base:9.0f}" if base else f"{'':9}"
-        ratio = f"{mine / base:9.2f}" if base else f"{'':9}"
-        verdict = "" if met is None else ("yes" if met else "MISSED")
-        print(f"{name:48} {mine:9.0f} {peer_text} {ratio}  {target:24} {verdict}")
+    for row in rows:
+        print_row(*row)
     print("peer: benchmarks/peer_minimal_app.py (same drag component, one metric, no NDCG)")
 
 

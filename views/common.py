@@ -33,6 +33,7 @@ from ndcg_core import PRESETS, SCHEMA, Spec, Variant, resolve
 from ndcg_core.dataset import DATASET_BASE, TIE_RULES
 from ndcg_core.errors import error_text
 from ndcg_core.export import figure_image, formulas_latex, table_csv, table_latex, table_markdown
+from ndcg_core.figures import HEIGHT as FIGURE_HEIGHT
 from ndcg_core.history import History
 from ndcg_core.i18n import LANGUAGES, N_, _, language, language_of, use_language_source
 from ndcg_core.lesson import COLUMN_HELP
@@ -91,6 +92,40 @@ def warm_process() -> bool:
     gc.collect()
     gc.freeze()
     return True
+
+
+#: Non-widget state: a plotly chart was sent to this session's browser, so its plotly bundle is loaded.
+CHART_SENT = "_chart_sent"
+#: A component with no markup: once the browser has painted the page it arrived with, it asks the
+#: server for a rerun (a trigger value), which draws the chart its placeholder stands for.
+_PAINTED = st.components.v2.component(
+    "ndcg_painted",
+    js="""
+export default function ({ setTriggerValue }) {
+  requestAnimationFrame(() => setTimeout(() => setTriggerValue("painted", true), 0));
+}
+""",
+)
+
+
+def chart(figure, *, key: str) -> None:
+    """``st.plotly_chart(figure)``, but never on a session's first screen.
+
+    The browser loads plotly (about 4.7 MB of script) the first time a page shows a chart, and it
+    shows none of that page until plotly is ready: a second or more on this machine, so the
+    metric and the list waited for a chart below them. So the first chart of a session is a
+    placeholder of the chart's height; once the browser has painted the page it asks for a rerun
+    (of the fragment it is in, or the page), which draws the chart. Without that request (no
+    script), the chart comes with the next rerun.
+    """
+    ss = st.session_state
+    if ss.get(CHART_SENT):
+        st.plotly_chart(figure, key=key)
+        return
+    ss[CHART_SENT] = True  # the next run draws the chart, whatever asks for it
+    with st.container(height=FIGURE_HEIGHT, border=False, key=f"{key}_pending"):  # every figure's height
+        st.caption(_("Drawing the chart…"))
+        _PAINTED(key=f"{key}_painted", on_painted_change=lambda: None)
 
 
 def count_run() -> None:

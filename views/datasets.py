@@ -18,7 +18,7 @@ from ndcg_core.errors import error_text
 from ndcg_core.figures import ndcg_histogram
 from ndcg_core.formula import latex_number, number
 from ndcg_core.i18n import N_, _
-from views.common import formula_name, load_state, md_escape
+from views.common import chart, formula_name, load_state, md_escape
 from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, get_table, load
 
 MAX_CHOICES = 500
@@ -270,7 +270,7 @@ def render() -> None:
 
     left, right = st.columns([0.45, 0.55], gap="medium")
     with left:
-        st.plotly_chart(ndcg_histogram(per_query, k_text), key="ds_hist")
+        chart(ndcg_histogram(per_query, k_text), key="ds_hist")
     with right:
         search = st.text_input(_("Find a query"), key="ds_search", placeholder=_("query id contains ..."))
         table = per_query[["query", "ndcg", "dcg", "idcg", "n_retrieved", "n_relevant"]]

@@ -19,6 +19,7 @@ from views.common import (
     OPTIONS,
     PLAYGROUND,
     bump,
+    chart,
     current_state,
     formula_name,
     items_editor,
@@ -238,7 +239,7 @@ def _matrix_section(c: Comparison) -> None:
         format_func=lambda b: "e" if b == math.e else f"{b:g}",
     )
     first_name, first = next(iter(rankings.items()))
-    st.plotly_chart(base_sensitivity_figure(first, base, name=first_name, ideal=pool), key="cmp_base_fig")
+    chart(base_sensitivity_figure(first, base, name=first_name, ideal=pool), key="cmp_base_fig")
     st.caption(
         _(
             "With log_b(i + 1) every divisor is scaled by the same factor 1/ln(b), which cancels in "

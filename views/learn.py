@@ -38,6 +38,7 @@ from ndcg_core.rendering import explained, state_figure
 from ndcg_core.variants import format_number
 from views.common import (
     bump,
+    chart,
     column_help_config,
     current_state,
     drag_list,
@@ -395,7 +396,7 @@ def _lesson(step: LessonStep, state, ex) -> None:
         _grid(step_frame(ex, IDEAL_COLUMNS, ideal=True), "learn_ideal", ideal_beyond)
     figure = _figure(step, state, ex)
     if step.number >= 4 and revealed:
-        st.plotly_chart(figure, key="learn_chart")
+        chart(figure, key="learn_chart")
     with st.expander(_("Export this step for slides"), icon=":material/download:"):
         frame = step_frame(ex, IDEAL_COLUMNS, ideal=True) if step.ideal else step_frame(ex, columns)
         export_buttons("learn", frame, step.formulas, figure, f"ndcg-step-{step.number}")

@@ -31,6 +31,7 @@ from ndcg_core.rendering import explained, state_figure, state_formulas
 from ndcg_core.variants import format_number
 from views.common import (
     bump,
+    chart,
     column_help_config,
     current_state,
     drag_list,
@@ -485,7 +486,7 @@ def _body() -> None:
         ss.chart = next(iter(CHARTS))
     st.segmented_control(_("Chart"), list(CHARTS), key="chart", label_visibility="collapsed", format_func=_)
     figure = state_figure(state, CHARTS[ss.chart])
-    st.plotly_chart(figure, key="chart_figure")
+    chart(figure, key="chart_figure")
     export = st.expander(
         _("Export for slides"), icon=":material/download:", key="pg_export", on_change="rerun"
     )

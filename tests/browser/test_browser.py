@@ -96,12 +96,47 @@ def script_runs(page: Page) -> list[str]:
     return runs
 
 
+def CHART(page: Page):
+    return page.locator(".js-plotly-plot .main-svg").first
+
+
+def test_the_first_screen_does_not_wait_for_the_chart(page: Page, app_url):
+    """Issue 9, cold start: the browser loads plotly (4.7 MB of script) for a session's first chart
+    and showed none of the page until it was ready, so the metric and the list waited for a chart
+    two screens below them. The first chart is now a placeholder, and the browser asks for the
+    chart itself once it has painted the page."""
+    page.add_init_script(
+        """
+        window.__seen = {};
+        const marks = {metric: '[data-testid=stMetric]', placeholder: '.st-key-chart_figure_pending',
+                       chart: '.js-plotly-plot .main-svg'};
+        new MutationObserver(() => {
+          for (const [name, selector] of Object.entries(marks))
+            if (!(name in window.__seen) && document.querySelector(selector))
+              window.__seen[name] = performance.now();
+        }).observe(document, {subtree: true, childList: true});
+        """
+    )
+    runs = script_runs(page)
+    open_app(page, app_url)
+    expect(headline(page)).to_have_text("0.932")
+    chart = CHART(page)
+    expect(chart).to_be_visible()  # with no click: the browser asked for it
+    expect(page.locator(".js-plotly-plot .gtitle")).to_have_text("What each position contributes")
+    expect(page.locator(".st-key-chart_figure_pending")).to_have_count(0)
+    seen = page.evaluate("window.__seen")
+    assert max(seen["metric"], seen["placeholder"]) < seen["chart"], seen
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
+    assert runs == ["app", "fragment"]  # the page, then the playground's body with the chart
+
+
 def test_a_drag_reruns_only_the_playground_fragment(page: Page, app_url):
     """Issue 9: a drag reruns the step tables, metrics and chart, not the sidebar or the gallery."""
     runs = script_runs(page)
     open_app(page, app_url)
     items = sortable_items(page)
     expect(items).to_have_count(6)
+    expect(CHART(page)).to_be_visible()  # the session's first chart comes in a run of its own
     expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
     assert "app" in runs  # the first load runs the whole page
     before = len(runs)
