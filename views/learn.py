@@ -221,13 +221,14 @@ def _metrics(step: LessonStep, ex, revealed: bool) -> None:
     if not step.metrics:
         return
     values = {"NDCG": ex.ndcg, "DCG": ex.dcg, "IDCG": ex.idcg, "CG": ex.cg}
-    cols = st.columns(len(step.metrics))
-    for col, name in zip(cols, step.metrics, strict=True):
-        value = values[name]
-        shown = _("undefined") if math.isnan(value) else number(value)
-        if name == step.new_metric and not revealed:
-            shown = "?"  # the prediction comes first
-        col.metric(f"{METRIC_LABEL[name]}@{ex.k}", shown, border=True, help=_(COLUMN_HELP[name]))
+    # One row that stays one row on a phone (assets/style.css), like the playground's.
+    with st.container(horizontal=True, gap="small", key="learn_metrics"):
+        for name in step.metrics:
+            value = values[name]
+            shown = _("undefined") if math.isnan(value) else number(value)
+            if name == step.new_metric and not revealed:
+                shown = "?"  # the prediction comes first
+            st.metric(f"{METRIC_LABEL[name]}@{ex.k}", shown, border=True, help=_(COLUMN_HELP[name]))
 
 
 def _html_table(frame, beyond=None) -> str:

@@ -292,3 +292,17 @@ def test_screenshots_normal_learn_page(page: Page, app_url, artifacts: Path):
         expect(page.get_by_test_id("stException")).to_have_count(0)
         page.wait_for_load_state("networkidle")
         page.screenshot(path=str(artifacts / f"learn-{name}-step4.png"))
+
+
+def test_on_a_phone_the_lesson_metrics_share_one_row(page: Page, app_url):
+    """At 390 px Streamlit stacks columns: the lesson's metrics took a screen of their own, one
+    under the other. They now sit in one row, as the playground's do."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_learn(page, app_url, f"?rel={WIKI}&discount=jarvelin&step=5")
+    metrics = page.get_by_test_id("stMetric")
+    expect(metrics).to_have_count(2)  # step 5: DCG and IDCG
+    expect(metrics.filter(has_text="DCG@6").first).to_be_visible()
+    boxes = [metrics.nth(i).bounding_box() for i in range(2)]
+    assert abs(boxes[0]["y"] - boxes[1]["y"]) < 1, boxes
+    assert boxes[0]["x"] + boxes[0]["width"] <= boxes[1]["x"], boxes
+    assert boxes[1]["x"] + boxes[1]["width"] <= 390, boxes
