@@ -111,12 +111,13 @@ export default function ({ setTriggerValue }) {
 def chart(figure, *, key: str) -> None:
     """``st.plotly_chart(figure)``, but never on a session's first screen.
 
-    The browser loads plotly (about 4.7 MB of script) the first time a page shows a chart, and it
-    shows none of that page until plotly is ready: a second or more on this machine, so the
-    metric and the list waited for a chart below them. So the first chart of a session is a
-    placeholder of the chart's height; once the browser has painted the page it asks for a rerun
-    (of the fragment it is in, or the page), which draws the chart. Without that request (no
-    script), the chart comes with the next rerun.
+    The browser loads plotly (about 4.7 MB of script) the first time a page shows a chart, and
+    the elements that arrived with that chart were mostly drawn only once plotly was ready: on the
+    playground the metric and the drag list appeared about a second later than without the chart,
+    which sits two screens below them. So the first chart of a session is a placeholder of the
+    chart's height; once the browser has painted the page it asks for a rerun (of the fragment the
+    chart is in, or of the page), which draws the chart. Without that request (no script), the
+    chart comes with the next rerun, whatever causes it.
     """
     ss = st.session_state
     if ss.get(CHART_SENT):
@@ -240,7 +241,8 @@ def _table_rows(kind: str, key: str, delta: dict, known: tuple[Item, ...]):
     ``added_rows`` (cells of each new row, appended).
     """
     ss = st.session_state
-    base, base_ids = ss[f"pg_{kind}_base"], ss[f"pg_{kind}_base_ids"]
+    base_key = _base_key(kind)
+    base, base_ids = ss[base_key], ss[f"{base_key}_ids"]
     edits = {int(pos): cells for pos, cells in (delta.get("edited_rows") or {}).items()}
     deleted = {int(pos) for pos in delta.get("deleted_rows") or ()}
     rows = [
@@ -288,6 +290,12 @@ def _read_editor(rows: list[tuple[int, dict]], prefix: str, has_scores: bool):
     return tuple(items), problems
 
 
+def _base_key(kind: str) -> str:
+    """Where the item table of ``kind`` keeps its starting rows (non-widget state); their item ids
+    are under the same key plus ``_ids``, the table version they were built for plus ``_version``."""
+    return f"pg_{kind}_base"
+
+
 def _table_key(kind: str, items: tuple[Item, ...], with_scores: bool) -> str:
     """The widget key of the current item table of ``kind``; (re)builds its starting rows when due.
 
@@ -297,7 +305,7 @@ def _table_key(kind: str, items: tuple[Item, ...], with_scores: bool) -> str:
     """
     ss = st.session_state
     version = ss.get(f"pg_{kind}_version", 0)
-    base_key = f"pg_{kind}_base"
+    base_key = _base_key(kind)
     key = f"{kind}_{version}"
     # Rebuild the table's starting point when its version changed, or when Streamlit dropped the
     # editor's pending edits (it forgets widgets that were not drawn, e.g. on another page).
@@ -347,7 +355,7 @@ def items_table(kind: str, items: tuple[Item, ...], *, with_scores: bool = False
             help=_("Optional model score; when every item has one, the ranking follows the scores"),
         ),
     }
-    st.data_editor(ss[f"pg_{kind}_base"], key=key, num_rows="dynamic", hide_index=True, column_config=config)
+    st.data_editor(ss[_base_key(kind)], key=key, num_rows="dynamic", hide_index=True, column_config=config)
 
 
 def items_editor(kind: str, items: tuple[Item, ...], prefix: str, *, with_scores: bool = False):
