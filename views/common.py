@@ -124,7 +124,8 @@ def chart(figure, *, key: str) -> None:
         st.plotly_chart(figure, key=key)
         return
     ss[CHART_SENT] = True  # the next run draws the chart, whatever asks for it
-    with st.container(height=FIGURE_HEIGHT, border=False, key=f"{key}_pending"):  # every figure's height
+    # Every figure is FIGURE_HEIGHT tall. The key's prefix is what assets/style.css styles.
+    with st.container(height=FIGURE_HEIGHT, border=False, key=f"pending_chart_{key}"):
         st.caption(_("Drawing the chart…"))
         _PAINTED(key=f"{key}_painted", on_painted_change=lambda: None)
 

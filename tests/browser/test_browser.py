@@ -96,7 +96,7 @@ def script_runs(page: Page) -> list[str]:
     return runs
 
 
-def CHART(page: Page):
+def chart_svg(page: Page):
     return page.locator(".js-plotly-plot .main-svg").first
 
 
@@ -108,7 +108,7 @@ def test_the_first_screen_does_not_wait_for_the_chart(page: Page, app_url):
     page.add_init_script(
         """
         window.__seen = {};
-        const marks = {metric: '[data-testid=stMetric]', placeholder: '.st-key-chart_figure_pending',
+        const marks = {metric: '[data-testid=stMetric]', placeholder: '.st-key-pending_chart_chart_figure',
                        chart: '.js-plotly-plot .main-svg'};
         new MutationObserver(() => {
           for (const [name, selector] of Object.entries(marks))
@@ -120,10 +120,10 @@ def test_the_first_screen_does_not_wait_for_the_chart(page: Page, app_url):
     runs = script_runs(page)
     open_app(page, app_url)
     expect(headline(page)).to_have_text("0.932")
-    chart = CHART(page)
+    chart = chart_svg(page)
     expect(chart).to_be_visible()  # with no click: the browser asked for it
     expect(page.locator(".js-plotly-plot .gtitle")).to_have_text("What each position contributes")
-    expect(page.locator(".st-key-chart_figure_pending")).to_have_count(0)
+    expect(page.locator(".st-key-pending_chart_chart_figure")).to_have_count(0)
     seen = page.evaluate("window.__seen")
     assert max(seen["metric"], seen["placeholder"]) < seen["chart"], seen
     expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
@@ -136,7 +136,7 @@ def test_a_drag_reruns_only_the_playground_fragment(page: Page, app_url):
     open_app(page, app_url)
     items = sortable_items(page)
     expect(items).to_have_count(6)
-    expect(CHART(page)).to_be_visible()  # the session's first chart comes in a run of its own
+    expect(chart_svg(page)).to_be_visible()  # the session's first chart comes in a run of its own
     expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
     assert "app" in runs  # the first load runs the whole page
     before = len(runs)
