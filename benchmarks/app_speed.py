@@ -260,9 +260,7 @@ def print_cold_start() -> None:
                 query = f"?rel={grades(6)}" if script == APP else "?n=6"
                 times[script] = (boot, *cold_start_ms(page, url, query))
                 page.close()
-    print(f"{'measure':48} {'ours ms':>9} {'peer ms':>9} {'ours/peer':>9}  {'target':24} met")
-    for name, mine, base, target, met in cold_start_rows(times[APP], times[PEER]):
-        print_row(name, mine, base, target, met)
+    print_table(cold_start_rows(times[APP], times[PEER]))
 
 
 def cold_start_rows(ours: tuple[float, float, float], peer: tuple[float, float, float]) -> list[tuple]:
@@ -283,11 +281,14 @@ def cold_start_rows(ours: tuple[float, float, float], peer: tuple[float, float, 
     ]
 
 
-def print_row(name: str, mine: float, base: float | None, target: str, met: bool | None) -> None:
-    peer_text = f"{base:9.0f}" if base else f"{'':9}"
-    ratio = f"{mine / base:9.2f}" if base else f"{'':9}"
-    verdict = "" if met is None else ("yes" if met else "MISSED")
-    print(f"{name:48} {mine:9.0f} {peer_text} {ratio}  {target:24} {verdict}")
+def print_table(rows: list[tuple]) -> None:
+    """Rows of (measure, ours ms, peer ms or None, target text, met or None), under one header."""
+    print(f"{'measure':48} {'ours ms':>9} {'peer ms':>9} {'ours/peer':>9}  {'target':24} met")
+    for name, mine, base, target, met in rows:
+        peer_text = f"{base:9.0f}" if base else f"{'':9}"
+        ratio = f"{mine / base:9.2f}" if base else f"{'':9}"
+        verdict = "" if met is None else ("yes" if met else "MISSED")
+        print(f"{name:48} {mine:9.0f} {peer_text} {ratio}  {target:24} {verdict}")
 
 
 def main() -> None:
@@ -364,9 +365,7 @@ def main() -> None:
         name = f"upload {args.upload_rows:,} run rows -> results ({queries:,} q)"
         rows.append((name, ms, None, "<= 2000 ms", ms <= 2000))
 
-    print(f"{'measure':48} {'ours ms':>9} {'peer ms':>9} {'ours/peer':>9}  {'target':24} met")
-    for row in rows:
-        print_row(*row)
+    print_table(rows)
     print("peer: benchmarks/peer_minimal_app.py (same drag component, one metric, no NDCG)")
 
 
