@@ -26,23 +26,25 @@ MUTED = "#9aa5b1"
 HEIGHT = 300
 #: Legends go under the chart, left-aligned: above it they ran into the title on a phone.
 LEGEND = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "xanchor": "left", "x": 0}
+#: The layout every chart shares, built by plotly (:func:`_layout`) or as a plain spec (:func:`_built`).
+_FRAME = {
+    "height": HEIGHT,
+    "margin": {"l": 50, "r": 10, "t": 40, "b": 40},
+    "font": {"size": 14},
+    "legend": LEGEND,
+    "hovermode": "x unified",
+    "plot_bgcolor": "white",
+}
+_Y_GRID = {"gridcolor": "#e5e7eb", "zerolinecolor": "#9ca3af"}
 
 
 def _layout(fig: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
     fig.update_layout(
-        title={"text": title, "font": {"size": 16}},
-        height=HEIGHT,
-        margin={"l": 50, "r": 10, "t": 40, "b": 40},
-        font={"size": 14},
-        legend=LEGEND,
-        xaxis_title=x_title,
-        yaxis_title=y_title,
-        hovermode="x unified",
-        plot_bgcolor="white",
+        title={"text": title, "font": {"size": 16}}, xaxis_title=x_title, yaxis_title=y_title, **_FRAME
     )
     few = bool(fig.data) and fig.data[0].x is not None and len(fig.data[0].x) <= 30
     fig.update_xaxes(showgrid=False, dtick=1 if few else None)
-    fig.update_yaxes(gridcolor="#e5e7eb", zerolinecolor="#9ca3af")
+    fig.update_yaxes(**_Y_GRID)
     return fig
 
 
@@ -143,17 +145,11 @@ def _built(traces: list[dict], title: str, x_title: str, y_title: str, y_range=N
         "data": traces,
         "layout": {
             "title": {"text": title, "font": {"size": 16}},
-            "height": HEIGHT,
-            "margin": {"l": 50, "r": 10, "t": 40, "b": 40},
-            "font": {"size": 14},
-            "legend": LEGEND,
-            "hovermode": "x unified",
-            "plot_bgcolor": "white",
+            **_FRAME,
             "xaxis": {"title": {"text": x_title}, "showgrid": False, **({"dtick": 1} if few else {})},
             "yaxis": {
                 "title": {"text": y_title},
-                "gridcolor": "#e5e7eb",
-                "zerolinecolor": "#9ca3af",
+                **_Y_GRID,
                 **({"range": y_range} if y_range is not None else {}),
             },
             **layout,
