@@ -222,7 +222,7 @@ def _metrics(step: LessonStep, ex, revealed: bool) -> None:
         return
     values = {"NDCG": ex.ndcg, "DCG": ex.dcg, "IDCG": ex.idcg, "CG": ex.cg}
     # One row that stays one row on a phone (assets/style.css), like the playground's.
-    with st.container(horizontal=True, gap="small", key="learn_metrics"):
+    with st.container(horizontal=True, gap="small", key="metric_row_learn"):
         for name in step.metrics:
             value = values[name]
             shown = _("undefined") if math.isnan(value) else number(value)

@@ -369,7 +369,7 @@ def _metrics(state: PlaygroundState):
         st.error(_("Cannot compute NDCG: {problem}").format(problem=md_escape(error_text(err))))
         return None
     k = ex.k
-    with st.container(horizontal=True, gap="small", key="pg_metrics"):
+    with st.container(horizontal=True, gap="small", key="metric_row_pg"):
         st.metric(f"NDCG@{k}", number(ex.ndcg), border=True)
         st.metric(f"DCG@{k}", number(ex.dcg), border=True)
         st.metric(f"IDCG@{k}", number(ex.idcg), border=True)
