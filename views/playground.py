@@ -314,7 +314,7 @@ def _order_controls() -> None:
         st.button(_("Clear the scores"), key="clear_scores", on_click=_clear_scores)
     else:
         drag_list(ss.pg_items)
-        with st.container(horizontal=True, gap="small"):
+        with st.container(horizontal=True, gap="small", key="button_row_order"):
             for how in ORDER_LABELS:
                 st.button(
                     _(ORDER_LABELS[how]),
@@ -342,7 +342,7 @@ def _order_controls() -> None:
             key=f"move_item_{ss.get('pg_sort_version', 0)}_{order_key}",
             format_func=labels.get,
         )
-    with st.container(horizontal=True, gap="small"):
+    with st.container(horizontal=True, gap="small", key="button_row_move"):
         if movable:
             st.button(_("Move up"), key="move_up", on_click=_move, args=(-1,), width="stretch")
             st.button(_("Move down"), key="move_down", on_click=_move, args=(1,), width="stretch")

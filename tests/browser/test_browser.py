@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from urllib.parse import parse_qs, urlparse
 
@@ -288,6 +289,38 @@ def test_on_a_phone_the_number_and_the_list_share_the_first_screen(page: Page, a
     t, g = title.bounding_box(), legend.bounding_box()  # page coordinates, scrolled or not
     apart = t["y"] + t["height"] <= g["y"] or g["y"] + g["height"] <= t["y"]
     assert apart, f"the chart's legend {g} overlaps its title {t}"
+
+
+def test_on_a_phone_every_step_column_formula_term_and_button_is_in_view(page: Page, app_url, artifacts):
+    """At 390x844 nothing of the worked example hides behind a sideways scroll: the step tables show
+    all seven columns (Cumulative DCG was cut off), the DCG and IDCG formulas break onto a second
+    line (their last terms were cut off), and the one-click orders and the move row stay one row
+    each (Reset and Redo sat alone on a row, Reset a screen wide)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_app(page, app_url)
+    expect(sortable_items(page)).to_have_count(6)
+    for key in ("steps", "ideal_steps"):
+        table = page.locator(f".st-key-{key} .step-table-wrap")
+        expect(table).to_contain_text("Cumulative DCG")
+        hidden = table.evaluate("el => el.scrollWidth - el.clientWidth")
+        assert hidden <= 1, f"the {key} table scrolls sideways by {hidden}px"
+    # Wikipedia's D1..D6 under rel1 + sum rel_i / log2 i: DCG@6 and IDCG@6 (ideal 3, 3, 2, 2, 1, 0),
+    # each on its own line and again in NDCG's.
+    dcg = 3 + sum(g / math.log2(i) for i, g in enumerate([2, 3, 0, 1, 2], start=2))
+    idcg = 3 + sum(g / math.log2(i) for i, g in enumerate([3, 2, 2, 1, 0], start=2))
+    formulas = page.locator(".katex-display")
+    expect(formulas.filter(has_text=f"{dcg:.3f}")).to_have_count(2)
+    expect(formulas.filter(has_text=f"{idcg:.3f}")).to_have_count(2)
+    page.get_by_text("The formula with your numbers").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "playground-formulas-390x844.png"))
+    hidden = formulas.evaluate_all("els => els.map(el => el.scrollWidth - el.clientWidth)")
+    assert max(hidden) <= 1, f"a formula is cut off (hidden px per formula: {hidden})"
+    for row, count in (("button_row_order", 5), ("button_row_move", 4)):
+        buttons = page.locator(f".st-key-{row} [data-testid=stButton]")
+        expect(buttons).to_have_count(count)
+        boxes = [b.bounding_box() for b in buttons.all()]
+        assert len({round(b["y"]) for b in boxes}) == 1, f"{row} wraps: {boxes}"
+        assert max(b["x"] + b["width"] for b in boxes) <= 390, f"{row} runs off the screen: {boxes}"
 
 
 def test_compare_view_reads_both_ndcg_values(page: Page, app_url, artifacts):
