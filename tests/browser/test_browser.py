@@ -97,6 +97,11 @@ def script_runs(page: Page) -> list[str]:
     return runs
 
 
+def hidden_px(elements) -> list[int]:
+    """How far each matched element's content runs past its box sideways (it scrolls by that much)."""
+    return elements.evaluate_all("els => els.map(el => el.scrollWidth - el.clientWidth)")
+
+
 def chart_svg(page: Page):
     return page.locator(".js-plotly-plot .main-svg").first
 
@@ -256,7 +261,7 @@ def test_projector_screenshots_and_no_horizontal_scroll(page: Page, app_url, art
     page.screenshot(path=str(artifacts / "playground-1280x720.png"))
     scroller = page.locator(".st-key-steps .step-table-wrap")
     expect(scroller).to_be_visible()
-    overflow = scroller.evaluate("el => el.scrollWidth - el.clientWidth")
+    (overflow,) = hidden_px(scroller)
     assert overflow <= 1, f"the step table scrolls sideways by {overflow}px"
     page.get_by_text("The formula with your numbers").scroll_into_view_if_needed()
     expect(page.get_by_test_id("stMarkdownContainer").filter(has_text="#1").first).to_be_attached()
@@ -302,7 +307,7 @@ def test_on_a_phone_every_step_column_formula_term_and_button_is_in_view(page: P
     for key in ("steps", "ideal_steps"):
         table = page.locator(f".st-key-{key} .step-table-wrap")
         expect(table).to_contain_text("Cumulative DCG")
-        hidden = table.evaluate("el => el.scrollWidth - el.clientWidth")
+        (hidden,) = hidden_px(table)
         assert hidden <= 1, f"the {key} table scrolls sideways by {hidden}px"
     # Wikipedia's D1..D6 under rel1 + sum rel_i / log2 i: DCG@6 and IDCG@6 (ideal 3, 3, 2, 2, 1, 0),
     # each on its own line and again in NDCG's.
@@ -313,7 +318,7 @@ def test_on_a_phone_every_step_column_formula_term_and_button_is_in_view(page: P
     expect(formulas.filter(has_text=f"{idcg:.3f}")).to_have_count(2)
     page.get_by_text("The formula with your numbers").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "playground-formulas-390x844.png"))
-    hidden = formulas.evaluate_all("els => els.map(el => el.scrollWidth - el.clientWidth)")
+    hidden = hidden_px(formulas)
     assert max(hidden) <= 1, f"a formula is cut off (hidden px per formula: {hidden})"
     for row, count in (("button_row_order", 5), ("button_row_move", 4)):
         buttons = page.locator(f".st-key-{row} [data-testid=stButton]")
@@ -370,7 +375,7 @@ def test_data_set_formulas_fit_a_phone(page: Page, app_url, artifacts):
     formulas = page.locator(".katex-display")
     expect(formulas.filter(has_text="1955.550")).to_have_count(1)  # ΣIDCG@10 of the bundled sample
     page.screenshot(path=str(artifacts / "datasets-390x844.png"))
-    cut = formulas.evaluate_all("els => els.map(el => el.scrollWidth - el.clientWidth)")
+    cut = hidden_px(formulas)
     assert max(cut) <= 1, f"a formula is cut off (hidden px per formula: {cut})"
 
 
@@ -403,6 +408,6 @@ def test_scores_with_tie_groups_fit_the_step_table(page: Page, app_url, artifact
     expect(page.get_by_test_id("stAlert").filter(has_text="follows the items' scores")).to_be_visible()
     scroller = page.locator(".st-key-steps .step-table-wrap")
     expect(scroller).to_be_visible()
-    overflow = scroller.evaluate("el => el.scrollWidth - el.clientWidth")
+    (overflow,) = hidden_px(scroller)
     assert overflow <= 1, f"with scores the step table scrolls sideways by {overflow}px"
     page.screenshot(path=str(artifacts / "playground-scores-1280x720.png"))
