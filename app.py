@@ -10,6 +10,7 @@ import streamlit as st
 from ndcg_core.i18n import _
 from views.common import (
     DATASETS,
+    DRAG_LIST_CSS,
     PLAYGROUND,
     count_run,
     formula_controls,
@@ -23,7 +24,7 @@ ROOT = Path(__file__).parent
 
 init_language()  # before any text: the page title is translated too
 st.set_page_config(page_title=_("NDCG, step by step"), page_icon=":material/leaderboard:", layout="wide")
-st.html(f"<style>{(ROOT / 'assets' / 'style.css').read_text()}</style>")
+st.html(f"<style>{(ROOT / 'assets' / 'style.css').read_text()}{DRAG_LIST_CSS}</style>")
 
 count_run()
 init_session()

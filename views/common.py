@@ -52,15 +52,39 @@ from ndcg_core.variants import LOG_BASES as SCHEMA_BASES
 from ndcg_core.variants import format_base, format_number, parse_gain_table
 
 DRAG_LIMIT = 1000
-SORTABLE_STYLE = """
-.sortable-component { background-color: transparent; padding: 0; max-height: 330px; overflow-y: auto; }
-.sortable-container { background-color: transparent; counter-reset: item; }
-.sortable-item, .sortable-item:hover {
+#: The drag list's greatest height: a longer list scrolls inside it.
+DRAG_LIST_MAX_PX = 330
+SORTABLE_STYLE = f"""
+.sortable-component {{
+  background-color: transparent; padding: 0; max-height: {DRAG_LIST_MAX_PX}px; overflow-y: auto;
+}}
+.sortable-container {{ background-color: transparent; counter-reset: item; }}
+.sortable-item, .sortable-item:hover {{
   background-color: #eef2ff; color: #1e293b; border: 1px solid #c7d2fe;
   font-size: 1rem; height: auto; min-height: 2rem; padding: 0.2rem 0.6rem; margin: 0.15rem 0;
   justify-content: flex-start;
-}
+}}
 """
+
+
+def drag_list_px(n: int) -> int:
+    """The drag list's height for ``n`` one-line items, in px, as streamlit-sortables draws
+    SORTABLE_STYLE in Chromium (measured): 26 px of padding, 32.375 px per item and 2.4 px between
+    and around the items; at least 68 px, at most :data:`DRAG_LIST_MAX_PX`."""
+    return min(DRAG_LIST_MAX_PX, max(68, round(26 + 32.375 * n + 2.4 * (n + 1))))
+
+
+#: Lists of this many items or more are drawn at the greatest height.
+DRAG_ROWS = next(n for n in range(1, DRAG_LIMIT) if drag_list_px(n) == DRAG_LIST_MAX_PX)
+#: The drag list's height, reserved before its script has loaded and told the page how tall it is:
+#: until then its iframe is not displayed, on a page's first draw and after every one-click order
+#: (which draws a new list). Without it the buttons under the list jumped by its height, and a
+#: click aimed at one of them could land on whatever had just moved under the pointer. The
+#: reservation is on the container around the list, keyed by its number of items (see
+#: :func:`drag_list`); the iframe sits at the top of its line, so the container is exactly its height.
+DRAG_LIST_CSS = '[class*="st-key-drag_rows_"] iframe { vertical-align: top; }\n' + "".join(
+    f".st-key-drag_rows_{n} {{ min-height: {drag_list_px(n)}px; }}\n" for n in range(1, DRAG_ROWS + 1)
+)
 NAMED_BASES = {format_base(b): b for b in SCHEMA_BASES}  # the schema's named bases, as shown
 OPTIONS = {o.name: o for o in SCHEMA}
 
@@ -417,7 +441,8 @@ def drag_list(items: tuple[Item, ...]) -> None:
         )
         return
     st.caption(_("Drag an item to a new position."))
-    lines = sort_items(list(shown), direction="vertical", custom_style=SORTABLE_STYLE, key=_sort_key())
+    with st.container(key=f"drag_rows_{min(len(items), DRAG_ROWS)}"):  # its height (DRAG_LIST_CSS)
+        lines = sort_items(list(shown), direction="vertical", custom_style=SORTABLE_STYLE, key=_sort_key())
     if (order := _new_order(shown, lines)) is not None:
         ss.pg_items = order  # the item table keeps its rows (entry order)
 

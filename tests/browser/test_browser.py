@@ -328,6 +328,70 @@ def test_on_a_phone_every_step_column_formula_term_and_button_is_in_view(page: P
         assert max(b["x"] + b["width"] for b in boxes) <= 390, f"{row} runs off the screen: {boxes}"
 
 
+#: Installed before the page's own scripts: every distinct position of the Reverse button, measured
+#: from the page's heading (so scrolling does not count) on every animation frame.
+TRACK_REVERSE_JS = """
+window.__tops = [];
+(function track() {
+  const button = document.querySelector('.st-key-order_reverse');
+  const heading = document.querySelector('[data-testid="stMain"] h3');
+  if (button && heading) {
+    const top = Math.round(button.getBoundingClientRect().top - heading.getBoundingClientRect().top);
+    if (window.__tops[window.__tops.length - 1] !== top) window.__tops.push(top);
+  }
+  requestAnimationFrame(track);
+})();
+"""
+
+
+def drag_list_drawn(page: Page, first: str) -> None:
+    """Wait until the drag list shows ``first`` at its top, at its drawn height (its script has loaded)."""
+    expect(sortable_items(page).first).to_contain_text(first)
+    page.wait_for_function(f"() => [...document.querySelectorAll('{SORTABLE}')].at(-1).offsetHeight > 0")
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844)], ids=["desktop", "phone"])
+def test_the_order_buttons_stay_put_while_the_page_and_a_new_list_load(page: Page, app_url, size):
+    """A click aimed at a button lands on it: nothing above the one-click orders changes height while
+    it loads. Before, arriving from Learn (as a lecturer does), the buttons moved three times in a
+    few hundred ms: the metric row was empty until the browser had loaded the metric's script, and
+    the drag list took no room until its own had loaded, on the first draw and again after every
+    one-click order (a new list). A click on Ideal in that moment was lost (a CI run failed on it)."""
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    page.add_init_script(TRACK_REVERSE_JS)
+    page.goto(f"{app_url}/learn?rel=1,3,2&labels=a,b,c&step=2")
+    page.get_by_test_id("stPageLink").get_by_text("Open in the playground").click()
+    ideal = 3 + 2 / math.log2(3) + 1 / 2  # grades 3, 2, 1 over log2(i + 1)
+    expect(headline(page)).to_have_text(f"{(1 + 3 / math.log2(3) + 2 / 2) / ideal:.3f}")
+    drag_list_drawn(page, "a")
+    assert len(page.evaluate("window.__tops")) == 1, page.evaluate("window.__tops")
+
+    page.evaluate("window.__tops = []")
+    page.locator(".st-key-order_reverse").get_by_role("button", name="Reverse").click()
+    expect(headline(page)).to_have_text(f"{(2 + 3 / math.log2(3) + 1 / 2) / ideal:.3f}")
+    drag_list_drawn(page, "c")
+    assert len(page.evaluate("window.__tops")) == 1, page.evaluate("window.__tops")
+    # The room kept for the metrics is the room they take: no empty band under them, none missing.
+    row = page.locator(".st-key-metric_row_pg").evaluate("el => parseFloat(getComputedStyle(el).minHeight)")
+    assert abs(row - page.get_by_test_id("stMetric").first.bounding_box()["height"]) <= 1
+
+
+def test_the_room_kept_for_the_drag_list_is_the_room_it_takes(page: Page, app_url):
+    """One item, Wikipedia's six, and twelve (the list scrolls inside its greatest height): the
+    height kept for the list before its script has loaded is the height it is then drawn at."""
+    for n in (1, 6, 12):
+        open_app(page, app_url, "?rel=" + ",".join(str(i % 4) for i in range(n)))
+        expect(sortable_items(page)).to_have_count(n)
+        page.wait_for_function(f"() => document.querySelector('{SORTABLE}').offsetHeight > 0")
+        kept = page.locator('[class*="st-key-drag_rows_"]').evaluate(
+            "el => parseFloat(getComputedStyle(el).minHeight)"
+        )
+        drawn = page.locator(SORTABLE).bounding_box()["height"]
+        assert abs(kept - drawn) <= 1, (n, kept, drawn)
+
+
 def test_compare_view_reads_both_ndcg_values(page: Page, app_url, artifacts):
     open_app(page, app_url, "explore")
     page.get_by_role("button", name="Shop article: lists A and B, bought or not").click()
