@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -240,3 +241,21 @@ def test_a_judged_item_added_in_the_table_gets_an_id_of_its_own():
     judged = at.session_state["cmp_judged"]
     assert [i.label for i in judged] == [i.label for i in before] + ["Z"]
     assert len({i.id for i in judged}) == len(judged)
+
+
+def test_compared_rankings_show_the_playgrounds_step_tables():
+    """Each ranking's steps are the playground's step table (HTML: headers that explain themselves
+    and wrap on a phone, rows beyond k in grey), not a grid of fixed-width columns that scrolled
+    sideways on a phone. Values: seed 001's lists, cut at k = 3 in the sidebar."""
+    at = explore()
+    at.button(key="cmp_preset_items").click().run()
+    at.toggle(key="k_all").set_value(False).run()
+    at.number_input(key="k").set_value(3).run()
+    ok(at)
+    tables = [e.proto.body for e in at.get("html") if 'class="step-table"' in e.proto.body]
+    assert len(tables) == 2  # ABCDE and DAECB
+    for body, grades in zip(tables, ([0.5, 0.9, 0.3, 0.6, 0.1], [0.6, 0.5, 0.1, 0.3, 0.9]), strict=True):
+        assert body.count('<tr class="beyond">') == 2  # positions 4 and 5
+        dcg3 = sum(g / math.log2(i + 1) for i, g in enumerate(grades[:3], start=1))  # seed 001: log2(i + 1)
+        cumulative = [float(x) for x in re.findall(r'<td class="num">([\d.]+)</td></tr>', body)]
+        assert cumulative[2] == pytest.approx(dcg3, abs=5e-4)

@@ -27,6 +27,7 @@ from views.common import (
     load_spec,
     load_state,
     md_escape,
+    step_table,
 )
 
 RANK_KEYS = [f"cmp_rank_{i}" for i in range(4)]
@@ -35,6 +36,8 @@ IDEAL_SOURCES = {"list": N_("list"), "pool": N_("pool")}
 #: Column names of the formula table (ndcg_core.variant_matrix), shown translated.
 MATRIX_COLUMNS = (N_("gain"), N_("discount"), N_("log_base"), N_("ideal"), N_("k"), N_("winner"), N_("flips"))
 NAMES = ["A", "B", "C", "D"]
+#: The step-table columns of each compared ranking.
+COMPARED_COLUMNS = ["Position", "Item", "Grade", "Discounted gain", "Cumulative DCG"]
 #: Widgets whose values must survive a visit to another page (Streamlit drops a page's widget state).
 KEPT = [*RANK_KEYS, *(f"{k}_name" for k in RANK_KEYS), "lib_scores", "cmp_base_demo", "lib_snippet"]
 
@@ -168,21 +171,10 @@ def _compare_section(c: Comparison) -> None:
             )
         )
     cols = st.columns(len(result.explanations))
-    for col, (name, ex) in zip(cols, result.explanations.items(), strict=True):
+    for n, (col, (name, ex)) in enumerate(zip(cols, result.explanations.items(), strict=True)):
         with col:
             st.metric(_("NDCG@{k} of {name}").format(k=k, name=md_escape(name)), number(ex.ndcg), border=True)
-            shown = ex.steps[["Position", "Item", "Grade", "Discounted gain", "Cumulative DCG"]]
-            st.dataframe(
-                shown.style.format({c: number for c in ["Grade", "Discounted gain", "Cumulative DCG"]}),
-                hide_index=True,
-                column_config={
-                    "Position": st.column_config.NumberColumn(_("Pos."), width=44),
-                    "Item": st.column_config.TextColumn(_("Item"), width=140),
-                    "Grade": st.column_config.NumberColumn(_("Grade"), width=60),
-                    "Discounted gain": st.column_config.NumberColumn(_("Disc. gain"), width=80),
-                    "Cumulative DCG": st.column_config.NumberColumn(_("DCG so far"), width=80),
-                },
-            )
+            step_table(md_escape(name), ex.steps, f"cmp_steps_{n}", COMPARED_COLUMNS)
     ideal = next(iter(result.explanations.values()))
     st.caption(
         _("All rankings share one ideal: IDCG@{k} = {idcg} from every judged item.").format(

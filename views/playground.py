@@ -11,10 +11,8 @@ import streamlit as st
 from ndcg_core import EXAMPLES, get_example
 from ndcg_core.errors import error_text
 from ndcg_core.examples import SOURCES
-from ndcg_core.export import table_html
 from ndcg_core.formula import number
 from ndcg_core.i18n import N_, _
-from ndcg_core.lesson import COLUMN_HELP
 from ndcg_core.playground import (
     DEFAULT_STATE,
     MAX_URL,
@@ -32,7 +30,6 @@ from ndcg_core.variants import format_number
 from views.common import (
     bump,
     chart,
-    column_help_config,
     current_state,
     drag_list,
     dragged,
@@ -46,6 +43,7 @@ from views.common import (
     read_items_table,
     record_history,
     state_file_controls,
+    step_table,
     sync_url,
 )
 
@@ -169,67 +167,9 @@ def _gallery() -> None:
 # ------------------------------------------------------------------ main views
 
 
-NUMBER_COLUMNS = ["Gain", "Divisor", "Discounted gain", "Cumulative DCG"]  # computed: fixed precision
-EXACT_COLUMNS = ["Grade", "Score"]  # typed by a person: shown exactly as entered
-STYLE_LIMIT = 150  # up to here an HTML table with grey rows; longer tables go to the grid, rows marked
-
-
-def _exact(x: float) -> str:
-    return "" if x != x else format_number(x)  # NaN: no score
-
-
-CELL_FORMATS = {c: number for c in NUMBER_COLUMNS} | dict.fromkeys(EXACT_COLUMNS, _exact)
-HEADERS = {"Position": N_("Pos."), "Tie group": N_("Tie")}  # short headers (the rest: the column names)
-
-
 def _shown_columns(steps: pd.DataFrame) -> list[str]:
     scored = "Score" in steps and not np.isnan(steps["Score"].to_numpy(dtype=float)).all()
     return SHOWN_COLUMNS + (["Score", "Tie group"] if scored else [])
-
-
-def _step_table(title: str, steps: pd.DataFrame, key: str) -> None:
-    """A step table: rows beyond k in grey, every header explaining itself on hover.
-
-    Up to STYLE_LIMIT rows it is a plain HTML table built in one pass (a styled grid costs
-    tens of milliseconds per rerun on the server and more in the browser); longer tables
-    go to Streamlit's grid, which scrolls them, with a ✓ on the top k rows instead of grey.
-    """
-    # A keyed container gives browser tests a stable handle (.st-key-<key>).
-    with st.container(key=key):
-        if len(steps) <= STYLE_LIMIT:
-            st.markdown(_("**{title}** (rows beyond k in grey)").format(title=title))
-        else:
-            st.markdown(_("**{title}** (✓ marks the top k rows)").format(title=title))
-        columns = _shown_columns(steps)
-        beyond = steps["Beyond k"].tolist()
-        if len(steps) <= STYLE_LIMIT:
-            table = table_html(
-                steps,
-                columns=columns,
-                beyond=beyond,
-                formats=CELL_FORMATS,
-                labels={c: _(HEADERS.get(c, c)) for c in columns},
-                titles={c: _(COLUMN_HELP[c]) for c in columns if c in COLUMN_HELP},
-            )
-            st.html(f'<div class="step-table-wrap">{table}</div>')
-            return
-        shown = steps[columns]
-        height = min(38 + 35 * max(len(steps), 1), 420)
-        # Every column explains itself on hover, from the one table in ndcg_core.lesson.
-        config = column_help_config([*SHOWN_COLUMNS, "Score"])
-        config["Position"] = st.column_config.Column(
-            _("Pos."), width="small", help=_(COLUMN_HELP["Position"])
-        )
-        config["Tie group"] = st.column_config.Column(_("Tie"), width=40, help=_(COLUMN_HELP["Tie group"]))
-        config.update(
-            {
-                c: st.column_config.NumberColumn(_(c), format="%.3f", help=_(COLUMN_HELP[c]))
-                for c in NUMBER_COLUMNS
-            }
-        )
-        config["Grade"] = st.column_config.NumberColumn(_("Grade"), format="%g", help=_(COLUMN_HELP["Grade"]))
-        marks = [f"{p}" if b else f"{p} ✓" for p, b in zip(steps["Position"], beyond, strict=True)]
-        st.dataframe(shown.assign(Position=marks), hide_index=True, height=height, column_config=config)
 
 
 def _figures_panel(state: PlaygroundState, ex) -> None:
@@ -380,8 +320,9 @@ def _metrics(state: PlaygroundState):
 def _tables(state: PlaygroundState, ex) -> None:
     """The document's printed figures (for a loaded example) and the two step tables."""
     _figures_panel(state, ex)
-    _step_table(_("Your ranking"), ex.steps, "steps")
-    _step_table(_("Ideal ordering of all judged items"), ex.ideal_steps, "ideal_steps")
+    step_table(_("Your ranking"), ex.steps, "steps", _shown_columns(ex.steps))
+    ideal = _("Ideal ordering of all judged items")
+    step_table(ideal, ex.ideal_steps, "ideal_steps", _shown_columns(ex.ideal_steps))
 
 
 def render() -> None:
