@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from browser_support import drag
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import ndcg_core
 from ndcg_core.lesson import IDEAL_COLUMNS, lesson_step
@@ -302,7 +303,14 @@ def test_on_a_phone_the_lesson_metrics_share_one_row(page: Page, app_url):
     metrics = page.get_by_test_id("stMetric")
     expect(metrics).to_have_count(2)  # step 5: DCG and IDCG
     expect(metrics.filter(has_text="DCG@6").first).to_be_visible()
-    boxes = [metrics.nth(i).bounding_box() for i in range(2)]
-    assert abs(boxes[0]["y"] - boxes[1]["y"]) < 1, boxes
-    assert boxes[0]["x"] + boxes[0]["width"] <= boxes[1]["x"], boxes
-    assert boxes[1]["x"] + boxes[1]["width"] <= 390, boxes
+    # Measured once the row has been laid out: while the page is still being drawn, one metric can
+    # be caught taller than the other for a frame (a test run failed on it, one in about 30).
+    one_row = """() => {
+      const metrics = document.querySelectorAll('[data-testid="stMetric"]');
+      const [a, b] = [...metrics].map(m => m.getBoundingClientRect());
+      return Math.abs(a.top - b.top) < 1 && a.right <= b.left && b.right <= innerWidth;
+    }"""
+    try:
+        page.wait_for_function(one_row, timeout=10_000)
+    except PlaywrightTimeoutError:
+        pytest.fail(f"the metrics are not one row: {[metrics.nth(i).bounding_box() for i in range(2)]}")
