@@ -20,7 +20,7 @@ import streamlit as st
 
 from ndcg_core import EXAMPLES, get_example
 from ndcg_core.errors import error_text
-from ndcg_core.export import shown_values
+from ndcg_core.export import table_html
 from ndcg_core.formula import number
 from ndcg_core.i18n import _
 from ndcg_core.lesson import (
@@ -232,21 +232,14 @@ def _metrics(step: LessonStep, ex, revealed: bool) -> None:
 
 
 def _html_table(frame, beyond=None) -> str:
-    numeric = [frame[c].dtype.kind in "if" for c in frame.columns]
-    tips = {c: _(COLUMN_HELP[c]) if c in COLUMN_HELP else "" for c in frame.columns}
-    head = "".join(
-        f'<th class="{"num" if num else ""}" title="{html.escape(tips[c])}">{html.escape(_(c))}</th>'
-        for c, num in zip(frame.columns, numeric, strict=True)
+    """The presenter's step table: the export's escaped HTML table, every header explaining itself."""
+    return table_html(
+        frame,
+        beyond=beyond,
+        labels={c: _(c) for c in frame.columns},
+        titles={c: _(COLUMN_HELP[c]) for c in frame.columns if c in COLUMN_HELP},
+        css_class="learn-table",
     )
-    rows = []
-    for r, values in enumerate(shown_values(frame)):
-        cls = ' class="beyond"' if beyond is not None and beyond[r] else ""
-        cells = "".join(
-            f'<td class="{"num" if num else ""}">{html.escape(v)}</td>'
-            for v, num in zip(values, numeric, strict=True)
-        )
-        rows.append(f"<tr{cls}>{cells}</tr>")
-    return f'<table class="learn-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 
 def _grid(frame, key: str, beyond=None) -> None:
