@@ -259,3 +259,27 @@ def test_compared_rankings_show_the_playgrounds_step_tables():
         dcg3 = sum(g / math.log2(i + 1) for i, g in enumerate(grades[:3], start=1))  # seed 001: log2(i + 1)
         cumulative = [float(x) for x in re.findall(r'<td class="num">([\d.]+)</td></tr>', body)]
         assert cumulative[2] == pytest.approx(dcg3, abs=5e-4)
+
+
+def test_the_position_by_position_table_greys_the_rows_beyond_k_and_shows_names_as_text():
+    """Side by side, each ranking's item and discounted gain at each position, and the second's
+    gain minus the first's: the step tables' HTML (headers that wrap on a phone, rows beyond k in
+    grey), not a grid of fixed-width columns that scrolled sideways on a phone and did not show k.
+    Values: seed 001's lists, k = 3, log2(i + 1); a ranking's name is user text, escaped."""
+    at = explore()
+    at.button(key="cmp_preset_items").click().run()
+    at.toggle(key="k_all").set_value(False).run()
+    at.number_input(key="k").set_value(3).run()
+    at.text_input(key="cmp_rank_0_name").set_value("<b>A</b>").run()
+    ok(at)
+    (body,) = [e.proto.body for e in at.get("html") if "positions-table" in e.proto.body]
+    assert "<b>A" not in body and "&lt;b&gt;A&lt;/b&gt;: item" in body
+    rows = re.findall(r"<tr(?: class=\"(\w+)\")?>(.*?)</tr>", body)[1:]  # after the header
+    assert [kind for kind, _ in rows] == ["", "", "", "beyond", "beyond"]
+    first, second = ([0.5, 0.9, 0.3, 0.6, 0.1], "ABCDE"), ([0.6, 0.5, 0.1, 0.3, 0.9], "DAECB")
+    for i, (_, row) in enumerate(rows, start=1):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
+        a = first[0][i - 1] / math.log2(i + 1)
+        b = second[0][i - 1] / math.log2(i + 1)
+        assert cells[0] == str(i) and cells[1] == first[1][i - 1] and cells[3] == second[1][i - 1]
+        assert [float(cells[2]), float(cells[4]), float(cells[5])] == pytest.approx([a, b, b - a], abs=5e-4)

@@ -10,14 +10,18 @@ import streamlit as st
 from ndcg_core import PRESETS, get_example, library_table, variant_matrix
 from ndcg_core.compare import COMPARISON_PRESETS, Comparison, compare, comparison_from_group, parse_ranking
 from ndcg_core.errors import error_text
+from ndcg_core.export import table_html
 from ndcg_core.figures import base_sensitivity_figure
 from ndcg_core.formula import number
 from ndcg_core.i18n import N_, _
+from ndcg_core.lesson import COLUMN_HELP
 from ndcg_core.playground import make_items, state_from_example
 from ndcg_core.teaching import CARDS
 from views.common import (
+    HEADERS,
     OPTIONS,
     PLAYGROUND,
+    STYLE_LIMIT,
     bump,
     chart,
     current_state,
@@ -181,15 +185,47 @@ def _compare_section(c: Comparison) -> None:
             k=k, idcg=number(ideal.idcg)
         )
     )
-    st.markdown(_("**Position by position**: what each ranking gains at each position"))
-    table = result.positions.drop(columns="Beyond k")
-    numeric = [col for col in table.columns if col != "Position" and not col.endswith(": item")]
-    names = {col: _(col) for col in table.columns if col == "Position"}
-    for name in result.explanations:
-        names[f"{name}: item"] = _("{name}: item").format(name=name)
-        names[f"{name}: discounted gain"] = _("{name}: discounted gain").format(name=name)
-    config = {col: st.column_config.Column(label) for col, label in names.items() if col in table.columns}
-    st.dataframe(table.style.format({col: number for col in numeric}), hide_index=True, column_config=config)
+    _positions_table(result.positions, list(result.explanations))
+
+
+def _positions_table(table: pd.DataFrame, names: list[str]) -> None:
+    """What each ranking puts and gains at each position, side by side.
+
+    Like the step tables above: up to STYLE_LIMIT rows an escaped HTML table, rows beyond k in
+    grey, whose headers wrap on a phone and explain themselves on hover; longer, Streamlit's grid.
+    """
+    columns = [col for col in table.columns if col != "Beyond k"]
+    labels = {"Position": _(HEADERS["Position"])}
+    titles = {"Position": _(COLUMN_HELP["Position"])}
+    for name in names:
+        labels[f"{name}: item"] = _("{name}: item").format(name=name)
+        titles[f"{name}: item"] = _("The item ranking {name} puts at this position.").format(name=name)
+        labels[f"{name}: discounted gain"] = _("{name}: discounted gain").format(name=name)
+        titles[f"{name}: discounted gain"] = _(COLUMN_HELP["Discounted gain"])
+    if len(names) >= 2:
+        titles[f"{names[1]} - {names[0]}"] = _(
+            "{b}'s discounted gain minus {a}'s at this position: above 0, {b} gains more here."
+        ).format(a=names[0], b=names[1])
+    formats = {col: number for col in columns if pd.api.types.is_float_dtype(table[col])}
+    with st.container(key="cmp_positions"):
+        if len(table) > STYLE_LIMIT:
+            st.markdown(_("**Position by position**: what each ranking gains at each position"))
+            config = {c: st.column_config.Column(labels.get(c, c), help=titles.get(c)) for c in columns}
+            st.dataframe(table[columns].style.format(formats), hide_index=True, column_config=config)
+            return
+        st.markdown(
+            _("**Position by position**: what each ranking gains at each position (rows beyond k in grey)")
+        )
+        html = table_html(
+            table,
+            columns=columns,
+            beyond=table["Beyond k"].tolist(),
+            formats=formats,
+            labels=labels,
+            titles=titles,
+            css_class="step-table positions-table",
+        )
+        st.html(f'<div class="step-table-wrap">{html}</div>')
 
 
 def _matrix_section(c: Comparison) -> None:

@@ -393,14 +393,19 @@ def test_the_room_kept_for_the_drag_list_is_the_room_it_takes(page: Page, app_ur
 
 
 def test_on_a_phone_the_compared_rankings_show_every_column(page: Page, app_url):
-    """At 390x844 each compared ranking's step table fits the screen: before, its grid had fixed
-    column widths wider than a phone and Cumulative DCG scrolled out of sight."""
+    """At 390x844 each compared ranking's step table, and the table of both side by side, fit the
+    screen: before, their grids had fixed column widths wider than a phone and Cumulative DCG (and
+    the second ranking's gains) scrolled out of sight."""
     page.set_viewport_size({"width": 390, "height": 844})
     open_app(page, app_url, "explore")
     tables = page.locator('[class*="st-key-cmp_steps_"] .step-table-wrap')
     expect(tables).to_have_count(2)
     expect(tables.first).to_contain_text("Cumulative DCG")
     assert hidden_px(tables) == [0, 0]
+    # Position by position: both rankings side by side and their difference, on one screen's width
+    positions = page.locator(".st-key-cmp_positions .step-table-wrap")
+    expect(positions).to_contain_text("DAECB - ABCDE")
+    assert hidden_px(positions) == [0]
 
 
 def test_compare_view_reads_both_ndcg_values(page: Page, app_url, artifacts):
