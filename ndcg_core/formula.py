@@ -85,12 +85,14 @@ def dcg_latex(ex: Explanation, ideal: bool = False) -> str:
     steps = ex.ideal_steps if ideal else ex.steps
     name = "IDCG" if ideal else "DCG"
     value = ex.idcg if ideal else ex.dcg
-    return f"\\mathrm{{{name}@{ex.k}}} = {_terms(steps, ex.k)} = {latex_number(value)}"
+    depth = ex.ideal_k if ideal and ex.ideal_k is not None else ex.k  # IDCG may sum the whole pool
+    return f"\\mathrm{{{ex.named(name)}}} = {_terms(steps, depth)} = {latex_number(value)}"
 
 
 def ndcg_latex(ex: Explanation) -> str:
     """``NDCG@k = DCG@k / IDCG@k = a / b = value``, saying what happens when IDCG is 0."""
-    head = f"\\mathrm{{NDCG@{ex.k}}} = \\frac{{\\mathrm{{DCG@{ex.k}}}}}{{\\mathrm{{IDCG@{ex.k}}}}}"
+    dcg, idcg = (f"\\mathrm{{{ex.named(m)}}}" for m in ("DCG", "IDCG"))
+    head = f"\\mathrm{{{ex.named('NDCG')}}} = \\frac{{{dcg}}}{{{idcg}}}"
     if not ex.spec.undefined(ex.idcg):
         return (
             f"{head} = \\frac{{{latex_number(ex.dcg)}}}{{{latex_number(ex.idcg)}}} = {latex_number(ex.ndcg)}"

@@ -311,7 +311,7 @@ def _compute(
     if labels is not None:
         labels = _check_labels(labels, grades.size, "labels")
     grades, ideal_grades, scores, labels = spec.prepare(grades, ideal_grades, scores, labels)
-    gain = v.gain_table if v.gain_table is not None else v.gain
+    gain = v.gain_spec
     g = gains(grades, gain)
     n = grades.size
     if scores is None:
@@ -395,7 +395,7 @@ def dcg(
     1.5
     """
     v = as_spec(None, None, k=k, gain=gain, discount=discount, log_base=log_base).variant
-    g = gains(relevances, v.gain_table if v.gain_table is not None else v.gain)
+    g = gains(relevances, v.gain_spec)
     return _dcg_of_gains(g, g.size if v.k is None else v.k, v.discount, v.log_base)
 
 
@@ -533,7 +533,7 @@ def ndcg_curve(
     """
     spec = as_spec(spec, None, gain=gain, discount=discount, log_base=log_base, zero_idcg=zero_idcg)
     v = spec.variant
-    gain_of = v.gain_table if v.gain_table is not None else v.gain
+    gain_of = v.gain_spec
     g = gains(relevances, gain_of)
     ideal_g = _ideal_gains(g if ideal is None else gains(to_grades(ideal, "ideal"), gain_of))
     n = Variant(k=max_k).k or max(g.size, ideal_g.size, 1)
@@ -590,6 +590,18 @@ class Explanation:
     def preset(self) -> str | None:
         """The library preset whose rules were applied, if any."""
         return self.spec.preset
+
+    def named(self, measure: str) -> str:
+        """``measure@k`` as the app writes it, e.g. ``"DCG@6"``. IDCG carries its own depth where it
+        sums more positions than the ranking has (trec_eval's ``ndcg`` with no cutoff sums every
+        judged item): ``"IDCG@5"`` beside ``"DCG@3"``.
+
+        >>> ex = explain([1, 0, 1], ideal=[1, 0, 1, 1, 1], preset="trec_eval")
+        >>> ex.named("DCG"), ex.named("IDCG")
+        ('DCG@3', 'IDCG@5')
+        """
+        deeper = measure == "IDCG" and self.ideal_k is not None and self.ideal_k > self.k
+        return f"{measure}@{self.ideal_k if deeper else self.k}"
 
 
 def _step_table(

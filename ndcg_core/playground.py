@@ -45,7 +45,7 @@ from urllib.parse import urlencode
 import pandas as pd
 
 from .examples import WorkedExample
-from .metrics import Explanation, explain, ndcg_curve
+from .metrics import Explanation, GainSpec, explain, gains, ndcg_curve
 from .presets import resolve
 from .spec import Spec
 from .variants import SCHEMA, Variant, format_number
@@ -186,19 +186,25 @@ def state_from_example(example: WorkedExample) -> PlaygroundState:
     return PlaygroundState(items=items, pool=pool, spec=Spec(example.variant))
 
 
-def reorder(items: tuple[Item, ...], how: str, seed: int | None = None) -> tuple[Item, ...]:
+def reorder(
+    items: tuple[Item, ...], how: str, seed: int | None = None, gain: GainSpec = "linear"
+) -> tuple[Item, ...]:
     """One-click orders: ``ideal``, ``worst``, ``reverse``, ``shuffle`` or ``reset`` (by id).
 
-    Sorting is stable, so equal grades keep their current relative order.
+    ``ideal`` puts the highest gain first (under ``gain``, as :func:`ndcg_core.metrics.gains`
+    takes it), which is the highest grade first unless a custom gain table ranks grades otherwise;
+    ``worst`` the lowest gain first. Sorting is stable, so equal gains keep their current order.
 
     >>> items = make_items([("a", 1), ("b", 3), ("c", 2)])
     >>> [i.label for i in reorder(items, "ideal")]
     ['b', 'c', 'a']
+    >>> [i.label for i in reorder(items, "ideal", gain={1: 5.0, 2: 1.0, 3: 0.0})]  # a table
+    ['a', 'c', 'b']
     """
-    if how == "ideal":
-        return tuple(sorted(items, key=lambda i: -i.grade))
-    if how == "worst":
-        return tuple(sorted(items, key=lambda i: i.grade))
+    if how in ("ideal", "worst"):
+        worth = gains([i.grade for i in items], gain).tolist()
+        sign = -1 if how == "ideal" else 1
+        return tuple(item for _, item in sorted(zip(worth, items, strict=True), key=lambda p: sign * p[0]))
     if how == "reverse":
         return tuple(reversed(items))
     if how == "reset":

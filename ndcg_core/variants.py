@@ -335,6 +335,12 @@ class Variant:
         """The custom gain table as a dict, or None for a named gain."""
         return None if isinstance(self.gain, str) else dict(self.gain)
 
+    @property
+    def gain_spec(self) -> str | dict[float, float]:
+        """The gain as :func:`ndcg_core.metrics.gains` takes it: its name, or the table as a dict."""
+        table = self.gain_table
+        return self.gain if table is None else table
+
     def with_(self, **changes: Any) -> Variant:
         """A copy with some choices changed."""
         return replace(self, **changes)

@@ -397,6 +397,25 @@ def test_custom_base_and_gain_table():
     assert headline(at)[1] == value  # the last valid table stays
 
 
+def test_ideal_and_worst_follow_the_gain_table_not_the_grade():
+    """Under a gain table that ranks grades out of order (grade 1 worth 5, grade 2 worth 1), the
+    Ideal button puts the highest gain first, so it scores 1 as the ideal ordering does; it used to
+    sort by grade and scored 0.738 (its DCG over IDCG, closed form below). Worst scores the minimum."""
+    at = run({"rel": "2,1,0", "k": "3"})
+    at.radio(key="gain").set_value("custom").run()
+    at.text_input(key="gain_table").input("0:0, 1:5, 2:1").run()
+    at.radio(key="discount").set_value("log").run()
+    at.button(key="order_ideal").click().run()
+    no_exception(at)
+    by_grade = (1 / 1 + 5 / math.log2(3)) / (5 / 1 + 1 / math.log2(3))  # grades 2,1,0: 0.738
+    assert round(by_grade, 3) == 0.738
+    assert headline(at)[1] == 1.0
+    assert [i.grade for i in at.session_state["pg_items"]] == [1, 2, 0]
+    at.button(key="order_worst").click().run()
+    worst = (0 / 1 + 1 / math.log2(3) + 5 / 2) / (5 / 1 + 1 / math.log2(3))  # gains 0, 1, 5
+    assert headline(at)[1] == round(worst, 3)
+
+
 @pytest.mark.parametrize(("policy", "shown"), [("zero", "0.000"), ("one", "1.000"), ("skip", "undefined")])
 def test_zero_idcg_policy(policy, shown):
     at = quick(run(), "0,0,0")

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 import pytest
 
 from ndcg_core import STEP_COLUMNS, explain
+from ndcg_core.formula import dcg_latex, ndcg_latex
 from ndcg_core.lesson import (
     COLUMN_HELP,
     IDEAL_COLUMNS,
@@ -162,3 +164,21 @@ def test_lesson_step_refuses_what_it_cannot_show():
         lesson_step(8, explain(WIKI))
     with pytest.raises(ValueError, match="at least one item"):
         lesson_step(1, explain([]))
+
+
+def test_the_written_out_idcg_adds_up_when_the_ideal_sums_the_whole_pool():
+    """trec_eval's ndcg with no cutoff sums DCG over the ranking (3 items) but IDCG over every
+    judged item (5). The IDCG written out with the user's numbers listed only the first 3 terms,
+    1/1 + 1/1.585 + 1/2 = 2.131, and printed 2.562 after them; now every term the sum has is shown,
+    and IDCG is named by its own depth. Closed form: 1 + 1/log2 3 + 1/log2 4 + 1/log2 5."""
+    ex = explain([1, 0, 1], ideal=[1, 0, 1, 1, 1], preset="trec_eval")
+    idcg = 1 + 1 / math.log2(3) + 1 / math.log2(4) + 1 / math.log2(5)
+    latex = dcg_latex(ex, ideal=True)
+    terms = [float(a) / float(b) for a, b in re.findall(r"\\dfrac\{([\d.]+)\}\{([\d.]+)\}", latex)]
+    assert len(terms) == 5 and sum(terms) == pytest.approx(idcg, abs=1e-3)
+    assert latex.startswith(r"\mathrm{IDCG@5} = ") and latex.endswith(f"= {idcg:.3f}")
+    assert r"\frac{\mathrm{DCG@3}}{\mathrm{IDCG@5}}" in ndcg_latex(ex)
+    # with a cutoff both sides stop at k, and IDCG keeps k's name
+    cut = explain([1, 0, 1], k=2, ideal=[1, 0, 1, 1, 1], preset="trec_eval")
+    assert dcg_latex(cut, ideal=True).startswith(r"\mathrm{IDCG@2} = ")
+    assert len(re.findall(r"\\dfrac", dcg_latex(cut, ideal=True))) == 2

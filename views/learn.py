@@ -228,7 +228,7 @@ def _metrics(step: LessonStep, ex, revealed: bool) -> None:
             shown = _("undefined") if math.isnan(value) else number(value)
             if name == step.new_metric and not revealed:
                 shown = "?"  # the prediction comes first
-            st.metric(f"{METRIC_LABEL[name]}@{ex.k}", shown, border=True, help=_(COLUMN_HELP[name]))
+            st.metric(ex.named(METRIC_LABEL[name]), shown, border=True, help=_(COLUMN_HELP[name]))
 
 
 def _html_table(frame, beyond=None) -> str:

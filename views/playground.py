@@ -48,8 +48,8 @@ from views.common import (
 )
 
 ORDER_HELP = {
-    "ideal": N_("Best first: sort by grade, highest on top"),
-    "worst": N_("Worst first: sort by grade, lowest on top"),
+    "ideal": N_("Best first: highest gain on top (the highest grade, unless a gain table says otherwise)"),
+    "worst": N_("Worst first: the lowest gain on top"),
     "reverse": N_("Turn the current order upside down"),
     "shuffle": N_("A random order"),
     "reset": N_("Back to the order the items were entered in"),
@@ -89,7 +89,11 @@ def _set_items(items: tuple[Item, ...], *, keep_editor: bool = False) -> None:
 
 
 def _order(how: str) -> None:
-    _set_items(reorder(st.session_state.pg_items, how), keep_editor=True)
+    try:  # Ideal and Worst sort by the formula's gain (a custom table may rank grades otherwise)
+        items = reorder(st.session_state.pg_items, how, gain=current_state().spec.variant.gain_spec)
+    except ValueError:  # a grade the gain table lacks: the page already says so; sort by grade
+        items = reorder(st.session_state.pg_items, how)
+    _set_items(items, keep_editor=True)
 
 
 def _move(delta: int) -> None:
@@ -308,12 +312,11 @@ def _metrics(state: PlaygroundState):
     except ValueError as err:
         st.error(_("Cannot compute NDCG: {problem}").format(problem=md_escape(error_text(err))))
         return None
-    k = ex.k
     with st.container(horizontal=True, gap="small", key="metric_row_pg"):
-        st.metric(f"NDCG@{k}", number(ex.ndcg), border=True)
-        st.metric(f"DCG@{k}", number(ex.dcg), border=True)
-        st.metric(f"IDCG@{k}", number(ex.idcg), border=True)
-        st.metric(f"CG@{k}", number(ex.cg), border=True)
+        st.metric(ex.named("NDCG"), number(ex.ndcg), border=True)
+        st.metric(ex.named("DCG"), number(ex.dcg), border=True)
+        st.metric(ex.named("IDCG"), number(ex.idcg), border=True)
+        st.metric(ex.named("CG"), number(ex.cg), border=True)
     return ex
 
 

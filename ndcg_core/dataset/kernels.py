@@ -139,7 +139,7 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
         keys = _doc_keys(run.column("doc"), qrels.column("doc"))
     run_keys, qrels_keys, keys_ordered = keys
     v = spec.variant
-    gain = v.gain_table if v.gain_table is not None else v.gain
+    gain = v.gain_spec
     as_float32 = spec.score_dtype == "float32" or v.ties == "docid_desc"
 
     def ranking(scores: np.ndarray) -> np.ndarray:
@@ -484,7 +484,7 @@ def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: 
     # arrays (not the DataFrames) are put in that order and the blocks read the tables through it.
     run_order = qrels_order = keys = None
     v = spec.variant
-    levels, level = _grade_levels(grades, v.gain_table if v.gain_table is not None else v.gain)
+    levels, level = _grade_levels(grades, v.gain_spec)
     by_code = (run_codes, qrels_codes, scores, grades, level)
     renumber = None
     if run_codes.size + qrels_codes.size > _BLOCK_ROWS:
