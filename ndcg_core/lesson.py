@@ -39,6 +39,7 @@ __all__ = [
     "Question",
     "check_answer",
     "clamp_step",
+    "ideal_title",
     "lesson_step",
     "step_frame",
 ]
@@ -52,19 +53,37 @@ COLUMN_HELP: dict[str, str] = {
     ),
     "Item": N_("The item's name, as typed."),
     "Grade": N_("How relevant a person judged the item: 0 = not relevant, higher = more useful."),
-    "Gain": N_("What the item is worth wherever it stands: the grade itself (linear) or 2^grade − 1."),
-    "Divisor": N_("What this position divides the gain by; it grows with the position, like a logarithm."),
+    "Gain": N_(
+        "What the item is worth wherever it stands: the grade, 2^grade − 1, or your gain table's value."
+    ),
+    "Divisor": N_("What this position divides the gain by. It never shrinks further down the list."),
     "Discounted gain": N_("Gain ÷ divisor: what this position adds to DCG."),
     "Cumulative DCG": N_("Running total of the discounted gains from the top down to this row (stops at k)."),
-    "Cumulative IDCG": N_("The same running total for the ideal ordering; its value at k is IDCG@k."),
+    "Cumulative IDCG": N_("The same running total for the ideal ordering; its last counted value is IDCG."),
     "Beyond k": N_("yes: the row is below the cutoff k and adds nothing to DCG@k."),
     "Score": N_("The model's score; the ranking puts higher scores first."),
-    "Tie group": N_("Items with equal scores share a group number; the tie rule orders them."),
+    "Tie group": N_(
+        "Items with equal scores share a group number; the tie rule orders them or shares their gains."
+    ),
     "CG": N_("Cumulative gain: the plain sum of the gains in the top k, ignoring their order."),
     "DCG": N_("Discounted cumulative gain: the sum of the discounted gains in the top k."),
-    "IDCG": N_("Ideal DCG: the DCG of the best possible order of all judged items, cut at k."),
+    "IDCG": N_(
+        "Ideal DCG: the DCG of the judged items sorted best first, cut at k (library rules may differ)."
+    ),
     "NDCG": N_("DCG ÷ IDCG: the share of the best possible DCG this order achieves."),
 }
+
+
+def ideal_title(ex: Explanation) -> str:
+    """The ideal ordering's title: of every judged item, or of the list alone where a library's
+    rules leave the items it did not retrieve out (scikit-learn, say)."""
+    if ex.spec.ideal_source == "retrieved":
+        return _("Ideal ordering of your list ({library}'s rules leave unretrieved items out)").format(
+            library=ex.spec.library
+        )
+    return _("Ideal ordering of all judged items")
+
+
 #: The step-table column names, marked for translation (the tables keep the English names as keys;
 #: the pages show ``_(name)``).
 COLUMN_NAMES = (
@@ -236,10 +255,10 @@ def _discount_step(ex: Explanation) -> LessonStep:
     text = (
         _(
             "People read from the top and stop early, so a good item lower down is worth less to them. "
-            "Each gain is therefore divided by a divisor that grows with the position."
+            "Each gain is therefore divided by a divisor that never shrinks as the position goes down."
         ),
         _(
-            "The divisor grows like a logarithm: quickly over the first positions, then slowly, so "
+            "Where the divisor grows, it grows like a logarithm: fast near the top, then slowly, so "
             "positions 9 and 10 are discounted almost equally."
         ),
         rule,
@@ -309,6 +328,11 @@ def _ideal_step(ex: Explanation) -> LessonStep:
             "a good item the system missed raises IDCG and so lowers the score.",
             extra,
         ).format(n=extra, names=names)
+    elif ex.spec.ideal_source == "retrieved":
+        pool = _(
+            "Under {library}'s rules the ideal ordering is your list sorted by gain: judged items the "
+            "system did not retrieve are left out, so a good item it missed does not lower the score."
+        ).format(library=ex.spec.library)
     else:
         pool = _(
             "Your list holds every judged item, so the ideal ordering is your list sorted by gain. "
@@ -326,6 +350,14 @@ def _ideal_step(ex: Explanation) -> LessonStep:
         ),
         pool,
     )
+    if ex.ideal_k is not None and ex.ideal_k > ex.k:
+        text = (
+            *text,
+            _(
+                "With no cutoff, {library}'s rules do not cut IDCG at k = {k}: it sums all {n} judged "
+                "items, so {name} sits beside DCG@{k}."
+            ).format(library=ex.spec.library, k=ex.k, n=ex.ideal_k, name=ex.named("IDCG")),
+        )
     question = Question(
         prompt=_("Which grade does the ideal ordering put at position 1?"),
         why=_("the highest-gain judged item goes first: {item}, grade {g}").format(
@@ -359,7 +391,7 @@ def _ndcg_step(ex: Explanation) -> LessonStep:
         ),
     ]
     question = None
-    if ex.idcg > 0:
+    if not ex.spec.undefined(ex.idcg):
         question = Question(
             prompt=_("What is NDCG@{k} = {dcg} ÷ {idcg}? (2 decimals are enough)").format(
                 k=ex.k, dcg=trimmed(ex.dcg), idcg=trimmed(ex.idcg)
@@ -370,9 +402,10 @@ def _ndcg_step(ex: Explanation) -> LessonStep:
     else:
         text.append(
             _(
-                "Here IDCG@{k} = {idcg}: no judged item has a positive gain, so the division "
-                "is undefined and the rule 'When IDCG = 0' ({rule}) decides the score."
-            ).format(k=ex.k, idcg=trimmed(ex.idcg), rule=ex.variant.zero_idcg)
+                "Here {name} = {idcg}, not above 0: there is nothing relevant to find, or negative "
+                "gains outweigh the rest. Dividing by it means nothing, so the rule 'When IDCG = 0' "
+                "({rule}) decides the score."
+            ).format(name=ex.named("IDCG"), idcg=trimmed(ex.idcg), rule=ex.variant.zero_idcg)
         )
     return LessonStep(
         6,
@@ -444,8 +477,9 @@ def _list_step(ex: Explanation) -> LessonStep:
             len(ex.steps),
         ).format(n=len(ex.steps), item=best["Item"], g=f"{best['Grade']:g}", p=int(best["Position"])),
         _(
-            "NDCG turns the order and the grades into one number. With grades of 0 or more it lies "
-            "between 0 and 1, and 1 means no better order of these items exists. Six steps build it."
+            "NDCG turns the order and the grades into one number. When no gain is negative and "
+            "something is relevant, it lies between 0 and 1, and 1 means no better order of these "
+            "items exists. Six steps build it."
         ),
     )
     grades = ", ".join(f"{g:g}" for g in ex.steps["Grade"].iloc[:10])

@@ -94,7 +94,9 @@ QUANTITIES: dict[str, str] = {
 
 #: The common wrong formulas :func:`diagnose` recognises: {id: one-line description}.
 MISTAKES: dict[str, str] = {
-    "log2_i": N_("divided by log2(i), leaving the first position undiscounted, where log2(i+1) was asked"),
+    "log2_i": N_(
+        "divided by max(1, log2(i)), leaving position 2 undiscounted too, where log2(i+1) was asked"
+    ),
     "log2_i_plus_1": N_(
         "divided by log2(i+1) where the Järvelin–Kekäläinen discount max(1, log2(i)) was asked"
     ),

@@ -65,7 +65,7 @@ CARDS: tuple[Card, ...] = (
             "One remedy: grade a harmful result below zero, say Excellent = 1, Fair = 0, "
             "Bad = -1, instead of 2, 1, 0. With gain = grade, the Bad result then has a negative "
             "gain, so ranking it second (Excellent, Bad, Fair) pulls DCG down: NDCG = 0.738. "
-            "Graded 2, 1, 0, the same ranking still scores 0.950: Bad is merely worthless."
+            "On the 2, 1, 0 scale (Bad = 0) the same ranking still scores 0.950: Bad is merely worthless."
         ),
         ("limit-negative-grades", "limit-nonnegative-grades"),
     ),
@@ -85,8 +85,8 @@ CARDS: tuple[Card, ...] = (
         N_("At small k, many good answers look like one"),
         N_(
             "For a query such as 'restaurants' several results are equally right. NDCG@1 only "
-            "looks at the first result: a list with one good restaurant and four misses scores "
-            "1, exactly like a list of five good ones."
+            "looks at the first result: a good restaurant first, then four misses, scores 1, "
+            "exactly like a list of five good ones."
         ),
         ("limit-equally-good-1", "limit-equally-good-5"),
     ),

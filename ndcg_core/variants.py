@@ -123,12 +123,16 @@ class Option:
 
 GAINS: dict[str, str] = {
     "linear": N_("gain = grade: a grade-2 item is worth twice a grade-1 item"),
-    "exponential": N_("gain = 2^grade - 1: each grade step doubles the worth (Burges et al. 2005)"),
+    "exponential": N_(
+        "gain = 2^grade - 1: 1, 3, 7, 15, each grade about doubling the worth (Burges et al. 2005)"
+    ),
 }
 DISCOUNTS: dict[str, str] = {
-    "log": N_("divide the gain at position i by log_b(i + 1): every position is discounted"),
+    "log": N_(
+        "divide the gain at position i by log_b(i + 1): the divisor grows from the top (1 there when b = 2)"
+    ),
     "jarvelin": N_(
-        "divide by max(1, log_b(i)): the first b positions are not discounted (Järvelin & Kekäläinen 2002)"
+        "divide by max(1, log_b(i)): positions up to b are not discounted (Järvelin & Kekäläinen 2002)"
     ),
 }
 LOG_BASES: dict[float, str] = {
@@ -183,7 +187,7 @@ SCHEMA: tuple[Option, ...] = (
         "discount",
         N_("Discount"),
         "log",
-        N_("How much a gain shrinks with its position."),
+        N_("What the gain at each position is divided by."),
         DISCOUNTS,
         url_key="discount",
         labels={"log": "log(i+1)", "jarvelin": "Järvelin–Kekäläinen"},
@@ -201,7 +205,7 @@ SCHEMA: tuple[Option, ...] = (
         "zero_idcg",
         N_("When IDCG = 0"),
         "zero",
-        N_("What NDCG is for a query whose ideal DCG is 0 (no relevant item to find)."),
+        N_("What NDCG is when the ideal DCG is not above 0 (nothing relevant to find, or negative gains)."),
         ZERO_IDCG_POLICIES,
         url_key="zero",
         labels={

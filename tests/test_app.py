@@ -416,6 +416,21 @@ def test_ideal_and_worst_follow_the_gain_table_not_the_grade():
     assert headline(at)[1] == round(worst, 3)
 
 
+def test_under_scikit_learns_rules_the_page_says_the_ideal_leaves_unretrieved_items_out():
+    """scikit-learn ranks only the retrieved items for its ideal: the titles and the Not retrieved
+    tab said every judged item enters it. Closed form: (1 + 1/2) / (1 + 1/log2 3), not the pool's 0.704."""
+    at = run({"rel": "1,0,1", "pool": "1,1", "preset": "sklearn"})
+    no_exception(at)
+    assert headline(at)[1] == round(1.5 / (1 + 1 / math.log2(3)), 3)
+    titles = [m.value for m in at.markdown if m.value.startswith("**Ideal ordering")]
+    assert titles and all("your list" in t and "leave unretrieved items out" in t for t in titles)
+    assert any("count nowhere" in c.value for c in at.caption)
+    pool = run({"rel": "1,0,1", "pool": "1,1", "discount": "log"})
+    assert headline(pool)[1] == round(1.5 / (1 + 1 / math.log2(3) + 1 / 2), 3)  # IDCG@3 of 1, 1, 1
+    assert any(m.value.startswith("**Ideal ordering of all judged items") for m in pool.markdown)
+    assert any("only enter the ideal ordering" in c.value for c in pool.caption)
+
+
 @pytest.mark.parametrize(("policy", "shown"), [("zero", "0.000"), ("one", "1.000"), ("skip", "undefined")])
 def test_zero_idcg_policy(policy, shown):
     at = quick(run(), "0,0,0")

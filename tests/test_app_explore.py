@@ -283,3 +283,22 @@ def test_the_position_by_position_table_greys_the_rows_beyond_k_and_shows_names_
         b = second[0][i - 1] / math.log2(i + 1)
         assert cells[0] == str(i) and cells[1] == first[1][i - 1] and cells[3] == second[1][i - 1]
         assert [float(cells[2]), float(cells[4]), float(cells[5])] == pytest.approx([a, b, b - a], abs=5e-4)
+
+
+def test_under_a_library_that_ranks_only_what_it_retrieved_each_ranking_has_its_own_ideal():
+    """scikit-learn builds each ranking's ideal from the items it lists, so the caption 'All
+    rankings share one ideal' was false under its rules. Seed 001's grades, the second ranking cut
+    to D, A; closed forms with log2(i + 1)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["preset"] = "sklearn"
+    at.run()
+    at.switch_page("views/explore.py").run()
+    at.text_input(key="cmp_rank_1").input("D, A").run()
+    ok(at)
+    first = 0.9 + 0.6 / math.log2(3) + 0.5 / 2 + 0.3 / math.log2(5) + 0.1 / math.log2(6)
+    second = 0.6 + 0.5 / math.log2(3)
+    (caption,) = [c.value for c in at.caption if "ideal" in c.value]
+    assert "each ranking has its own ideal" in caption and "share one ideal" not in caption
+    assert f"ABCDE {first:.3f}".replace(".", "\\.") in caption
+    assert f"DAECB {second:.3f}".replace(".", "\\.") in caption
+    assert values(at)["NDCG@5 of DAECB"] == "1.000"  # D, A is its own ideal order

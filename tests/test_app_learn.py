@@ -234,3 +234,25 @@ def test_back_to_an_earlier_step_in_the_url_is_followed():
     ok(at.run())
     assert at.session_state.learn_step == 3
     assert at.query_params["step"] in (["3"], "3")
+
+
+def grey_rows(table) -> set[int]:
+    """Rows (from 0) that Learn's grid greys (beyond k), read from the CSS it sends."""
+    rules = re.findall(r"([^{}]*)\{\s*color: #9aa5b1\s*\}", table.proto.arrow_data.styler.styles)
+    return {int(r) for selectors in rules for r in re.findall(r"_row(\d+)_col", selectors)}
+
+
+def test_the_ideal_table_greys_only_the_rows_idcg_leaves_out():
+    """trec_eval's ndcg with no cutoff sums IDCG over every judged item (5 here) while DCG stops
+    at the list's 3: the ideal table greyed rows 4 and 5 although they count. With k = 2 both
+    sides stop at 2. IDCG closed form: 1 + 1/log2 3 + 1/log2 4 + 1/log2 5."""
+    at = learn({"rel": "1,0,1", "pool": "1,1", "preset": "trec_eval", "step": "5"})
+    ok(at.button(key="learn_skip").click().run())
+    assert metric(at, "IDCG@5") == f"{1 + 1 / L2(3) + 1 / L2(4) + 1 / L2(5):.3f}"
+    ideal = next(d for d in at.dataframe if len(d.value) == 5)
+    assert grey_rows(ideal) == set()
+    assert any(m.value.startswith("**Ideal ordering of all judged items") for m in at.markdown)
+    cut = learn({"rel": "1,0,1", "pool": "1,1", "preset": "trec_eval", "k": "2", "step": "5"})
+    ok(cut.button(key="learn_skip").click().run())
+    ideal = next(d for d in cut.dataframe if len(d.value) == 5)
+    assert grey_rows(ideal) == {2, 3, 4}  # positions 3 to 5

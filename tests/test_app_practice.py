@@ -82,7 +82,7 @@ def test_mistake_is_named_and_the_row_shown():
     )
     at = answer(at, e, f"{wrong:.3f}")
     ok(at)
-    assert md_escape("divided by log2(i), leaving the first position undiscounted") in messages(at)
+    assert md_escape("divided by max(1, log2(i)), leaving position 2 undiscounted too") in messages(at)
     frames = [d.value for d in at.dataframe if "Step" in d.value.columns]
     assert len(frames) == 1 and "Your way: log2(i)" in frames[0].columns
     assert at.latex  # the formula with the numbers

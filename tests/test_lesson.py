@@ -16,6 +16,7 @@ from ndcg_core.lesson import (
     N_STEPS,
     check_answer,
     clamp_step,
+    ideal_title,
     lesson_step,
     step_frame,
 )
@@ -182,3 +183,32 @@ def test_the_written_out_idcg_adds_up_when_the_ideal_sums_the_whole_pool():
     cut = explain([1, 0, 1], k=2, ideal=[1, 0, 1, 1, 1], preset="trec_eval")
     assert dcg_latex(cut, ideal=True).startswith(r"\mathrm{IDCG@2} = ")
     assert len(re.findall(r"\\dfrac", dcg_latex(cut, ideal=True))) == 2
+
+
+def test_the_ideal_step_says_what_the_ideal_is_made_of_under_a_librarys_rules():
+    """scikit-learn's rules build the ideal from the retrieved items alone; the lesson said a judged
+    item the system missed 'would join it too'. Closed form: NDCG = (1 + 1/2) / (1 + 1/log2 3), not
+    the 0.586 of the pool's ideal. trec_eval with no cutoff sums IDCG over all 5 judged items."""
+    ex = explain([1, 0, 1], ideal=[1, 0, 1, 1, 1], preset="sklearn")
+    assert ex.ndcg == pytest.approx(1.5 / (1 + 1 / math.log2(3)))
+    text = " ".join(lesson_step(5, ex).text)
+    assert "are left out" in text and "scikit-learn" in text and "would join it too" not in text
+    assert ideal_title(ex).startswith("Ideal ordering of your list")
+    deep = explain([1, 0, 1], ideal=[1, 0, 1, 1, 1], preset="trec_eval")
+    assert "it sums all 5 judged items, so IDCG@5 sits beside DCG@3" in " ".join(lesson_step(5, deep).text)
+    assert ideal_title(deep) == "Ideal ordering of all judged items"
+
+
+def test_the_ndcg_step_follows_the_rules_test_for_an_idcg_that_is_not_above_0():
+    """Grades 1, -3: IDCG = 1 - 3/log2 3 = -0.893 although an item has a positive gain. The lesson
+    said 'no judged item has a positive gain'; and under torchmetrics' rules, which divide by any
+    IDCG but 0, it said the IDCG = 0 rule decides while the app divided (NDCG = 1)."""
+    ex = explain([1, -3])
+    assert ex.idcg == pytest.approx(1 - 3 / math.log2(3))
+    step = lesson_step(6, ex)
+    assert step.question is None
+    assert "IDCG@2 = -0.893, not above 0" in " ".join(step.text)
+    divided = explain([1, -3], preset="torchmetrics")
+    assert divided.ndcg == pytest.approx(1.0)
+    question = lesson_step(6, divided).question
+    assert question is not None and question.exact == pytest.approx(1.0)

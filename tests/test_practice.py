@@ -414,7 +414,7 @@ def test_feedback_names_the_mistake_and_points_at_a_row():
     fb = check(e, f"{wrong:.3f}")
     assert not fb.correct
     assert "log2_i" in fb.mistakes
-    assert "divided by log2(i)" in fb.message
+    assert "divided by max(1, log2(i))" in fb.message
     assert fb.focus[0] in {"steps", "ideal_steps"} and fb.focus[1] >= 2  # position 1 is never the culprit
 
 

@@ -180,11 +180,20 @@ def _compare_section(c: Comparison) -> None:
             st.metric(_("NDCG@{k} of {name}").format(k=k, name=md_escape(name)), number(ex.ndcg), border=True)
             step_table(md_escape(name), ex.steps, f"cmp_steps_{n}", COMPARED_COLUMNS)
     ideal = next(iter(result.explanations.values()))
-    st.caption(
-        _("All rankings share one ideal: IDCG@{k} = {idcg} from every judged item.").format(
-            k=k, idcg=number(ideal.idcg)
+    if c.spec.ideal_source == "retrieved":
+        idcgs = ", ".join(f"{name} {number(ex.idcg)}" for name, ex in result.explanations.items())
+        st.caption(
+            _(
+                "Under {library}'s rules each ranking has its own ideal, from the items it lists: "
+                "IDCG@{k} = {values}."
+            ).format(library=c.spec.library, k=k, values=md_escape(idcgs))
         )
-    )
+    else:
+        st.caption(
+            _("All rankings share one ideal: IDCG@{k} = {idcg} from every judged item.").format(
+                k=k, idcg=number(ideal.idcg)
+            )
+        )
     _positions_table(result.positions, list(result.explanations))
 
 

@@ -30,6 +30,7 @@ from ndcg_core.lesson import (
     LessonStep,
     check_answer,
     clamp_step,
+    ideal_title,
     lesson_step,
     step_frame,
 )
@@ -385,8 +386,8 @@ def _lesson(step: LessonStep, state, ex) -> None:
     st.markdown("**" + _("Your ranking") + "**")
     _grid(step_frame(ex, columns), "learn_steps", beyond)
     if step.ideal and revealed:
-        st.markdown("**" + _("Ideal ordering of all judged items") + "**")
-        ideal_beyond = list(ex.ideal_steps["Position"] > ex.k)
+        st.markdown("**" + ideal_title(ex) + "**")
+        ideal_beyond = list(ex.ideal_steps["Beyond k"])  # IDCG may sum more rows than k (trec_eval)
         _grid(step_frame(ex, IDEAL_COLUMNS, ideal=True), "learn_ideal", ideal_beyond)
     figure = _figure(step, state, ex)
     if step.number >= 4 and revealed:

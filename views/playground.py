@@ -13,6 +13,7 @@ from ndcg_core.errors import error_text
 from ndcg_core.examples import SOURCES
 from ndcg_core.formula import number
 from ndcg_core.i18n import N_, _
+from ndcg_core.lesson import ideal_title
 from ndcg_core.playground import (
     DEFAULT_STATE,
     MAX_URL,
@@ -240,7 +241,16 @@ def _edit_controls() -> None:
 
 def _pool_controls() -> None:
     """The Not retrieved tab: the judged items outside the ranking."""
-    st.caption(_("Judged items the ranking did not retrieve: they only enter the ideal ordering."))
+    spec = st.session_state.pg_spec
+    if spec.ideal_source == "retrieved":
+        st.caption(
+            _(
+                "Judged items the ranking did not retrieve. Under {library}'s rules they count nowhere: "
+                "its ideal ordering uses the retrieved items only."
+            ).format(library=spec.library)
+        )
+    else:
+        st.caption(_("Judged items the ranking did not retrieve: they only enter the ideal ordering."))
     items_table("pool", st.session_state.pg_pool)
 
 
@@ -324,8 +334,7 @@ def _tables(state: PlaygroundState, ex) -> None:
     """The document's printed figures (for a loaded example) and the two step tables."""
     _figures_panel(state, ex)
     step_table(_("Your ranking"), ex.steps, "steps", _shown_columns(ex.steps))
-    ideal = _("Ideal ordering of all judged items")
-    step_table(ideal, ex.ideal_steps, "ideal_steps", _shown_columns(ex.ideal_steps))
+    step_table(ideal_title(ex), ex.ideal_steps, "ideal_steps", _shown_columns(ex.ideal_steps))
 
 
 def render() -> None:

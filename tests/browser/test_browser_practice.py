@@ -82,7 +82,7 @@ def test_answer_right_then_with_the_log2_i_mistake(page: Page, app_url, artifact
     wrong = expected_total(e.question.quantity, list(e.grades), wrong=True)
     assert f"{wrong:.3f}" != f"{e.exact:.3f}"
     answer(page, e.key, f"{wrong:.3f}")
-    expect(feedback(page)).to_contain_text("divided by log2(i), leaving the first position undiscounted")
+    expect(feedback(page)).to_contain_text("divided by max(1, log2(i)), leaving position 2 undiscounted too")
     expect(feedback(page)).to_contain_text("Not quite")
     expect(page).to_have_url(re.compile(rf"seed=7&ex={number}"))
     feedback(page).scroll_into_view_if_needed()
