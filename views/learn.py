@@ -386,7 +386,7 @@ def _lesson(step: LessonStep, state, ex) -> None:
     st.markdown("**" + _("Your ranking") + "**")
     _grid(step_frame(ex, columns), "learn_steps", beyond)
     if step.ideal and revealed:
-        st.markdown("**" + ideal_title(ex) + "**")
+        st.markdown("**" + md_escape(ideal_title(ex)) + "**")
         ideal_beyond = list(ex.ideal_steps["Beyond k"])  # IDCG may sum more rows than k (trec_eval)
         _grid(step_frame(ex, IDEAL_COLUMNS, ideal=True), "learn_ideal", ideal_beyond)
     figure = _figure(step, state, ex)

@@ -334,7 +334,7 @@ def _tables(state: PlaygroundState, ex) -> None:
     """The document's printed figures (for a loaded example) and the two step tables."""
     _figures_panel(state, ex)
     step_table(_("Your ranking"), ex.steps, "steps", _shown_columns(ex.steps))
-    step_table(ideal_title(ex), ex.ideal_steps, "ideal_steps", _shown_columns(ex.ideal_steps))
+    step_table(md_escape(ideal_title(ex)), ex.ideal_steps, "ideal_steps", _shown_columns(ex.ideal_steps))
 
 
 def render() -> None:
