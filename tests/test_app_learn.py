@@ -256,3 +256,15 @@ def test_the_ideal_table_greys_only_the_rows_idcg_leaves_out():
     ok(cut.button(key="learn_skip").click().run())
     ideal = next(d for d in cut.dataframe if len(d.value) == 5)
     assert grey_rows(ideal) == {2, 3, 4}  # positions 3 to 5
+
+
+def test_the_presenters_ideal_table_greys_only_the_rows_idcg_leaves_out():
+    """The presenter's table had the same rule as the lesson's grid (rows past k grey), so under
+    trec_eval's whole-pool IDCG it greyed positions 4 and 5, which IDCG@5 counts. With k = 2, rows
+    3 to 5 are grey on both sides."""
+    for k, grey in ((None, 0), ("2", 3)):
+        params = {"rel": "1,0,1", "pool": "1,1", "preset": "trec_eval", "step": "5", "present": "1"}
+        at = learn(params | ({"k": k} if k else {}))
+        (body,) = [e.proto.body for e in at.get("html") if 'class="learn-table"' in e.proto.body]
+        assert body.count("<tr") == 6  # the header and the five judged items
+        assert body.count('<tr class="beyond">') == grey

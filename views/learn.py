@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 import math
 
+import pandas as pd
 import streamlit as st
 
 from ndcg_core import EXAMPLES, get_example
@@ -232,7 +233,15 @@ def _metrics(step: LessonStep, ex, revealed: bool) -> None:
             st.metric(ex.named(METRIC_LABEL[name]), shown, border=True, help=_(COLUMN_HELP[name]))
 
 
-def _html_table(frame, beyond=None) -> str:
+def _table(ex, columns, *, ideal: bool = False) -> tuple[pd.DataFrame, list[bool]]:
+    """A lesson table's ``columns`` (the ranking's, or the ideal ordering's) and which of its rows
+    count for nothing: the step table's own "Beyond k" flags, since IDCG may sum more rows than k
+    (trec_eval's whole pool)."""
+    steps = ex.ideal_steps if ideal else ex.steps
+    return step_frame(ex, columns, ideal=ideal), steps["Beyond k"].tolist()
+
+
+def _html_table(frame, beyond) -> str:
     """The presenter's step table: the export's escaped HTML table, every header explaining itself."""
     return table_html(
         frame,
@@ -243,8 +252,9 @@ def _html_table(frame, beyond=None) -> str:
     )
 
 
-def _grid(frame, key: str, beyond=None) -> None:
-    """A step table in the page's grid, every column with its hover explanation."""
+def _grid(frame, beyond, key: str) -> None:
+    """A step table in the page's grid, every column with its hover explanation, rows flagged in
+    ``beyond`` in grey."""
     config = column_help_config(frame.columns)
     if "Position" in frame:
         config["Position"] = st.column_config.Column(
@@ -253,8 +263,7 @@ def _grid(frame, key: str, beyond=None) -> None:
     numeric = [c for c in frame.columns if frame[c].dtype.kind == "f"]
     # Computed values at a fixed precision (as on the Playground); grades exactly as typed.
     styled = frame.style.format({c: (format_number if c == "Grade" else number) for c in numeric})
-    if beyond is not None:
-        styled = styled.apply(lambda row: ["color: #9aa5b1" if beyond[row.name] else "" for _ in row], axis=1)
+    styled = styled.apply(lambda row: ["color: #9aa5b1" if beyond[row.name] else "" for _ in row], axis=1)
     with st.container(key=key):
         st.dataframe(styled, hide_index=True, column_config=config, height=min(38 + 35 * len(frame), 390))
 
@@ -335,12 +344,7 @@ def _presenter(step: LessonStep, ex) -> None:
         _metrics(step, ex, revealed=True)
         for formula in step.formulas:
             st.latex(formula)
-        if step.ideal:
-            frame = step_frame(ex, IDEAL_COLUMNS, ideal=True)
-            beyond = list(ex.ideal_steps["Position"] > ex.k)
-        else:
-            frame = step_frame(ex, step.columns)
-            beyond = list(ex.steps["Beyond k"])
+        frame, beyond = _table(ex, IDEAL_COLUMNS, ideal=True) if step.ideal else _table(ex, step.columns)
         with st.container(key="learn_table"):
             st.html(_html_table(frame, beyond))
     _nav(present=True)
@@ -382,13 +386,11 @@ def _lesson(step: LessonStep, state, ex) -> None:
     _metrics(step, ex, revealed)
     for formula in step.formulas if revealed else ():  # a formula would give the answer away
         st.latex(formula)
-    beyond = list(ex.steps["Beyond k"])
     st.markdown("**" + _("Your ranking") + "**")
-    _grid(step_frame(ex, columns), "learn_steps", beyond)
+    _grid(*_table(ex, columns), "learn_steps")
     if step.ideal and revealed:
         st.markdown("**" + md_escape(ideal_title(ex)) + "**")
-        ideal_beyond = list(ex.ideal_steps["Beyond k"])  # IDCG may sum more rows than k (trec_eval)
-        _grid(step_frame(ex, IDEAL_COLUMNS, ideal=True), "learn_ideal", ideal_beyond)
+        _grid(*_table(ex, IDEAL_COLUMNS, ideal=True), "learn_ideal")
     figure = _figure(step, state, ex)
     if step.number >= 4 and revealed:
         chart(figure, key="learn_chart")
