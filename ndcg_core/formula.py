@@ -85,7 +85,7 @@ def dcg_latex(ex: Explanation, ideal: bool = False) -> str:
     steps = ex.ideal_steps if ideal else ex.steps
     name = "IDCG" if ideal else "DCG"
     value = ex.idcg if ideal else ex.dcg
-    depth = ex.ideal_k if ideal and ex.ideal_k is not None else ex.k  # IDCG may sum the whole pool
+    depth = ex.idcg_depth if ideal else ex.k  # IDCG may sum the whole pool
     return f"\\mathrm{{{ex.named(name)}}} = {_terms(steps, depth)} = {latex_number(value)}"
 
 

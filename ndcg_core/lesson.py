@@ -350,13 +350,13 @@ def _ideal_step(ex: Explanation) -> LessonStep:
         ),
         pool,
     )
-    if ex.ideal_k is not None and ex.ideal_k > ex.k:
+    if ex.idcg_depth > ex.k:
         text = (
             *text,
             _(
                 "With no cutoff, {library}'s rules do not cut IDCG at k = {k}: it sums all {n} judged "
                 "items, so {name} sits beside DCG@{k}."
-            ).format(library=ex.spec.library, k=ex.k, n=ex.ideal_k, name=ex.named("IDCG")),
+            ).format(library=ex.spec.library, k=ex.k, n=ex.idcg_depth, name=ex.named("IDCG")),
         )
     question = Question(
         prompt=_("Which grade does the ideal ordering put at position 1?"),

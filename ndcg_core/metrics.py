@@ -591,6 +591,11 @@ class Explanation:
         """The library preset whose rules were applied, if any."""
         return self.spec.preset
 
+    @property
+    def idcg_depth(self) -> int:
+        """How many ideal positions IDCG sums: :attr:`ideal_k`, or :attr:`k` when not given."""
+        return self.k if self.ideal_k is None else self.ideal_k
+
     def named(self, measure: str) -> str:
         """``measure@k`` as the app writes it, e.g. ``"DCG@6"``. IDCG carries its own depth where it
         sums more positions than the ranking has (trec_eval's ``ndcg`` with no cutoff sums every
@@ -600,8 +605,8 @@ class Explanation:
         >>> ex.named("DCG"), ex.named("IDCG")
         ('DCG@3', 'IDCG@5')
         """
-        deeper = measure == "IDCG" and self.ideal_k is not None and self.ideal_k > self.k
-        return f"{measure}@{self.ideal_k if deeper else self.k}"
+        deeper = measure == "IDCG" and self.idcg_depth > self.k
+        return f"{measure}@{self.idcg_depth if deeper else self.k}"
 
 
 def _step_table(
