@@ -778,6 +778,12 @@ def _exact(x: float) -> str:
 CELL_FORMATS = {c: number for c in NUMBER_COLUMNS} | dict.fromkeys(EXACT_COLUMNS, _exact)
 
 
+def table_box(table: str) -> None:
+    """An HTML table (from :func:`ndcg_core.export.table_html`) in the box the page's CSS styles:
+    it scrolls past 420 px, and on a phone its headers wrap."""
+    st.html(f'<div class="step-table-wrap">{table}</div>')
+
+
 def step_table(title: str, steps: pd.DataFrame, key: str, columns: list[str]) -> None:
     """A step table (``columns`` of ``steps``) under ``title`` (Markdown: escape user text), rows
     beyond k in grey, every header explaining itself on hover. The playground and Explore draw it.
@@ -800,7 +806,7 @@ def step_table(title: str, steps: pd.DataFrame, key: str, columns: list[str]) ->
                 labels={c: _(HEADERS.get(c, c)) for c in columns},
                 titles={c: _(COLUMN_HELP[c]) for c in columns if c in COLUMN_HELP},
             )
-            st.html(f'<div class="step-table-wrap">{table}</div>')
+            table_box(table)
             return
         st.markdown(_("**{title}** (✓ marks the top k rows)").format(title=title))
         height = min(38 + 35 * max(len(steps), 1), 420)

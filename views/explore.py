@@ -32,6 +32,7 @@ from views.common import (
     load_state,
     md_escape,
     step_table,
+    table_box,
 )
 
 RANK_KEYS = [f"cmp_rank_{i}" for i in range(4)]
@@ -234,7 +235,7 @@ def _positions_table(table: pd.DataFrame, names: list[str]) -> None:
             titles=titles,
             css_class="step-table positions-table",
         )
-        st.html(f'<div class="step-table-wrap">{html}</div>')
+        table_box(html)
 
 
 def _matrix_section(c: Comparison) -> None:
