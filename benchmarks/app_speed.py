@@ -7,7 +7,7 @@ one metric):
 - server rerun after a drag at 6, 100 and 1,000 items, in CPU ms: Streamlit's own script runner
   (AppTest) runs what the server runs after a drop: the playground's fragment only (the
   sortable list's new value set as the component reports it; the page's compiled code cached
-  as the real server caches it; the per-state caches of ndcg_core.rendering emptied first,
+  as the real server caches it; the per-state caches of ndcg_core.teaching.rendering emptied first,
   so every drag is a state never seen). Also the whole page (a one-click reorder).
 - browser: drag release -> updated metric at 6 and 1,000 items (p50); at 6 items also against
   the peer with its modules frozen out of the garbage collector, as ours are (the default peer
@@ -42,8 +42,9 @@ sys.path.insert(0, str(ROOT))  # this checkout's ndcg_core and views
 sys.path.insert(0, str(ROOT / "tests"))
 from browser_support import CHROMIUM_ARGS, chromium_path, streamlit_server  # noqa: E402
 
-from ndcg_core import ndcg, rendering  # noqa: E402
-from ndcg_core.formula import number  # noqa: E402
+from ndcg_core import ndcg  # noqa: E402
+from ndcg_core.teaching import rendering  # noqa: E402
+from ndcg_core.teaching.formula import number  # noqa: E402
 
 APP = str(ROOT / "app.py")
 PEER = str(ROOT / "benchmarks" / "peer_minimal_app.py")

@@ -95,7 +95,7 @@ def real_server(n: int, clicks: int) -> dict[str, float]:
     from playwright.sync_api import expect, sync_playwright
 
     from ndcg_core import ndcg
-    from ndcg_core.formula import number
+    from ndcg_core.teaching.formula import number
 
     proc, url = start_server(dict(os.environ))
     try:

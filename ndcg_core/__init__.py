@@ -12,38 +12,29 @@ function takes.
 """
 
 from .dataset import Aggregate, aggregate, evaluate, read_qrels, read_run
-from .examples import DATASET_EXAMPLES, EXAMPLES, DatasetExample, Figure, WorkedExample, get_example
-from .explore import variant_matrix
+from .explanation import Explanation, explain
 from .libraries import library_table, snippet_for
-from .metrics import STEP_COLUMNS, Explanation, dcg, divisors, explain, gains, ndcg, ndcg_curve, to_grades
-from .practice import MISTAKES, diagnose
+from .metrics import STEP_COLUMNS, dcg, divisors, gains, ndcg, ndcg_curve, to_grades
 from .presets import PRESETS, Preset, resolve
 from .spec import Spec
 from .variants import SCHEMA, Option, Variant, schema_markdown
 
 __all__ = [
-    "DATASET_EXAMPLES",
-    "EXAMPLES",
     "SCHEMA",
     "STEP_COLUMNS",
-    "DatasetExample",
     "Explanation",
-    "Figure",
     "Option",
     "Variant",
-    "WorkedExample",
     "dcg",
     "divisors",
     "explain",
     "gains",
-    "get_example",
     "ndcg",
     "ndcg_curve",
     "schema_markdown",
     "to_grades",
 ]
 __all__ += ["Aggregate", "aggregate", "evaluate", "read_qrels", "read_run"]
-__all__ += ["PRESETS", "Preset", "Spec", "library_table", "resolve", "snippet_for", "variant_matrix"]
-__all__ += ["MISTAKES", "diagnose"]
+__all__ += ["PRESETS", "Preset", "Spec", "library_table", "resolve", "snippet_for"]
 
 __version__ = "0.1.0"

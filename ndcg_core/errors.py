@@ -40,12 +40,12 @@ _EXAMPLE_RE = re.escape("type a number such as 0.82, or arithmetic such as 3 + 2
 KNOWN_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.DOTALL), message)
     for pattern, message in (
-        # share links (ndcg_core.playground.from_query_params): the problem and fallback inside
+        # share links (ndcg_core.teaching.playground.from_query_params): the problem and fallback inside
         (
             r"Share link parameter '(?P<key>[^']+)': (?P<problem>.*); using (?P<fallback>.*) instead\.",
             N_("Share link parameter '{key}': {problem}; using {fallback} instead."),
         ),
-        # typed or pasted lists (ndcg_core.playground)
+        # typed or pasted lists (ndcg_core.teaching.playground)
         (
             r"entry (?P<n>\d+) \((?P<text>.*)\) is not a number; "
             r"write a grade such as 2 or 0\.5, or label:grade",
@@ -192,7 +192,7 @@ KNOWN_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"Type a number\.", N_("Type a number.")),
         (r"Give every item once, in your order\.", N_("Give every item once, in your order.")),
         (r"That answer is too long\.", N_("That answer is too long.")),
-        # typed answers (ndcg_core.answers): the hint after the colon is the shared example
+        # typed answers (ndcg_core.teaching.answers): the hint after the colon is the shared example
         (
             r"(?P<problem>.*): " + _EXAMPLE_RE,
             N_("{problem}: type a number such as 0.82, or arithmetic such as 3 + 2/1.585"),

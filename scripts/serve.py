@@ -5,7 +5,7 @@
 ``make run`` (and so the Dockerfile) starts the app this way. It is ``streamlit run app.py`` with
 the same options and config, plus one background thread: as soon as the server accepts browsers,
 it imports the modules the first page runs on (pandas, plotly, numpy, the app's own) and builds
-the playground's default charts and formulas (``ndcg_core.rendering.warm``), while the browser is
+the playground's default charts and formulas (``ndcg_core.teaching.rendering.warm``), while the browser is
 still fetching the page's static files. The first visitor's script run then finds them done
 instead of paying for them. The warm-up waits for the server to be up, so the server is not
 slowed in answering; a failed warm-up only means the first page pays as before (the script
@@ -41,11 +41,11 @@ FIRST_PAGE_MODULES = (
     "plotly.graph_objects",
     "streamlit.components.v1",
     "ndcg_core",
-    "ndcg_core.export",
-    "ndcg_core.history",
-    "ndcg_core.lesson",
-    "ndcg_core.playground",
-    "ndcg_core.rendering",
+    "ndcg_core.teaching.export",
+    "ndcg_core.teaching.history",
+    "ndcg_core.teaching.lesson",
+    "ndcg_core.teaching.playground",
+    "ndcg_core.teaching.rendering",
 )
 
 
@@ -57,7 +57,7 @@ def prepare() -> None:
         sys.path.insert(0, str(ROOT))
     for name in FIRST_PAGE_MODULES:
         importlib.import_module(name)
-    importlib.import_module("ndcg_core.rendering").warm()
+    importlib.import_module("ndcg_core.teaching.rendering").warm()
 
 
 def warm_up(poll: float = 0.02, timeout: float = 120.0) -> None:

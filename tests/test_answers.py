@@ -4,7 +4,14 @@ import math
 
 import pytest
 
-from ndcg_core.answers import MAX_EXPONENT, MAX_LENGTH, Answer, is_correct, parse_answer, precision_problem
+from ndcg_core.teaching.answers import (
+    MAX_EXPONENT,
+    MAX_LENGTH,
+    Answer,
+    is_correct,
+    parse_answer,
+    precision_problem,
+)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import ndcg_core
-from ndcg_core import EXAMPLES, get_example
+from ndcg_core.teaching import EXAMPLES, get_example
 
 APP = str(__import__("pathlib").Path(__file__).resolve().parents[1] / "app.py")
 
@@ -468,7 +468,7 @@ def test_every_example_loads_with_one_click(example):
     expected = example.explain()
     assert label == f"NDCG@{expected.k}"
     assert value == pytest.approx(round(expected.ndcg, 3)) or math.isnan(expected.ndcg)
-    assert metrics(at)[f"DCG@{expected.k}"] == ndcg_core.formula.number(expected.dcg)
+    assert metrics(at)[f"DCG@{expected.k}"] == ndcg_core.teaching.formula.number(expected.dcg)
     if example.figures:
         shown = figures_table(at)
         assert list(shown["Printed"]) == [f.printed for f in example.figures]

@@ -16,7 +16,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core.classroom import Store
-from ndcg_core.practice import MISTAKES
+from ndcg_core.teaching.practice import MISTAKES
 from views.common import md_escape
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")

@@ -126,7 +126,7 @@ def test_histogram_counts_every_scored_query():
 def test_histogram_keeps_negative_scores():
     import pandas as pd
 
-    from ndcg_core.figures import ndcg_histogram
+    from ndcg_core.teaching.figures import ndcg_histogram
 
     fig = ndcg_histogram(pd.DataFrame({"ndcg": [-0.3, 0.5, 1.0]}))
     assert sum(fig.data[0].y) == 3

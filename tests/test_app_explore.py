@@ -9,7 +9,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import ndcg_core
-from ndcg_core.teaching import CARDS
+import ndcg_core.teaching
+from ndcg_core.teaching.cards import CARDS
 
 APP = str(__import__("pathlib").Path(__file__).resolve().parents[1] / "app.py")
 
@@ -191,7 +192,7 @@ def test_teaching_cards_open_in_the_playground(card):
     key = card.examples[-1]
     at.button(key=f"card_{card.key}_{key}").click().run()
     ok(at)
-    ex = ndcg_core.get_example(key).explain()
+    ex = ndcg_core.teaching.get_example(key).explain()
     assert at.session_state["pg_example"] == key
     label = f"NDCG@{ex.k}"
     shown = {m.label: m.value for m in at.metric}

@@ -122,7 +122,7 @@ def expected_mean(qrels: bytes, run: bytes) -> str:
     table = ndcg_core.evaluate(
         ndcg_core.read_qrels(io.BytesIO(qrels)), ndcg_core.read_run(io.BytesIO(run)), 10
     )
-    return ndcg_core.formula.number(ndcg_core.aggregate(table).mean_ndcg)
+    return ndcg_core.teaching.formula.number(ndcg_core.aggregate(table).mean_ndcg)
 
 
 def datasets_page() -> AppTest:
@@ -264,7 +264,7 @@ def test_item8_a_long_but_compressible_state_gets_a_compact_link():
 
 
 def test_item8_a_downloaded_state_file_loads_back():
-    from ndcg_core.playground import from_query_params, state_to_file
+    from ndcg_core.teaching.playground import from_query_params, state_to_file
 
     saved, _ = from_query_params({"rel": "0,1,2", "labels": "x,y,z", "discount": "jarvelin", "k": "2"})
     at = app({"rel": "3,2,1"})

@@ -19,7 +19,7 @@ from babel.messages.pofile import read_po
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core.i18n import _, set_language
-from ndcg_core.practice import KINDS, LEVELS, MISTAKES, check, make_exercise
+from ndcg_core.teaching.practice import KINDS, LEVELS, MISTAKES, check, make_exercise
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")

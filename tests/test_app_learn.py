@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import ndcg_core
-from ndcg_core.lesson import COLUMN_HELP
+from ndcg_core.teaching.lesson import COLUMN_HELP
 
 APP = str(__import__("pathlib").Path(__file__).resolve().parents[1] / "app.py")
 WIKI = [3, 2, 3, 0, 1, 2]

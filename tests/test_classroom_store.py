@@ -35,7 +35,7 @@ from ndcg_core.classroom import (
     practice_definition,
 )
 from ndcg_core.classroom.store import answers, metadata, students
-from ndcg_core.practice import make_exercise
+from ndcg_core.teaching.practice import make_exercise
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ndcg_core
+import ndcg_core.teaching
 from ndcg_core import aggregate, evaluate
 
 # --------------------------------------------------------------------------- a reference, one query at a time
@@ -448,7 +449,7 @@ def test_empty_sides():
 
 
 def test_seed_003_averages_both_ways():
-    example = ndcg_core.DATASET_EXAMPLES[0]
+    example = ndcg_core.teaching.DATASET_EXAMPLES[0]
     rows_q, rows_r = [], []
     for i, grades in enumerate(example.queries):
         for j, g in enumerate(grades):

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ndcg_core
-from ndcg_core.drilldown import query_state
+from ndcg_core.teaching.drilldown import query_state
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 QRELS = ndcg_core.read_qrels(ROOT / "assets" / "sample_qrels.tsv")

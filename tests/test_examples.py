@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from ndcg_core import DATASET_EXAMPLES, EXAMPLES, get_example
+from ndcg_core.teaching import DATASET_EXAMPLES, EXAMPLES, get_example
 
 FIGURES = [(ex, fig) for ex in EXAMPLES for fig in ex.figures]
 

@@ -4,7 +4,8 @@ import math
 
 import pytest
 
-from ndcg_core import ndcg, variant_matrix
+from ndcg_core import ndcg
+from ndcg_core.teaching import variant_matrix
 
 
 def test_shape_and_values():

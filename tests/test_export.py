@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from ndcg_core import explain
-from ndcg_core.export import (
+from ndcg_core.teaching.export import (
     SLIDE_HEIGHT,
     SLIDE_WIDTH,
     figure_image,
@@ -21,10 +21,10 @@ from ndcg_core.export import (
     table_latex,
     table_markdown,
 )
-from ndcg_core.figures import gains_figure
-from ndcg_core.formula import dcg_latex
-from ndcg_core.history import LIMIT, History
-from ndcg_core.lesson import lesson_step, step_frame
+from ndcg_core.teaching.figures import gains_figure
+from ndcg_core.teaching.formula import dcg_latex
+from ndcg_core.teaching.history import LIMIT, History
+from ndcg_core.teaching.lesson import lesson_step, step_frame
 
 COLUMNS = ("Position", "Item", "Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG", "Beyond k")
 

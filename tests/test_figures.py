@@ -17,10 +17,10 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 
-from ndcg_core import rendering
-from ndcg_core.export import slide_figure
-from ndcg_core.figures import SpecFigure
-from ndcg_core.playground import DEFAULT_STATE, make_items
+from ndcg_core.teaching import rendering
+from ndcg_core.teaching.export import slide_figure
+from ndcg_core.teaching.figures import SpecFigure
+from ndcg_core.teaching.playground import DEFAULT_STATE, make_items
 
 
 def _decoded(value):

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import ndcg_core
 from ndcg_core import Variant, evaluate, read_qrels, read_run
-from ndcg_core.drilldown import query_state
-from ndcg_core.playground import Item, PlaygroundState, from_query_params, to_query_params
+from ndcg_core.teaching.drilldown import query_state
+from ndcg_core.teaching.playground import Item, PlaygroundState, from_query_params, to_query_params
 
 # ---------------------------------------------------------------- item 2: ids are text
 
@@ -206,7 +206,7 @@ def test_item4_queries_with_idcg_at_most_zero_leave_the_ratio_of_sums(policy, me
 
 
 def test_item4_histogram_counts_every_scored_query_and_says_what_it_leaves_out():
-    from ndcg_core.figures import ndcg_histogram
+    from ndcg_core.teaching.figures import ndcg_histogram
 
     per_query = pd.DataFrame({"ndcg": [0.5, 18.65, -3.0, 1.0, math.nan]})
     fig = ndcg_histogram(per_query)
@@ -226,7 +226,7 @@ def _url_length(params: dict[str, str]) -> int:
 
 
 def test_item8_a_long_state_goes_into_a_compact_link_that_reads_back():
-    from ndcg_core.playground import share_params
+    from ndcg_core.teaching.playground import share_params
 
     grades = [float(i % 4) for i in range(64_000)]  # 64k grades: a 160 KB plain link
     state = PlaygroundState(items=tuple(Item(n, f"D{n + 1}", g) for n, g in enumerate(grades)))
@@ -240,7 +240,7 @@ def test_item8_a_long_state_goes_into_a_compact_link_that_reads_back():
 
 
 def test_item8_a_state_too_large_for_any_link_round_trips_through_a_file():
-    from ndcg_core.playground import share_params, state_from_file, state_to_file
+    from ndcg_core.teaching.playground import share_params, state_from_file, state_to_file
 
     rng = np.random.default_rng(0)
     labels = [f"clueweb12-{rng.integers(10**9):010d}-{rng.integers(10**6):06d}" for _ in range(3_000)]
@@ -256,7 +256,7 @@ def test_item8_a_state_too_large_for_any_link_round_trips_through_a_file():
 
 
 def test_item8_a_short_state_keeps_its_readable_link():
-    from ndcg_core.playground import share_params
+    from ndcg_core.teaching.playground import share_params
 
     state, _ = from_query_params({"rel": "3,2,3,0,1,2", "discount": "jarvelin"})
     assert share_params(state) == {"rel": "3,2,3,0,1,2", "discount": "jarvelin"}

@@ -15,10 +15,10 @@ import pytest
 from babel.messages.pofile import read_po
 
 from ndcg_core import i18n
-from ndcg_core.answers import parse_answer
 from ndcg_core.errors import KNOWN_ERRORS, error_text
 from ndcg_core.i18n import _, language, language_of, ngettext, set_language, use_language_source
-from ndcg_core.playground import from_query_params, parse_entries
+from ndcg_core.teaching.answers import parse_answer
+from ndcg_core.teaching.playground import from_query_params, parse_entries
 from ndcg_core.variants import parse_gain_table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -266,8 +266,8 @@ def test_data_set_file_errors_are_translated_with_the_file_name(zh):
 
 def test_a_cached_chart_is_never_shown_in_the_other_language():
     """The playground's charts are cached per state: the language is part of the key."""
-    from ndcg_core.playground import DEFAULT_STATE
-    from ndcg_core.rendering import state_figure
+    from ndcg_core.teaching.playground import DEFAULT_STATE
+    from ndcg_core.teaching.rendering import state_figure
 
     set_language("en")
     english = state_figure(DEFAULT_STATE, "gains").layout.title.text
@@ -282,7 +282,7 @@ def test_a_cached_chart_is_never_shown_in_the_other_language():
 def test_words_inside_the_written_out_formulas_are_translated_and_cached_per_language():
     """An undefined NDCG (IDCG = 0), its rule and a gain table are words inside the LaTeX: in
     Chinese they are Chinese, also when the formulas of that state were cached in English first."""
-    from ndcg_core.rendering import state_formulas
+    from ndcg_core.teaching.rendering import state_formulas
 
     no_relevant, warnings = from_query_params({"rel": "0,0,0", "zero": "skip"})
     table, more = from_query_params({"rel": "1,0", "gain": "0:0,1:1"})

@@ -9,8 +9,8 @@ import re
 import pytest
 
 from ndcg_core import STEP_COLUMNS, explain
-from ndcg_core.formula import dcg_latex, ndcg_latex
-from ndcg_core.lesson import (
+from ndcg_core.teaching.formula import dcg_latex, ndcg_latex
+from ndcg_core.teaching.lesson import (
     COLUMN_HELP,
     IDEAL_COLUMNS,
     N_STEPS,

@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ndcg_core import EXAMPLES, Spec, Variant
-from ndcg_core.playground import (
+from ndcg_core import Spec, Variant
+from ndcg_core.teaching import EXAMPLES
+from ndcg_core.teaching.playground import (
     DEFAULT_STATE,
     from_query_params,
     make_items,

@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import ndcg_core
-from ndcg_core import MISTAKES, diagnose
-from ndcg_core.practice import (
+from ndcg_core.teaching import MISTAKES, diagnose
+from ndcg_core.teaching.practice import (
     KINDS,
     LEVELS,
     WINNER_CHOICES,

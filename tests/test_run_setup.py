@@ -185,7 +185,7 @@ def test_dockerfile_commands_are_the_make_targets():
 
 
 def test_dockerfile_has_the_browser_that_draws_chart_exports():
-    # ndcg_core.export renders PNG/SVG through kaleido, which needs a Chromium on the machine.
+    # ndcg_core.teaching.export renders PNG/SVG through kaleido, which needs a Chromium on the machine.
     assert "kaleido" in (ROOT / "pyproject.toml").read_text()
     installs = [r for r in of("RUN") if "apt-get install" in r]
     assert installs and re.search(r"\bchromium\b", installs[0]), installs

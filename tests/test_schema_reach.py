@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import SCHEMA
-from ndcg_core.playground import from_query_params, to_query_params
+from ndcg_core.teaching.playground import from_query_params, to_query_params
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CHOICES = [(o, c) for o in SCHEMA for c in o.choices]

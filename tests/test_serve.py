@@ -45,7 +45,7 @@ def test_the_warm_up_leaves_the_drag_component_to_the_script_run():
     # run: imported by the warm-up thread, the playground's drag list would never load.
     loaded = run("import json, serve\nserve.prepare()\nprint(json.dumps(sorted(sys.modules)))")
     assert "streamlit_sortables" not in loaded
-    assert {"pandas", "plotly.graph_objects", "ndcg_core.rendering"} <= set(loaded)
+    assert {"pandas", "plotly.graph_objects", "ndcg_core.teaching.rendering"} <= set(loaded)
 
 
 def test_the_warm_up_waits_for_the_server():
@@ -65,5 +65,5 @@ def test_the_first_page_does_not_load_class_mode_storage():
         "assert not at.exception, at.exception\n"
         "print(json.dumps(sorted(sys.modules)))"
     )
-    assert "ndcg_core.rendering" in loaded  # the page did run
+    assert "ndcg_core.teaching.rendering" in loaded  # the page did run
     assert not [m for m in loaded if m.split(".")[0] in {"sqlalchemy", "psycopg", "segno"}]

@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from ndcg_core import get_example
-from ndcg_core.teaching import CARDS
+from ndcg_core.teaching import get_example
+from ndcg_core.teaching.cards import CARDS
 
 L = math.log2
 CLOSED_FORMS = {

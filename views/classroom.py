@@ -43,8 +43,8 @@ from ndcg_core.classroom import (
 )
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import N_, _, ngettext
-from ndcg_core.playground import DEFAULT_STATE
-from ndcg_core.practice import KINDS, LEVELS, MISTAKES, Exercise, focus_rows
+from ndcg_core.teaching.playground import DEFAULT_STATE
+from ndcg_core.teaching.practice import KINDS, LEVELS, MISTAKES, Exercise, focus_rows
 from views.common import md_escape, ui_params
 
 #: How often the lecturer's live view and the students' waiting screen ask the database.

@@ -32,13 +32,20 @@ from streamlit_sortables import sort_items
 from ndcg_core import PRESETS, SCHEMA, Spec, Variant, resolve
 from ndcg_core.dataset import DATASET_BASE, TIE_RULES
 from ndcg_core.errors import error_text
-from ndcg_core.export import figure_image, formulas_latex, table_csv, table_html, table_latex, table_markdown
-from ndcg_core.figures import HEIGHT as FIGURE_HEIGHT
-from ndcg_core.formula import number
-from ndcg_core.history import History
 from ndcg_core.i18n import LANGUAGES, N_, _, language, language_of, use_language_source
-from ndcg_core.lesson import COLUMN_HELP
-from ndcg_core.playground import (
+from ndcg_core.teaching.export import (
+    figure_image,
+    formulas_latex,
+    table_csv,
+    table_html,
+    table_latex,
+    table_markdown,
+)
+from ndcg_core.teaching.figures import HEIGHT as FIGURE_HEIGHT
+from ndcg_core.teaching.formula import number
+from ndcg_core.teaching.history import History
+from ndcg_core.teaching.lesson import COLUMN_HELP
+from ndcg_core.teaching.playground import (
     UI_PARAMS,
     Item,
     PlaygroundState,
@@ -48,7 +55,7 @@ from ndcg_core.playground import (
     state_from_file,
     state_to_file,
 )
-from ndcg_core.rendering import warm
+from ndcg_core.teaching.rendering import warm
 from ndcg_core.variants import LOG_BASES as SCHEMA_BASES
 from ndcg_core.variants import format_base, format_number, parse_gain_table
 
@@ -779,7 +786,7 @@ CELL_FORMATS = {c: number for c in NUMBER_COLUMNS} | dict.fromkeys(EXACT_COLUMNS
 
 
 def table_box(table: str) -> None:
-    """An HTML table (from :func:`ndcg_core.export.table_html`) in the box the page's CSS styles:
+    """An HTML table (from :func:`ndcg_core.teaching.export.table_html`) in the box the page's CSS styles:
     it scrolls past 420 px, and on a phone its headers wrap."""
     st.html(f'<div class="step-table-wrap">{table}</div>')
 
@@ -810,7 +817,7 @@ def step_table(title: str, steps: pd.DataFrame, key: str, columns: list[str]) ->
             return
         st.markdown(_("**{title}** (✓ marks the top k rows)").format(title=title))
         height = min(38 + 35 * max(len(steps), 1), 420)
-        # Every column explains itself on hover, from the one table in ndcg_core.lesson.
+        # Every column explains itself on hover, from the one table in ndcg_core.teaching.lesson.
         config = column_help_config(columns)
         config["Position"] = st.column_config.Column(
             _("Pos."), width="small", help=_(COLUMN_HELP["Position"])

@@ -13,11 +13,11 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from ndcg_core import Spec, aggregate, evaluate
-from ndcg_core.drilldown import query_state
 from ndcg_core.errors import error_text
-from ndcg_core.figures import ndcg_histogram
-from ndcg_core.formula import latex_number, number
 from ndcg_core.i18n import N_, _
+from ndcg_core.teaching.drilldown import query_state
+from ndcg_core.teaching.figures import ndcg_histogram
+from ndcg_core.teaching.formula import latex_number, number
 from views.common import chart, formula_name, load_state, md_escape
 from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, get_table, load
 

@@ -7,16 +7,23 @@ import math
 import pandas as pd
 import streamlit as st
 
-from ndcg_core import PRESETS, get_example, library_table, variant_matrix
-from ndcg_core.compare import COMPARISON_PRESETS, Comparison, compare, comparison_from_group, parse_ranking
+from ndcg_core import PRESETS, library_table
 from ndcg_core.errors import error_text
-from ndcg_core.export import table_html
-from ndcg_core.figures import base_sensitivity_figure
-from ndcg_core.formula import number
 from ndcg_core.i18n import N_, _
-from ndcg_core.lesson import COLUMN_HELP
-from ndcg_core.playground import make_items, state_from_example
-from ndcg_core.teaching import CARDS
+from ndcg_core.teaching import get_example, variant_matrix
+from ndcg_core.teaching.cards import CARDS
+from ndcg_core.teaching.compare import (
+    COMPARISON_PRESETS,
+    Comparison,
+    compare,
+    comparison_from_group,
+    parse_ranking,
+)
+from ndcg_core.teaching.export import table_html
+from ndcg_core.teaching.figures import base_sensitivity_figure
+from ndcg_core.teaching.formula import number
+from ndcg_core.teaching.lesson import COLUMN_HELP
+from ndcg_core.teaching.playground import make_items, state_from_example
 from views.common import (
     HEADERS,
     OPTIONS,
@@ -36,9 +43,9 @@ from views.common import (
 )
 
 RANK_KEYS = [f"cmp_rank_{i}" for i in range(4)]
-#: Where the formula table's ideal ordering comes from (ndcg_core.variant_matrix's "ideal" values).
+#: Where the formula table's ideal ordering comes from (ndcg_core.teaching.variant_matrix's "ideal" values).
 IDEAL_SOURCES = {"list": N_("list"), "pool": N_("pool")}
-#: Column names of the formula table (ndcg_core.variant_matrix), shown translated.
+#: Column names of the formula table (ndcg_core.teaching.variant_matrix), shown translated.
 MATRIX_COLUMNS = (N_("gain"), N_("discount"), N_("log_base"), N_("ideal"), N_("k"), N_("winner"), N_("flips"))
 NAMES = ["A", "B", "C", "D"]
 #: The step-table columns of each compared ranking.

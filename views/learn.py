@@ -2,7 +2,7 @@
 
 The list is the playground's own (``pg_items``, ``pg_pool``, ``pg_spec``): one state, so a
 change here shows there and back. The lesson itself (text, columns, predictions) comes from
-``ndcg_core.lesson``; this page only lays it out.
+``ndcg_core.teaching.lesson``; this page only lays it out.
 
 Page state (non-widget, so it survives a visit to another page): ``learn_step``,
 ``learn_present``, ``learn_revealed`` (steps whose new column is shown), ``learn_answers``
@@ -19,12 +19,12 @@ import math
 import pandas as pd
 import streamlit as st
 
-from ndcg_core import EXAMPLES, get_example
 from ndcg_core.errors import error_text
-from ndcg_core.export import table_html
-from ndcg_core.formula import number
 from ndcg_core.i18n import _
-from ndcg_core.lesson import (
+from ndcg_core.teaching import EXAMPLES, get_example
+from ndcg_core.teaching.export import table_html
+from ndcg_core.teaching.formula import number
+from ndcg_core.teaching.lesson import (
     COLUMN_HELP,
     IDEAL_COLUMNS,
     N_STEPS,
@@ -35,8 +35,8 @@ from ndcg_core.lesson import (
     lesson_step,
     step_frame,
 )
-from ndcg_core.playground import all_scored, state_from_example
-from ndcg_core.rendering import explained, state_figure
+from ndcg_core.teaching.playground import all_scored, state_from_example
+from ndcg_core.teaching.rendering import explained, state_figure
 from ndcg_core.variants import format_number
 from views.common import (
     bump,

@@ -8,13 +8,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ndcg_core import EXAMPLES, get_example
 from ndcg_core.errors import error_text
-from ndcg_core.examples import SOURCES
-from ndcg_core.formula import number
 from ndcg_core.i18n import N_, _
-from ndcg_core.lesson import ideal_title
-from ndcg_core.playground import (
+from ndcg_core.teaching import EXAMPLES, get_example
+from ndcg_core.teaching.examples import SOURCES
+from ndcg_core.teaching.formula import number
+from ndcg_core.teaching.lesson import ideal_title
+from ndcg_core.teaching.playground import (
     DEFAULT_STATE,
     MAX_URL,
     Item,
@@ -26,7 +26,7 @@ from ndcg_core.playground import (
     reorder,
     state_from_example,
 )
-from ndcg_core.rendering import explained, state_figure, state_formulas
+from ndcg_core.teaching.rendering import explained, state_figure, state_formulas
 from ndcg_core.variants import format_number
 from views.common import (
     bump,

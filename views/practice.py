@@ -3,7 +3,7 @@
 State that must survive a page switch lives under non-widget keys (``pr_*``):
 the set (``pr_seed``), the exercise number (``pr_number``), the chosen kind and
 level, the kind picked by "practise what you missed" (``pr_pick``), feedback and
-hints per exercise, and ``pr_progress`` (a :class:`ndcg_core.practice.Progress`).
+hints per exercise, and ``pr_progress`` (a :class:`ndcg_core.teaching.practice.Progress`).
 Widgets only mirror them. The share link carries ``seed``, ``ex`` and, when not
 the defaults, ``level`` and ``kind``.
 """
@@ -16,9 +16,9 @@ import pandas as pd
 import streamlit as st
 from streamlit_sortables import sort_items
 
-from ndcg_core.formula import number
 from ndcg_core.i18n import N_, _
-from ndcg_core.practice import (
+from ndcg_core.teaching.formula import number
+from ndcg_core.teaching.practice import (
     KINDS,
     LEVELS,
     Exercise,
@@ -34,7 +34,8 @@ from ndcg_core.practice import (
 from views.common import md_escape, ui_params
 
 MIXED = "mixed"
-SHOWN_COLUMNS = (N_("Counted"),)  # a hint table's own column (the step-table names are in ndcg_core.lesson)
+# a hint table's own column (the step-table names are in ndcg_core.teaching.lesson)
+SHOWN_COLUMNS = (N_("Counted"),)
 NUMBER_COLUMNS = ["Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG"]
 KIND_OPTIONS = [MIXED, *KINDS]
 SORTABLE_STYLE = """

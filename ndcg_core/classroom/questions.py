@@ -1,11 +1,11 @@
 """Class-mode questions: what a room is asked, how an answer is judged, how a class answered.
 
 A question is stored as a small JSON-able *definition* (a dict), rebuilt into a Practice
-:class:`~ndcg_core.practice.Exercise` whenever it is needed, so the rules (checking,
-:func:`~ndcg_core.practice.diagnose`) live only in :mod:`ndcg_core.practice`:
+:class:`~ndcg_core.teaching.practice.Exercise` whenever it is needed, so the rules (checking,
+:func:`~ndcg_core.teaching.practice.diagnose`) live only in :mod:`ndcg_core.teaching.practice`:
 
 * ``{"source": "practice", "seed": 7, "number": 1, "kind": "metric", "level": 1}``: one of
-  Practice's generated exercises (:func:`~ndcg_core.practice.make_exercise`).
+  Practice's generated exercises (:func:`~ndcg_core.teaching.practice.make_exercise`).
 * ``{"source": "playground", "labels": [...], "grades": [...], "formula": {...}, "ask": "ndcg"}``:
   the playground's list with a question (``ask``: ``"dcg"``, ``"idcg"``, ``"ndcg"``, or
   ``"highest"``: put the items in the order with the highest NDCG).
@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..i18n import N_, _
-from ..practice import KINDS, LEVELS, MISTAKES, Exercise, Feedback, Question, check, make_exercise
-from ..practice import Formula as PracticeFormula
 from ..spec import Spec
+from ..teaching.practice import KINDS, LEVELS, MISTAKES, Exercise, Feedback, Question, check, make_exercise
+from ..teaching.practice import Formula as PracticeFormula
 
 __all__ = [
     "ASKS",
@@ -161,7 +161,7 @@ class Graded:
 
 
 def grade(e: Exercise, response: Any) -> Graded:
-    """Judge a response with Practice's :func:`~ndcg_core.practice.check`.
+    """Judge a response with Practice's :func:`~ndcg_core.teaching.practice.check`.
 
     Raises :class:`BadAnswer` (with Practice's message) when it cannot be judged:
     not a number, not an order of the items, no choice.
@@ -209,7 +209,7 @@ class Summary:
 
     ``values``: the numbers typed (numeric questions) or the orders' NDCG (order questions);
     ``choices``: how many picked each choice (choice questions); ``mistakes``: how many answers
-    each diagnosed mistake explains (:data:`~ndcg_core.practice.MISTAKES` ids, plus ``"unknown"``).
+    each diagnosed mistake explains (:data:`~ndcg_core.teaching.practice.MISTAKES` ids, plus ``"unknown"``).
     """
 
     answered: int

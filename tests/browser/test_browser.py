@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import ndcg_core
+import ndcg_core.teaching
 
 pytestmark = pytest.mark.browser
 
@@ -243,8 +244,8 @@ def test_defect_5_move_up_keeps_moving_the_chosen_item(page: Page, app_url):
         page.locator(".st-key-move_up button").click()
         expect(page).to_have_url(re.compile("rel=" + rel.replace(",", "%2C") + "(&|$)"))
         expect(chosen).to_have_value(f"{position}. D5 (1)")
-    page.get_by_text(ndcg_core.examples.SOURCES["002"]).click()  # open the gallery's group
-    page.get_by_role("button", name=ndcg_core.get_example("shop-graded-a").title).click()
+    page.get_by_text(ndcg_core.teaching.examples.SOURCES["002"]).click()  # open the gallery's group
+    page.get_by_role("button", name=ndcg_core.teaching.get_example("shop-graded-a").title).click()
     expect(chosen).to_have_value("1. Nike sneakers (3)")
 
 

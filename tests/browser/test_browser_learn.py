@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import ndcg_core
-from ndcg_core.lesson import IDEAL_COLUMNS, lesson_step
+from ndcg_core.teaching.lesson import IDEAL_COLUMNS, lesson_step
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,7 @@ import pytest
 from browser_support import drag
 from playwright.sync_api import Browser, Page, expect
 
-from ndcg_core.practice import kind_for, make_exercise
+from ndcg_core.teaching.practice import kind_for, make_exercise
 
 pytestmark = pytest.mark.browser
 

@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from ..explanation import Explanation, explain
+from ..i18n import N_
+from ..spec import Spec
+from ..variants import Variant
 from .examples import EXAMPLES, WorkedExample
-from .i18n import N_
-from .metrics import Explanation, explain
-from .spec import Spec
-from .variants import Variant
 
 __all__ = [
     "COMPARISON_PRESETS",

@@ -15,8 +15,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from .i18n import _, ngettext
-from .metrics import Explanation, ndcg
+from ..explanation import Explanation
+from ..i18n import _, ngettext
+from ..metrics import ndcg
 
 __all__ = ["cumulative_figure", "gains_figure", "ndcg_at_k_figure"]
 
@@ -103,9 +104,9 @@ class SpecFigure(go.Figure):
     own builds an object per trace and property, then deep-copies it all and re-encodes every
     array: most of a chart's cost after a drag. plotly's objects are built only when something
     else is asked of the figure (``fig.data``, ``fig.layout``, ``go.Figure(fig)``, an image).
-    These figures are never changed after they are made (:mod:`ndcg_core.rendering` shares them
+    These figures are never changed after they are made (:mod:`ndcg_core.teaching.rendering` shares them
     between reruns): copy one with ``go.Figure(fig)`` to change it, as
-    :func:`ndcg_core.export.slide_figure` does.
+    :func:`ndcg_core.teaching.export.slide_figure` does.
     """
 
     def __init__(self, spec: dict):  # plotly's __init__ runs later, in __getattr__

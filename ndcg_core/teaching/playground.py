@@ -44,11 +44,12 @@ from urllib.parse import urlencode
 
 import pandas as pd
 
+from ..explanation import Explanation, explain
+from ..metrics import GainSpec, gains, ndcg_curve
+from ..presets import resolve
+from ..spec import Spec
+from ..variants import SCHEMA, Variant, format_number
 from .examples import WorkedExample
-from .metrics import Explanation, GainSpec, explain, gains, ndcg_curve
-from .presets import resolve
-from .spec import Spec
-from .variants import SCHEMA, Variant, format_number
 
 __all__ = [
     "DEFAULT_STATE",
@@ -163,7 +164,7 @@ def state_from_example(example: WorkedExample) -> PlaygroundState:
     The example's judged pool holds every judged item; those the ranking did
     not retrieve (matched by label, else by grade) become the state's pool.
 
-    >>> from ndcg_core import get_example
+    >>> from ndcg_core.teaching import get_example
     >>> state = state_from_example(get_example("shop-binary-a"))
     >>> [i.label for i in state.pool], state.variant.k
     (['Apple item (not retrieved)'], 3)

@@ -20,9 +20,9 @@ from dataclasses import replace
 
 import pandas as pd
 
-from .metrics import rank_by_scores
+from ..metrics import rank_by_scores
+from ..spec import Spec
 from .playground import PlaygroundState, make_items
-from .spec import Spec
 
 __all__ = ["query_state"]
 

@@ -28,8 +28,8 @@ from typing import Any
 
 import pandas as pd
 
-from .metrics import ndcg, to_grades
-from .variants import format_base
+from ..metrics import ndcg, to_grades
+from ..variants import format_base
 
 __all__ = ["variant_matrix"]
 

@@ -1,6 +1,6 @@
 """Short teaching cards: the documents' points about NDCG, in our own words, as data.
 
-Each card names the worked examples that demonstrate it (``ndcg_core.EXAMPLES``
+Each card names the worked examples that demonstrate it (``ndcg_core.teaching.EXAMPLES``
 keys); the app loads them into the playground, or side by side into the
 comparison view, with one click.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import N_
 from .examples import get_example
-from .i18n import N_
 
 __all__ = ["CARDS", "Card"]
 

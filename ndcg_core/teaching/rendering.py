@@ -1,7 +1,7 @@
 """What a page draws for one playground state, computed once per state and reused.
 
 A drag or an edit reruns the page; everything here depends only on the state (a frozen,
-hashable :class:`~ndcg_core.playground.PlaygroundState`), so it is kept in small
+hashable :class:`~ndcg_core.teaching.playground.PlaygroundState`), so it is kept in small
 least-recently-used caches: a rerun that did not change the state (choosing an item to move,
 switching tabs, the chart selector going back) reuses the explanation, the chart and the
 formulas. The returned objects are shared: read them, never change them in place.
@@ -13,10 +13,10 @@ from functools import lru_cache
 
 import plotly.graph_objects as go
 
+from ..explanation import Explanation
+from ..i18n import language
 from .figures import cumulative_figure, gains_figure, ndcg_at_k_figure
 from .formula import dcg_latex, definition_latex, ndcg_latex
-from .i18n import language
-from .metrics import Explanation
 from .playground import DEFAULT_STATE, PlaygroundState
 
 __all__ = ["CHART_KINDS", "clear", "explained", "state_figure", "state_formulas", "warm"]

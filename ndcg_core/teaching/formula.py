@@ -15,9 +15,9 @@ import math
 
 import pandas as pd
 
-from .i18n import _
-from .metrics import Explanation
-from .variants import Variant, format_base
+from ..explanation import Explanation
+from ..i18n import _
+from ..variants import Variant, format_base
 
 __all__ = ["dcg_latex", "definition_latex", "latex_number", "ndcg_latex", "number", "trimmed"]
 

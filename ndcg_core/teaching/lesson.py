@@ -23,12 +23,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import error_text
+from ..explanation import Explanation
+from ..i18n import N_, _, ngettext
+from ..variants import format_base
 from .answers import is_correct, parse_answer, precision_problem, same_at_precision
-from .errors import error_text
 from .formula import dcg_latex, ndcg_latex, trimmed
-from .i18n import N_, _, ngettext
-from .metrics import Explanation
-from .variants import format_base
 
 __all__ = [
     "COLUMN_HELP",
@@ -509,7 +509,7 @@ def lesson_step(n: int, ex: Explanation) -> LessonStep:
 
 
 def check_answer(question: Question, text: str) -> Feedback:
-    """Judge a prediction with the shared answer rules (:mod:`ndcg_core.answers`).
+    """Judge a prediction with the shared answer rules (:mod:`ndcg_core.teaching.answers`).
 
     A number is accepted when it agrees with the exact value at the precision
     typed; unreadable input gets ``correct=None`` and a message saying what is

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .i18n import N_
-from .metrics import Explanation, explain
-from .spec import Spec
-from .variants import Variant
+from ..explanation import Explanation, explain
+from ..i18n import N_
+from ..spec import Spec
+from ..variants import Variant
 
 __all__ = [
     "DATASET_EXAMPLES",

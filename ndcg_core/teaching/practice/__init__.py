@@ -1,0 +1,59 @@
+"""Practice exercises: generated from a seed, checked, and diagnosed.
+
+Everything the Practice page needs, as plain data and pure functions, one concern a module:
+
+* :mod:`.model`: the kinds (:data:`KINDS`), levels (:data:`LEVELS`) and the records an exercise is
+  made of (:class:`Formula`, :class:`Question`, :class:`Exercise`, :class:`Feedback`, :class:`Hint`);
+* :mod:`.generators`: :func:`make_exercise` builds exercise number ``n`` of a seed, for a kind and a
+  level: the same arguments always give the same exercise, so a share link (``seed=``, ``ex=``)
+  hands out a set;
+* :mod:`.mistakes`: :func:`diagnose` says which common wrong formula (:data:`MISTAKES`) reproduces a
+  typed number;
+* :mod:`.checking`: :func:`check` judges a response (typed text, a choice, or a dragged order) and
+  returns :class:`Feedback` naming the mistake, if one explains the answer;
+* :mod:`.hints`: three levels of help;
+* :mod:`.progress`: :class:`Progress` keeps score per kind, and :func:`next_kind` favours the kinds
+  answered wrongly.
+
+>>> ex = make_exercise(7, 1, kind="metric", level=1)
+>>> ex.kind, ex.level, ex.answer_type
+('metric', 1, 'number')
+>>> check(ex, f"{ex.exact:.3f}").correct
+True
+>>> diagnose("1.50", [0, 1, 0, 1], quantity="dcg")  # 0 + 1/1 + 0 + 1/2: divided by log2(i)
+['log2_i']
+"""
+
+from .checking import ROW_COLUMNS, check, feedback_latex, focus_rows
+from .generators import LIBRARY_CHOICES, WINNER_CHOICES, kind_for, make_exercise
+from .hints import hints
+from .mistakes import MISTAKES, diagnose, diagnose_question, wrong_formula
+from .model import KINDS, LEVELS, QUANTITIES, Candidate, Exercise, Feedback, Formula, Hint, Question
+from .progress import Progress, next_kind
+
+__all__ = [
+    "KINDS",
+    "LEVELS",
+    "LIBRARY_CHOICES",
+    "MISTAKES",
+    "QUANTITIES",
+    "ROW_COLUMNS",
+    "WINNER_CHOICES",
+    "Candidate",
+    "Exercise",
+    "Feedback",
+    "Formula",
+    "Hint",
+    "Progress",
+    "Question",
+    "check",
+    "diagnose",
+    "diagnose_question",
+    "feedback_latex",
+    "focus_rows",
+    "hints",
+    "kind_for",
+    "make_exercise",
+    "next_kind",
+    "wrong_formula",
+]

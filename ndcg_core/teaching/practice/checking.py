@@ -1,0 +1,223 @@
+"""Judging a response (typed text, a choice, or a dragged order): :func:`check` returns :class:`Feedback`.
+
+>>> from ndcg_core.teaching.practice import make_exercise
+>>> ex = make_exercise(7, 1, kind="metric", level=1)
+>>> check(ex, f"{ex.exact:.3f}").correct
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from ...errors import error_text
+from ...i18n import N_, _
+from ..answers import parse_answer
+from ..formula import dcg_latex, ndcg_latex, trimmed
+from .generators import _order_reaches
+from .mistakes import MISTAKES, diagnose_question, wrong_formula
+from .model import QUANTITIES, Exercise, Feedback, Question
+
+
+def check(exercise: Exercise, response: Any) -> Feedback:
+    """Judge a response: typed text (numeric), a choice index, or a list of labels (order)."""
+    if exercise.answer_type == "number":
+        return _check_number(exercise, response)
+    if exercise.answer_type == "order":
+        return _check_order(exercise, response)
+    return _check_choice(exercise, response)
+
+
+def _check_number(exercise: Exercise, text: str) -> Feedback:
+    q = exercise.question
+    try:
+        a = parse_answer(text)
+    except ValueError as err:
+        return Feedback(
+            False,
+            _("Could not read your answer: {problem}.").format(problem=error_text(err)),
+            problem=str(err),
+        )
+    exact = q.value()
+    found = diagnose_question(a, q)
+    shown = f"{exact:.{max(3, a.decimals)}f}"
+    if not found:
+        message = _("Right: {quantity} is {shown}.").format(quantity=_(QUANTITIES[q.quantity]), shown=shown)
+        return Feedback(True, message, value=a.value)
+    if found == ["too_few_decimals"]:
+        too_few = MISTAKES["too_few_decimals"]
+        return Feedback(
+            False,
+            _("Close, but {problem}.").format(problem=_(too_few)),
+            mistakes=tuple(found),
+            value=a.value,
+            focus=_focus(q, "unknown"),
+        )
+    if found == ["unknown"]:
+        if q.position is not None:
+            message = _(
+                "Not quite: your answer {answer} is not {quantity} ({shown}), and no common mistake "
+                "gives it. Compare with the step-table row below."
+            )
+        else:
+            message = _(
+                "Not quite: your answer {answer} is not {quantity} ({shown}), and no common mistake "
+                "gives it. Compare with the worked formula below."
+            )
+        message = message.format(answer=a.text, quantity=_(QUANTITIES[q.quantity]), shown=shown)
+    else:
+        reasons = _("; or you ").join(_(MISTAKES[m]) for m in found)
+        message = _("Not quite: it looks like you {reasons}. The right value is {shown}.").format(
+            reasons=reasons, shown=shown
+        )
+    focus = _focus(q, found[0]) if q.position is not None or found != ["unknown"] else None
+    return Feedback(False, message, mistakes=tuple(found), value=a.value, focus=focus)
+
+
+def _focus(q: Question, mistake: str) -> tuple[str, int]:
+    """The step-table row that shows the mistake best."""
+    if q.position is not None:
+        return ("steps", q.position)
+    ex = q.explanation()
+    ideal_side = mistake in {"ideal_retrieved_only", "ideal_unsorted", "k_not_on_ideal"} or (
+        q.quantity == "idcg"
+    )
+    table = ex.ideal_steps if ideal_side else ex.steps
+    rows = table[~table["Beyond k"]]
+    if mistake == "k_not_on_ideal":
+        beyond = table[table["Beyond k"]]
+        return ("ideal_steps", int(beyond["Position"].iloc[0]) if len(beyond) else 1)
+    if mistake in {"linear_gain", "exponential_gain"}:
+        pick = rows[rows["Grade"] >= 2]
+    elif mistake in {"log2_i", "log2_i_plus_1"}:
+        pick = rows[(rows["Position"] >= 2) & (rows["Gain"] != 0)]
+    else:
+        pick = rows[rows["Gain"] != 0]
+    if pick.empty:
+        pick = rows if not rows.empty else table
+    return ("ideal_steps" if ideal_side else "steps", int(pick["Position"].iloc[0]))
+
+
+#: Step-table columns shown next to a feedback.
+ROW_COLUMNS = ("Position", "Item", "Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG")
+
+
+_SHORT = {
+    "log2_i": "log2(i)",
+    "log2_i_plus_1": "log2(i + 1)",
+    "natural_log": "ln",
+    "linear_gain": N_("gain = grade"),
+    "exponential_gain": N_("gain = 2^grade − 1"),
+    "ideal_retrieved_only": N_("retrieved items only"),
+    "ties_not_averaged": N_("listed order"),
+    "ties_averaged": N_("average gain"),
+}
+
+
+def focus_rows(exercise: Exercise, feedback: Feedback) -> pd.DataFrame:
+    """The step-table row a feedback points at, worked out, one step per line (narrow, for phones).
+
+    Columns: ``Step`` (the step-table column names), ``Asked`` (the row under
+    the formula asked) and, when the mistake is a different formula choice,
+    ``Your way: ...`` (the same row computed that way). Empty for a right
+    answer or a non-numeric exercise.
+    """
+    q = exercise.question
+    if q is None or feedback.focus is None:
+        return pd.DataFrame(columns=[_("Step"), _("Asked")])
+    table, position = feedback.focus
+    columns = {_("Asked"): q.explanation()}
+    mistake = feedback.mistakes[0] if feedback.mistakes else ""
+    wrong = wrong_formula(q, mistake)
+    if wrong is not None:
+        columns[_("Your way: {how}").format(how=_(_SHORT[mistake]))] = q.explanation(wrong)
+    elif mistake == "ideal_retrieved_only" and table == "ideal_steps":
+        columns[_("Your way: {how}").format(how=_(_SHORT[mistake]))] = q.explanation(ideal=None)
+    out = pd.DataFrame({_("Step"): list(ROW_COLUMNS)})
+    for name, ex in columns.items():
+        steps = getattr(ex, table)
+        row = steps[steps["Position"] == position]
+        out[name] = pd.Series([row[c].iloc[0] if len(row) else None for c in ROW_COLUMNS], dtype=object)
+    return out
+
+
+def feedback_latex(exercise: Exercise, feedback: Feedback) -> tuple[str, ...]:
+    """The formula with the numbers for a wrong numeric answer: the focus row's term, then the total asked."""
+    q = exercise.question
+    if q is None or feedback.correct or not feedback.counts:
+        return ()
+    ex = q.explanation()
+    totals = {
+        "dcg": (dcg_latex(ex),),
+        "idcg": (dcg_latex(ex, ideal=True),),
+        "ndcg": (dcg_latex(ex), dcg_latex(ex, ideal=True), ndcg_latex(ex)),
+    }.get(q.quantity, ())
+    if feedback.focus is None:
+        return totals
+    table, position = feedback.focus
+    row = getattr(ex, table).set_index("Position").loc[position]
+    name = (_("ideal row {n}:") if table == "ideal_steps" else _("row {n}:")).format(n=position)
+    term = (
+        f"\\text{{{name} }}\\dfrac{{{trimmed(row['Gain'])}}}{{{trimmed(row['Divisor'])}}}"
+        f" = {trimmed(row['Discounted gain'])}"
+    )
+    return (term, *totals)
+
+
+def _check_order(exercise: Exercise, order: Sequence[str]) -> Feedback:
+    by_label = dict(zip(exercise.labels, exercise.grades, strict=True))
+    if sorted(order) != sorted(exercise.labels):
+        return Feedback(False, _("The order must hold each item once."), problem="bad order")
+    grades = [by_label[label] for label in order]
+    value = exercise.formula.ndcg(grades)
+    best, worst = dict(exercise.values)["best"], dict(exercise.values)["worst"]
+    ok = _order_reaches(value, exercise.goal, exercise.target, best, worst)
+    if ok:
+        return Feedback(
+            True, _("Right: this order scores NDCG = {value}.").format(value=f"{value:.3f}"), value=value
+        )
+    if exercise.goal == "target":
+        if value > exercise.target:
+            message = _("Not yet: this order scores {value}, too high for {target} ± 0.01.")
+        else:
+            message = _("Not yet: this order scores {value}, too low for {target} ± 0.01.")
+        message = message.format(value=f"{value:.3f}", target=f"{exercise.target:.2f}")
+    elif exercise.goal == "highest":
+        message = _("Not yet: this order scores {value}; the highest possible is {aim}.").format(
+            value=f"{value:.3f}", aim=f"{best:.3f}"
+        )
+    else:
+        message = _("Not yet: this order scores {value}; the lowest possible is {aim}.").format(
+            value=f"{value:.3f}", aim=f"{worst:.3f}"
+        )
+    return Feedback(False, message, value=value)
+
+
+def _check_choice(exercise: Exercise, choice: Any) -> Feedback:
+    if not isinstance(choice, int) or not 0 <= choice < len(exercise.choices):
+        return Feedback(False, _("Pick one of the answers."), problem="no choice")
+    right = exercise.choices[exercise.answer_choice]
+    if choice == exercise.answer_choice:
+        return Feedback(True, _("Right: {why}.").format(why=right))
+    picked = exercise.choices[choice]
+    if exercise.kind == "winner":
+        values = dict(exercise.values)
+        detail = _(
+            "Under the first formula A scores {a1} and B {b1}; under the second, A {a2} and B {b2}."
+        ).format(
+            a1=f"{values['A, first formula']:.3f}",
+            b1=f"{values['B, first formula']:.3f}",
+            a2=f"{values['A, second formula']:.3f}",
+            b2=f"{values['B, second formula']:.3f}",
+        )
+    else:
+        wrong_value = exercise.values[choice][1]
+        detail = _("'{picked}' gives {value}, not {target}.").format(
+            picked=picked, value=f"{wrong_value:.3f}", target=f"{exercise.target:.3f}"
+        )
+    return Feedback(
+        False, _("Not this one: {detail} The answer is: {right}.").format(detail=detail, right=right)
+    )

@@ -1,0 +1,213 @@
+"""The common wrong formulas (:data:`MISTAKES`) and :func:`diagnose`, which names the one a number reproduces.
+
+Each wrong answer is computed by the engine itself (:func:`ndcg_core.explain`, :func:`ndcg_core.dcg`)
+given the wrong choices, so there is exactly one NDCG formula in the code.
+
+>>> diagnose("1.50", [0, 1, 0, 1], quantity="dcg")  # 0 + 1/1 + 0 + 1/2: divided by log2(i)
+['log2_i']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ...explanation import Explanation, explain
+from ...i18n import N_
+from ...metrics import dcg
+from ..answers import Answer, is_correct, parse_answer, precision_problem, same_at_precision
+from .model import _TOTALS, Formula, Question, _rounded_total
+
+#: The common wrong formulas :func:`diagnose` recognises: {id: one-line description}.
+MISTAKES: dict[str, str] = {
+    "log2_i": N_(
+        "divided by max(1, log2(i)), leaving position 2 undiscounted too, where log2(i+1) was asked"
+    ),
+    "log2_i_plus_1": N_(
+        "divided by log2(i+1) where the Järvelin–Kekäläinen discount max(1, log2(i)) was asked"
+    ),
+    "natural_log": N_("used the natural log (ln) where the formula asks for log base 2"),
+    "linear_gain": N_("used the grade as the gain where 2^grade − 1 was asked"),
+    "exponential_gain": N_("used 2^grade − 1 as the gain where the grade itself was asked"),
+    "ideal_retrieved_only": N_(
+        "built the ideal ordering from the retrieved items only, leaving out judged items the ranking missed"
+    ),
+    "ideal_unsorted": N_("used the list in its given order as the ideal, without sorting it best first"),
+    "k_not_on_ideal": N_("summed IDCG over the whole list while DCG stops at k"),
+    "swapped": N_("swapped DCG and IDCG"),
+    "dcg_for_ndcg": N_("gave DCG where NDCG was asked: it still has to be divided by IDCG"),
+    "cumulative_for_row": N_(
+        "gave the cumulative DCG (the running total) where one row's discounted gain was asked"
+    ),
+    "row_for_cumulative": N_(
+        "gave one row's discounted gain where the cumulative DCG (the running total) was asked"
+    ),
+    "rounded_terms": N_("rounded each term before adding them up, so the rounding errors added up too"),
+    "ties_not_averaged": N_(
+        "kept tied items in the listed order where each should get its tie group's average gain"
+    ),
+    "ties_averaged": N_("averaged the gains of tied items where they keep the listed order"),
+    "too_few_decimals": N_("typed fewer than 2 decimals: give at least 2 so the answer can be checked"),
+}
+
+
+def wrong_formula(q: Question, mistake: str) -> Formula | None:
+    """The formula a student used when making ``mistake`` on ``q``, for the formula-choice mistakes.
+
+    None when the mistake is not a different formula choice, or does not apply
+    (no gain mistake on a divisor; no discount mistake on a gain).
+
+    >>> wrong_formula(Question((1.0, 0.0), Formula()), "log2_i").discount
+    'jarvelin'
+    """
+    f = q.formula
+    if mistake in _DISCOUNT_MISTAKES and q.quantity == "gain":
+        return None
+    if mistake in _GAIN_MISTAKES and q.quantity == "divisor":
+        return None
+    if mistake == "log2_i" and f.discount == "log":
+        return replace(f, discount="jarvelin")
+    if mistake == "log2_i_plus_1" and f.discount == "jarvelin":
+        return replace(f, discount="log")
+    if mistake == "natural_log" and f.log_base != math.e:
+        return replace(f, log_base=math.e)
+    if mistake == "linear_gain" and f.gain == "exponential":
+        return replace(f, gain="linear")
+    if mistake == "exponential_gain" and f.gain == "linear":
+        return replace(f, gain="exponential")
+    if q.scores is not None:
+        if mistake == "ties_not_averaged" and f.ties == "average":
+            return replace(f, ties="stable")
+        if mistake == "ties_averaged" and f.ties == "stable":
+            return replace(f, ties="average")
+    return None
+
+
+_DISCOUNT_MISTAKES = ("log2_i", "log2_i_plus_1", "natural_log")
+
+
+_GAIN_MISTAKES = ("linear_gain", "exponential_gain", "ties_not_averaged", "ties_averaged")
+
+
+def _wrong_values(q: Question) -> dict[str, list[float]]:
+    """The answer under every common mistake that applies to the question, by mistake id."""
+    out: dict[str, list[float]] = {}
+    pos = q.position
+    for mistake in _DISCOUNT_MISTAKES + _GAIN_MISTAKES:
+        wrong = wrong_formula(q, mistake)
+        if wrong is not None:
+            out[mistake] = [q.value(wrong)]
+    ex = q.explanation()
+    if q.quantity == "discounted_gain":
+        out["cumulative_for_row"] = [float(ex.steps["Cumulative DCG"].iloc[pos - 1])]
+    if q.quantity == "cumulative_dcg":
+        out["row_for_cumulative"] = [float(ex.steps["Discounted gain"].iloc[pos - 1])]
+        out["rounded_terms"] = [_rounded_total(ex.steps, d, pos) for d in (1, 2)]
+    if q.quantity in _TOTALS:
+        _wrong_totals(q, ex, out)
+    return out
+
+
+def _ratio(top: float, bottom: float) -> list[float]:
+    return [top / bottom] if bottom > 0 else []
+
+
+def _wrong_totals(q: Question, ex: Explanation, out: dict[str, list[float]]) -> None:
+    f = q.formula
+    dcg_ok, idcg_ok = ex.dcg, ex.idcg
+    # Without a pool, the "given order" is the list as the student sees it ranked (by score when scored).
+    pool = list(q.ideal) if q.ideal is not None else [float(g) for g in ex.steps["Grade"]]
+    kw = {"gain": f.gain_arg, "discount": f.discount, "log_base": f.log_base}
+    # IDCG under the wrong ideals, each computed by the engine.
+    wrong_idcg = {
+        "ideal_unsorted": [dcg(pool, ex.ideal_k, **kw)],  # the pool as given, not sorted
+        "k_not_on_ideal": [explain(pool, None, **kw).idcg] if f.k is not None and f.k < len(pool) else [],
+        "ideal_retrieved_only": [q.explanation(ideal=None).idcg] if q.ideal is not None else [],
+    }
+    rounded = {d: (_rounded_total(ex.steps, d), _rounded_total(ex.ideal_steps, d)) for d in (1, 2)}
+    if q.quantity == "dcg":
+        out["swapped"] = [idcg_ok]
+        out["rounded_terms"] = [r[0] for r in rounded.values()]
+    elif q.quantity == "idcg":
+        out["swapped"] = [dcg_ok]
+        out["rounded_terms"] = [r[1] for r in rounded.values()]
+        out.update({name: values for name, values in wrong_idcg.items() if values})
+    else:
+        out["swapped"] = _ratio(idcg_ok, dcg_ok)
+        out["dcg_for_ndcg"] = [dcg_ok]
+        out["rounded_terms"] = [v for top, bottom in rounded.values() for v in _ratio(top, bottom)]
+        for name, values in wrong_idcg.items():
+            wrong = [v for idcg_value in values for v in _ratio(dcg_ok, idcg_value)]
+            if wrong:
+                out[name] = wrong
+
+
+def diagnose_question(answer: str | Answer, q: Question) -> list[str]:
+    """:func:`diagnose` for any numeric question, step-table cells included."""
+    a = answer if isinstance(answer, Answer) else parse_answer(answer)
+    exact = q.value()
+    if is_correct(a, exact):
+        return []
+    if precision_problem(a, exact) is not None and same_at_precision(a, exact):
+        return ["too_few_decimals"]
+    found = [
+        name
+        for name, values in _wrong_values(q).items()
+        if any(same_at_precision(a, v) and not same_at_precision(a, exact) for v in values)
+    ]
+    found.sort(key=list(MISTAKES).index)
+    return found or ["unknown"]
+
+
+def diagnose(
+    answer: str,
+    relevances: Sequence[float],
+    k: int | None = None,
+    *,
+    quantity: str = "ndcg",
+    ideal: Sequence[float] | None = None,
+    gain: str = "linear",
+    discount: str = "log",
+    log_base: float = 2.0,
+) -> list[str]:
+    """Which common mistakes reproduce a typed answer.
+
+    Parameters
+    ----------
+    answer : str
+        What the student typed (a number or arithmetic); its precision matters.
+    relevances, k, ideal, gain, discount, log_base
+        The list and formula, as in :func:`ndcg_core.ndcg`.
+    quantity : {"dcg", "idcg", "ndcg"}
+        What the question asked for.
+
+    Returns
+    -------
+    list of str
+        ``[]`` when the answer is right at the precision typed; otherwise the
+        ids (keys of :data:`MISTAKES`) of every mistake that reproduces the
+        typed number at that precision; otherwise ``["unknown"]``.
+
+    Raises
+    ------
+    ValueError
+        An answer that cannot be read (the message is for the student), or an
+        unknown quantity.
+
+    >>> diagnose("0.53", [0, 1, 1], k=3, ideal=[1, 1, 1])
+    []
+    >>> diagnose("0.693", [0, 1, 1], k=3, ideal=[1, 1, 1])
+    ['ideal_retrieved_only']
+    >>> diagnose("0.9", [0, 1, 1], k=3, ideal=[1, 1, 1])
+    ['unknown']
+    """
+    if quantity not in _TOTALS:
+        raise ValueError(f"quantity must be one of 'dcg', 'idcg', 'ndcg'; got {quantity!r}")
+    question = Question(
+        grades=tuple(float(g) for g in relevances),
+        formula=Formula(k=k, gain=gain, discount=discount, log_base=log_base),
+        quantity=quantity,
+        ideal=None if ideal is None else tuple(float(g) for g in ideal),
+    )
+    return diagnose_question(answer, question)
