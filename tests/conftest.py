@@ -1,11 +1,38 @@
 """Shared settings for every test. Browser fixtures live in tests/browser/conftest.py, so
-nothing here needs Playwright."""
+nothing here needs Playwright.
+
+The tests mirror the layers: ``tests/engine`` (ndcg_core's engine), ``tests/teaching`` (the
+teaching layer and Class mode's storage), ``tests/app`` (the Streamlit pages, run with AppTest, and
+the project's set-up) and ``tests/browser`` (a real Chromium). Each test carries its layer's marker,
+so ``pytest -m engine`` (or ``teaching``, ``app``, ``browser``) runs one layer.
+"""
 
 from __future__ import annotations
 
+import pathlib
+
+import pytest
 from hypothesis import settings
 
 # Timing is not what the properties test: on a busy 2-core CI machine a per-example deadline
 # only produces flaky failures.
 settings.register_profile("project", deadline=None, print_blob=True)
 settings.load_profile("project")
+
+
+LAYERS = ("engine", "teaching", "app", "browser")
+TESTS = pathlib.Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test with the layer its folder names (doctests in the package count as the engine's
+    or the teaching layer's by module)."""
+    for item in items:
+        path = pathlib.Path(str(item.path)).resolve()
+        if path.is_relative_to(TESTS):
+            layer = path.relative_to(TESTS).parts[0]
+        else:
+            parts = path.parts
+            layer = "teaching" if ("teaching" in parts or "classroom" in parts) else "engine"
+        if layer in LAYERS:
+            item.add_marker(layer)

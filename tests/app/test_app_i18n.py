@@ -21,7 +21,7 @@ from streamlit.testing.v1 import AppTest
 from ndcg_core.i18n import _, set_language
 from ndcg_core.teaching.practice import KINDS, LEVELS, MISTAKES, check, make_exercise
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 PO = ROOT / "ndcg_core" / "locale" / "zh" / "LC_MESSAGES" / "messages.po"
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: A Python that is not a virtual environment's: the one this environment was made from.
 BASE_PYTHON = str(Path(sys.base_prefix) / "bin" / "python3")
 

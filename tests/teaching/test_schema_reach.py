@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from ndcg_core import SCHEMA
 from ndcg_core.teaching.playground import from_query_params, to_query_params
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 CHOICES = [(o, c) for o in SCHEMA for c in o.choices]
 IDS = [f"{o.name}={o.to_url(c)}" for o, c in CHOICES]
 

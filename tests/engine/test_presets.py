@@ -188,7 +188,7 @@ def test_checked_records_name_a_version_and_the_checks_that_exist():
     import pathlib
     import re
 
-    root = pathlib.Path(__file__).resolve().parents[1]
+    root = pathlib.Path(__file__).resolve().parents[2]
     for name, p in PRESETS.items():
         if not p.checked:
             continue

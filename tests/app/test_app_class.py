@@ -19,7 +19,7 @@ from ndcg_core.classroom import Store
 from ndcg_core.teaching.practice import MISTAKES
 from views.common import md_escape
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "views/classroom.py"
 
 GRADES = [3, 2, 3, 0, 1, 2]

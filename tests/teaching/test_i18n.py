@@ -21,7 +21,7 @@ from ndcg_core.teaching.answers import parse_answer
 from ndcg_core.teaching.playground import from_query_params, parse_entries
 from ndcg_core.variants import parse_gain_table
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PO = ROOT / "ndcg_core" / "locale" / "zh" / "LC_MESSAGES" / "messages.po"
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 

@@ -15,7 +15,7 @@ import pytest
 
 from ndcg_core import evaluate, read_qrels, read_run
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 TREC_EVAL = ROOT.parent / "shared" / "external" / "trec_eval"
 
 

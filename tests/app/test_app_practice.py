@@ -10,7 +10,7 @@ import ndcg_core
 from ndcg_core.teaching.practice import KINDS, kind_for, make_exercise
 from views.common import md_escape
 
-APP = str(__import__("pathlib").Path(__file__).resolve().parents[1] / "app.py")
+APP = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "app.py")
 
 
 def practice(params: dict[str, str] | None = None) -> AppTest:

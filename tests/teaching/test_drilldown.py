@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import ndcg_core
 from ndcg_core.teaching.drilldown import query_state
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 QRELS = ndcg_core.read_qrels(ROOT / "assets" / "sample_qrels.tsv")
 RUN = ndcg_core.read_run(ROOT / "assets" / "sample_run.tsv")
 

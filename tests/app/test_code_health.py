@@ -6,7 +6,7 @@ import ast
 import itertools
 import pathlib
 
-CORE = pathlib.Path(__file__).resolve().parents[1] / "ndcg_core"
+CORE = pathlib.Path(__file__).resolve().parents[2] / "ndcg_core"
 SOURCES = sorted(CORE.rglob("*.py"))
 
 

@@ -128,7 +128,7 @@ def test_not_text_and_not_a_file():
 def test_sample_files_load_and_evaluate():
     import pathlib
 
-    assets = pathlib.Path(__file__).resolve().parents[1] / "assets"
+    assets = pathlib.Path(__file__).resolve().parents[2] / "assets"
     qrels = read_qrels(assets / "sample_qrels.tsv")
     run = read_run(assets / "sample_run.tsv")
     per_query = evaluate(qrels, run, 10)

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 import ndcg_core
 from ndcg_core.teaching import EXAMPLES, get_example
 
-APP = str(__import__("pathlib").Path(__file__).resolve().parents[1] / "app.py")
+APP = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "app.py")
 
 
 def run(params: dict[str, str] | None = None) -> AppTest:

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 import ndcg_core
 from ndcg_core.teaching.lesson import COLUMN_HELP
 
-APP = str(__import__("pathlib").Path(__file__).resolve().parents[1] / "app.py")
+APP = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "app.py")
 WIKI = [3, 2, 3, 0, 1, 2]
 L2 = math.log2
 

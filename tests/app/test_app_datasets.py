@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 import ndcg_core
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 QRELS = ndcg_core.read_qrels(ROOT / "assets" / "sample_qrels.tsv")
 RUN = ndcg_core.read_run(ROOT / "assets" / "sample_run.tsv")

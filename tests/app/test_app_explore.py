@@ -12,7 +12,7 @@ import ndcg_core
 import ndcg_core.teaching
 from ndcg_core.teaching.cards import CARDS
 
-APP = str(__import__("pathlib").Path(__file__).resolve().parents[1] / "app.py")
+APP = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "app.py")
 
 
 def explore() -> AppTest:

@@ -76,5 +76,5 @@ def test_schema_markdown_lists_every_option():
 def test_readme_carries_the_generated_schema_table():
     import pathlib
 
-    readme = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
     assert schema_markdown() in readme
