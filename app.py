@@ -8,17 +8,11 @@ from pathlib import Path
 import streamlit as st
 
 from ndcg_core.i18n import _
-from views.common import (
-    DATASETS,
-    DRAG_LIST_CSS,
-    PLAYGROUND,
-    count_run,
-    formula_controls,
-    init_language,
-    init_session,
-    language_switch,
-    warm_process,
-)
+from views.ui.drag import DRAG_LIST_CSS
+from views.ui.formula import DATASETS, PLAYGROUND, formula_controls
+from views.ui.language import init_language, language_switch
+from views.ui.session import count_run, warm_process
+from views.ui.share import init_session
 
 ROOT = Path(__file__).parent
 
@@ -39,7 +33,7 @@ pages = [
     st.Page(VIEWS / "practice.py", title=_("Practice"), icon=":material/quiz:", url_path="practice"),
     st.Page(VIEWS / "classroom.py", title=_("Class"), icon=":material/groups:", url_path="class"),
 ]
-#: Which formula each page's sidebar shows (see views.common: shared and per-page settings).
+#: Which formula each page's sidebar shows (see views.ui.formula: shared and per-page settings).
 FORMULA_OF = {"learn": PLAYGROUND, "": PLAYGROUND, "explore": PLAYGROUND, "datasets": DATASETS}
 
 page = st.navigation(pages, position="top")

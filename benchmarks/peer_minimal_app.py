@@ -1,7 +1,7 @@
 """The floor to compare against: a bare Streamlit page with the same drag component and one metric.
 
 Opened once with ``?gc=freeze``, its server process takes the imported modules out of the
-garbage collector's passes, as the playground does (``views.common.warm_process``): without it,
+garbage collector's passes, as the playground does (``views.ui.session.warm_process``): without it,
 the full pass Streamlit runs after every script run (about 0.1 s here) holds the interpreter
 before the run's messages are sent, and a drag waits for it.
 """

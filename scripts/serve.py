@@ -35,7 +35,7 @@ def server_is_up() -> bool:
 
 #: What the first page's script run imports, less the modules that must be imported inside a script
 #: run: streamlit_sortables registers its component with the running app only when imported there
-#: (imported here, its drag list would never load), so views.common (which imports it) is left too.
+#: (imported here, its drag list would never load), so views.ui (whose drag module imports it) is left too.
 FIRST_PAGE_MODULES = (
     "pandas",
     "plotly.graph_objects",

@@ -18,8 +18,11 @@ from ndcg_core.i18n import N_, _
 from ndcg_core.teaching.drilldown import query_state
 from ndcg_core.teaching.figures import ndcg_histogram
 from ndcg_core.teaching.formula import latex_number, number
-from views.common import chart, formula_name, load_state, md_escape
 from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, get_table, load
+from views.ui.charts import chart
+from views.ui.formula import formula_name
+from views.ui.markup import md_escape
+from views.ui.state import load_state
 
 MAX_CHOICES = 500
 KINDS = {"qrels": N_("Qrels"), "run": N_("Run")}

@@ -24,23 +24,13 @@ from ndcg_core.teaching.figures import base_sensitivity_figure
 from ndcg_core.teaching.formula import number
 from ndcg_core.teaching.lesson import COLUMN_HELP
 from ndcg_core.teaching.playground import make_items, state_from_example
-from views.common import (
-    HEADERS,
-    OPTIONS,
-    PLAYGROUND,
-    STYLE_LIMIT,
-    bump,
-    chart,
-    current_state,
-    formula_name,
-    items_editor,
-    keep_widgets,
-    load_spec,
-    load_state,
-    md_escape,
-    step_table,
-    table_box,
-)
+from views.ui.charts import chart
+from views.ui.formula import OPTIONS, PLAYGROUND, formula_name, load_spec
+from views.ui.items import items_editor
+from views.ui.markup import md_escape
+from views.ui.session import bump, keep_widgets
+from views.ui.state import current_state, load_state
+from views.ui.tables import HEADERS, STYLE_LIMIT, step_table, table_box
 
 RANK_KEYS = [f"cmp_rank_{i}" for i in range(4)]
 #: Where the formula table's ideal ordering comes from (ndcg_core.teaching.variant_matrix's "ideal" values).

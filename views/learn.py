@@ -38,21 +38,16 @@ from ndcg_core.teaching.lesson import (
 from ndcg_core.teaching.playground import all_scored, state_from_example
 from ndcg_core.teaching.rendering import explained, state_figure
 from ndcg_core.variants import format_number
-from views.common import (
-    bump,
-    chart,
-    column_help_config,
-    current_state,
-    drag_list,
-    export_buttons,
-    formula_name,
-    history_buttons,
-    items_editor,
-    load_state,
-    md_escape,
-    record_history,
-    sync_url,
-)
+from views.ui.charts import chart
+from views.ui.drag import drag_list
+from views.ui.formula import formula_name
+from views.ui.history import history_buttons, record_history
+from views.ui.items import items_editor
+from views.ui.markup import md_escape
+from views.ui.session import bump
+from views.ui.share import sync_url
+from views.ui.state import current_state, load_state
+from views.ui.tables import column_help_config, export_buttons
 
 PRESENT_CSS = """
 <style>

@@ -28,25 +28,16 @@ from ndcg_core.teaching.playground import (
 )
 from ndcg_core.teaching.rendering import explained, state_figure, state_formulas
 from ndcg_core.variants import format_number
-from views.common import (
-    bump,
-    chart,
-    current_state,
-    drag_list,
-    dragged,
-    export_buttons,
-    formula_name,
-    history_buttons,
-    items_table,
-    load_state,
-    md_escape,
-    next_id,
-    read_items_table,
-    record_history,
-    state_file_controls,
-    step_table,
-    sync_url,
-)
+from views.ui.charts import chart
+from views.ui.drag import drag_list, dragged
+from views.ui.formula import formula_name
+from views.ui.history import history_buttons, record_history
+from views.ui.items import items_table, read_items_table
+from views.ui.markup import md_escape
+from views.ui.session import bump, next_id
+from views.ui.share import state_file_controls, sync_url
+from views.ui.state import current_state, load_state
+from views.ui.tables import export_buttons, step_table
 
 ORDER_HELP = {
     "ideal": N_("Best first: highest gain on top (the highest grade, unless a gain table says otherwise)"),

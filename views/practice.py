@@ -31,7 +31,8 @@ from ndcg_core.teaching.practice import (
     make_exercise,
     next_kind,
 )
-from views.common import md_escape, ui_params
+from views.ui.language import ui_params
+from views.ui.markup import md_escape
 
 MIXED = "mixed"
 # a hint table's own column (the step-table names are in ndcg_core.teaching.lesson)

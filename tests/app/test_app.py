@@ -592,7 +592,7 @@ def test_partial_or_bad_scores_are_named():
 
 
 def test_defect_1_a_malformed_gain_table_after_a_valid_one_keeps_the_valid_one():
-    """Issue 8, defect 1: a valid table, then `0:0, 1-1`, raised UnboundLocalError in views/common.py."""
+    """Issue 8, defect 1: a valid table, then `0:0, 1-1`, raised UnboundLocalError (in views/common.py)."""
     at = run()
     at.radio(key="gain").set_value("custom").run()
     at.text_input(key="gain_table").input("0:0, 1:1, 2:3, 3:7").run()

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from ndcg_core.classroom import Store
 from ndcg_core.teaching.practice import MISTAKES
-from views.common import md_escape
+from views.ui.markup import md_escape
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "views/classroom.py"

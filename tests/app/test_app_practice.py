@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 import ndcg_core
 from ndcg_core.teaching.practice import KINDS, kind_for, make_exercise
-from views.common import md_escape
+from views.ui.markup import md_escape
 
 APP = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "app.py")
 

@@ -29,7 +29,7 @@ BACK = ["ArrowLeft", "PageUp"]
 
 def shown(text: str) -> re.Pattern:
     """A message as shown: every colon of escaped text is followed by an invisible word joiner
-    (views.common.md_escape), so ':emoji:' shortcodes in user text never render."""
+    (views.ui.markup.md_escape), so ':emoji:' shortcodes in user text never render."""
     return re.compile(re.escape(text).replace(":", ":\u2060?"))
 
 
@@ -186,7 +186,7 @@ def test_a_right_and_a_wrong_prediction(page: Page, app_url):
     expect(grid).not_to_contain_text("Discounted gain")
     predict(page, "1.50")
     feedback = page.locator(".st-key-learn_feedback")
-    # a colon in an escaped message is followed by an invisible word joiner (views.common.md_escape)
+    # a colon in an escaped message is followed by an invisible word joiner (views.ui.markup.md_escape)
     expect(feedback.get_by_test_id("stAlertContentSuccess")).to_contain_text(
         re.compile("Right:\u2060? 3 ÷ 2 = 1.5")
     )

@@ -115,7 +115,7 @@ def test_a_drag_exercise_is_solved_by_dragging(page: Page, app_url, artifacts):
     assert sorted(order[: len(relevant)]) == sorted(target[: len(relevant)])
     page.get_by_role("button", name="Check order").click()
     best = dcg(sorted(e.grades, reverse=True)) / dcg(sorted(e.grades, reverse=True))
-    # a colon in a message is followed by an invisible word joiner (views.common.md_escape)
+    # a colon in a message is followed by an invisible word joiner (views.ui.markup.md_escape)
     expect(feedback(page)).to_contain_text(re.compile(f"Right:\u2060? this order scores NDCG = {best:.3f}"))
     page.screenshot(path=str(artifacts / "practice-drag-1280x720.png"))
 

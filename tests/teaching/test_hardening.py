@@ -112,7 +112,7 @@ def test_item1_every_number_in_a_share_link_round_trips(grades, scores, pool, ba
 
 @given(grades=st.lists(finite, min_size=1, max_size=6), scores=st.lists(finite, min_size=6, max_size=6))
 def test_item1_the_item_editor_shows_numbers_that_read_back_exactly(grades, scores):
-    from views.common import _items_frame
+    from views.ui.items import _items_frame
 
     items = tuple(Item(n, f"D{n}", g, s) for n, (g, s) in enumerate(zip(grades, scores, strict=False)))
     frame = _items_frame(items, with_scores=True)

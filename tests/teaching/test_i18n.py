@@ -175,7 +175,7 @@ def test_a_language_source_wins_over_the_context_and_none_falls_back():
         answer["lang"] = None  # outside a session: the context's language
         assert _("Learn") == "Learn"
     finally:
-        use_language_source(app_source)  # the app's, when an AppTest module imported views.common
+        use_language_source(app_source)  # the app's, when an AppTest module imported views.ui.language
 
 
 def test_an_empty_text_stays_empty(zh):

@@ -1,0 +1,152 @@
+"""What Class mode's views share: the store, the link, the join link, guarded callbacks, showing an exercise.
+
+The lecturer's URL carries ``room=CODE&key=SECRET``; the students' link only ``room=CODE``. Who may
+open, close and reveal is decided by the store (``ndcg_core.classroom``), which checks the key on
+every lecturer operation; these views only draw what the key allows.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from urllib.parse import quote
+
+import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
+
+from ndcg_core.classroom import (
+    Store,
+)
+from ndcg_core.i18n import N_, _
+from ndcg_core.teaching.practice import Exercise
+from views.ui.language import ui_params
+from views.ui.markup import md_escape
+
+#: How often the lecturer's live view and the students' waiting screen ask the database.
+LIVE_EVERY = 1.0
+
+
+STUDENT_EVERY = 2.0
+
+
+QR_WIDTH = 250  # CSS pixels: a phone reads it from the back of a lecture hall on a projector
+
+
+STATUS_TEXT = {
+    "draft": N_("Not open yet"),
+    "open": N_("Open for answers"),
+    "closed": N_("Closed"),
+    "revealed": N_("Answer revealed"),
+}
+
+
+NAME_PROBLEMS = {
+    "empty": N_("Type your name (the lecturer sees it next to your answers)."),
+    "too_long": N_("Your name is too long: at most {n} characters."),
+    "control": N_("Your name holds characters that cannot be shown: use letters, digits and spaces."),
+}
+
+
+CSS = """
+<style>
+.st-key-cl_student button, .st-key-cl_student input, .st-key-cl_landing button, .st-key-cl_landing input {
+  min-height: 3rem; font-size: 1.15rem;
+}
+.st-key-cl_student [data-baseweb="select"] > div { min-height: 3rem; font-size: 1.15rem; }
+.st-key-cl_student label p, .st-key-cl_student [data-testid="stMarkdownContainer"] p { font-size: 1.15rem; }
+.st-key-cl_controls button { min-height: 3rem; font-size: 1.2rem; }
+.st-key-cl_live [data-testid="stMetricValue"], .st-key-cl_live [data-testid="stMetricValue"] * {
+  font-size: 4.5rem !important; line-height: 1.1 !important; font-weight: 700;
+}
+.st-key-cl_live [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
+.st-key-cl_live [data-testid="stMarkdownContainer"] p { font-size: 1.35rem; }
+.st-key-cl_prompt [data-testid="stMarkdownContainer"] p { font-size: 1.6rem; font-weight: 600; }
+.st-key-cl_code [data-testid="stMarkdownContainer"] p {
+  font-size: clamp(2rem, 2.6vw, 3.2rem); font-weight: 700; letter-spacing: 0.12em; white-space: nowrap;
+}
+</style>
+"""
+
+
+@st.cache_resource
+def get_store() -> Store:
+    """One store (one engine and connection pool) per server process."""
+    return Store()
+
+
+def link_params() -> tuple[str | None, str | None]:
+    return st.query_params.get("room"), st.query_params.get("key")
+
+
+def shown(text: str, limit: int = 24) -> str:
+    """User-typed text in a message: cut short and escaped."""
+    text = str(text)
+    return md_escape(text if len(text) <= limit else text[:limit] + "…")
+
+
+def join_link(code: str) -> str:
+    """The students' link: NDCG_PUBLIC_URL (the address students reach) or the lecturer's own."""
+    base = (os.environ.get("NDCG_PUBLIC_URL") or st.context.url or "").rstrip("/")
+    base = base.removesuffix("/class")  # the lecturer's own address ends in this page's path
+    lang = "".join(f"&lang={quote(v)}" for v in ui_params().values())  # students see the room's language
+    return f"{base}/class?room={quote(code)}{lang}"
+
+
+def guarded(callback):
+    """A widget callback that turns a database failure into the page's message, not a traceback."""
+
+    @functools.wraps(callback)
+    def run(*args):
+        try:
+            callback(*args)
+        except SQLAlchemyError:
+            st.session_state.cl_db_error = True
+
+    return run
+
+
+def show_exercise(e: Exercise) -> None:
+    """The question's data as Markdown tables of escaped text: drawn at once, readable on a phone."""
+    with st.container(key="cl_prompt"):
+        st.markdown(md_escape(e.prompt))
+    if e.kind in {"cell", "metric", "drag"}:
+        st.markdown(_("**Formula:** {formula}").format(formula=md_escape(e.formula.describe())))
+    with st.container(key="cl_data"):
+        if e.kind == "winner":
+            st.markdown(_("**First formula:** {formula}").format(formula=md_escape(e.formula.describe())))
+            st.markdown(
+                _("**Second formula:** {formula}").format(formula=md_escape(e.alt_formula.describe()))
+            )
+            a, b = st.columns(2)
+            for column, title, labels, grades in (
+                (a, "A", e.labels, e.grades),
+                (b, "B", e.other_labels, e.other),
+            ):
+                column.markdown(
+                    _("**Ranking {name}**").format(name=title) + "\n\n" + _list_table(labels, grades)
+                )
+            return
+        if e.scores is not None:
+            st.caption(_("The scores decide the order, highest first; equal scores are a tie."))
+        st.markdown(_list_table(e.labels, e.grades, e.scores))
+        if e.ideal is not None and e.ideal_labels is not None:
+            n = len(e.grades)
+            st.markdown(
+                _("**Judged but not retrieved**")
+                + "\n\n"
+                + _list_table(e.ideal_labels[n:], e.ideal[n:], numbered=False)
+            )
+
+
+def _list_table(labels, grades, scores=None, numbered: bool = True) -> str:
+    """A Markdown table of a list; every cell escaped (labels may be user text)."""
+    head = [_("Item"), _("Grade")] + ([_("Score")] if scores is not None else [])
+    if numbered:
+        head.insert(0, _("Position"))
+    rows = []
+    for i, (label, grade) in enumerate(zip(labels, grades, strict=True), start=1):
+        cells = [md_escape(label), f"{grade:g}"] + ([f"{scores[i - 1]:g}"] if scores is not None else [])
+        if numbered:
+            cells.insert(0, str(i))
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" * len(head), *rows])

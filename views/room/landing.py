@@ -1,0 +1,61 @@
+"""Class mode's first page: create a room, or join one by its code."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ndcg_core.classroom import (
+    clean_code,
+)
+from ndcg_core.i18n import _
+from views.ui.language import ui_params
+
+from .common import get_store, guarded, shown
+
+
+@guarded
+def _create_room() -> None:
+    code, key = get_store().create_room()
+    st.query_params.from_dict({"room": code, "key": key, **ui_params()})
+
+
+def _join_code() -> None:
+    typed = st.session_state.get("cl_code_input") or ""
+    code = clean_code(typed)
+    if code is None:
+        st.session_state.cl_landing_error = typed
+        return
+    st.session_state.cl_landing_error = None
+    st.query_params.from_dict({"room": code, **ui_params()})
+
+
+def landing() -> None:
+    with st.container(key="cl_landing"):
+        st.markdown(
+            _(
+                "Ask the whole room a question: students answer on their phones and the answers show "
+                "up live on your screen."
+            )
+        )
+        join, teach = st.columns(2, gap="large")  # students are most of the visitors: Join first
+        with teach:
+            st.markdown("#### " + _("Teach"))
+            st.button(
+                _("Create a room"), key="cl_create", type="primary", on_click=_create_room, width="stretch"
+            )
+            st.caption(
+                _(
+                    "Your link then holds the room's lecturer key: keep it to yourself, "
+                    "share only the join link."
+                )
+            )
+        with join:
+            st.markdown("#### " + _("Join"))
+            with st.form("cl_join_code", border=False):
+                st.text_input(_("Room code"), key="cl_code_input", max_chars=12, placeholder="ABC234")
+                st.form_submit_button(_("Join room"), on_click=_join_code, width="stretch")
+            bad = st.session_state.get("cl_landing_error")
+            if bad is not None:
+                st.error(
+                    _("'{code}' is not a room code: a code has 6 letters and digits.").format(code=shown(bad))
+                )

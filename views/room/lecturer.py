@@ -1,0 +1,294 @@
+"""The lecturer's view of a room: ask a question, watch the answers arrive, reveal them."""
+
+from __future__ import annotations
+
+import secrets
+
+import plotly.graph_objects as go
+import segno
+import streamlit as st
+
+from ndcg_core.classroom import (
+    ASKS,
+    BadQuestion,
+    QuestionInfo,
+    RoomExpired,
+    RoomNotFound,
+    Summary,
+    correct_answer,
+    exercise,
+    formula_of_spec,
+    playground_definition,
+    practice_definition,
+)
+from ndcg_core.errors import error_text
+from ndcg_core.i18n import _, ngettext
+from ndcg_core.teaching.playground import DEFAULT_STATE
+from ndcg_core.teaching.practice import KINDS, LEVELS, MISTAKES, Exercise
+from views.ui.markup import md_escape
+
+from .common import LIVE_EVERY, QR_WIDTH, STATUS_TEXT, get_store, guarded, join_link, show_exercise
+
+
+@guarded
+def _ask(code: str, key: str) -> None:
+    ss = st.session_state
+    try:
+        if (ss.get("cl_source") or "practice") == "practice":
+            definition = practice_definition(
+                secrets.randbelow(10**6), 1, ss.get("cl_kind") or "metric", ss.get("cl_level") or 1
+            )
+        else:
+            definition = _playground_definition(ss.get("cl_ask") or "ndcg")
+        q = get_store().ask(code, key, definition)
+    except BadQuestion as err:
+        ss.cl_ask_error = str(err)
+        return
+    ss.cl_ask_error = None
+    ss[f"cl_view_{code}"] = q.number
+
+
+def _playground_list() -> tuple[list[str], list[float], object]:
+    ss = st.session_state
+    items = ss.get("pg_items") or DEFAULT_STATE.items
+    spec = ss.get("pg_spec") or DEFAULT_STATE.spec
+    return [i.label for i in items], [i.grade for i in items], spec
+
+
+def _playground_definition(ask: str) -> dict:
+    labels, grades, spec = _playground_list()
+    formula = formula_of_spec(spec)
+    if formula is None:
+        raise BadQuestion(
+            "the playground's formula uses a gain table or discount that class questions cannot state"
+        )
+    return playground_definition(labels, grades, formula, ask)
+
+
+@guarded
+def _status(code: str, key: str, number: int, status: str) -> None:
+    get_store().set_status(code, key, number, status)
+
+
+@guarded
+def _show(code: str, key: str, number: int) -> None:
+    get_store().show(code, key, number)
+
+
+def ask_panel(code: str, key: str) -> None:
+    ss = st.session_state
+    with st.expander(_("Ask a new question"), expanded=not ss.get(f"cl_view_{code}")):
+        ss.setdefault("cl_source", "practice")
+        st.segmented_control(
+            _("Question from"),
+            ["practice", "playground"],
+            key="cl_source",
+            format_func=lambda s: _("A Practice exercise") if s == "practice" else _("The playground's list"),
+        )
+        if ss.get("cl_source") == "playground":
+            labels, grades, spec = _playground_list()
+            st.selectbox(_("Ask for"), list(ASKS), key="cl_ask", format_func=lambda a: _(ASKS[a]))
+            st.caption(
+                _("The list: {items}. Formula: {formula}.").format(
+                    items=md_escape(
+                        ", ".join(f"{lab} ({g:g})" for lab, g in zip(labels, grades, strict=True))
+                    ),
+                    formula=md_escape(spec.name),
+                )
+            )
+        else:
+            c1, c2 = st.columns(2)
+            c1.selectbox(_("Kind"), list(KINDS), key="cl_kind", format_func=lambda k: md_escape(_(KINDS[k])))
+            c2.segmented_control(
+                _("Level"),
+                list(LEVELS),
+                key="cl_level",
+                default=1,
+                format_func=lambda n: _("Level {n}").format(n=n),
+            )
+        st.button(
+            _("Ask this question"), key="cl_ask_button", type="primary", on_click=_ask, args=(code, key)
+        )
+        if ss.get("cl_ask_error"):
+            st.error(
+                _("This list cannot be asked: {reason}. Change it on the Playground.").format(
+                    reason=md_escape(error_text(ss.cl_ask_error))
+                )
+            )
+
+
+def lecturer(code: str, key: str) -> None:
+    ss = st.session_state
+    store = get_store()
+    history = store.questions(code, key)
+    left, right = st.columns([0.62, 0.38], gap="large")
+    with left:
+        ask_panel(code, key)
+    if not history:
+        with left:
+            st.info(_("No question yet: pick one above and ask it."))
+        with right:
+            join_panel(code)
+        return
+    numbers = [q.number for q in history]
+    view_key = f"cl_view_{code}"
+    if ss.get(view_key) not in numbers:
+        ss[view_key] = numbers[-1]
+    prompts = {q.number: exercise(q.definition).prompt for q in history}  # in the reader's language
+    with left:
+        st.selectbox(
+            _("Question"),
+            numbers,
+            key=view_key,
+            format_func=lambda n: _("Question {n}: {prompt}").format(n=n, prompt=prompts[n][:90]),
+            help=_("Go back to a past question: its answers stay."),
+        )
+    with right:
+        st.download_button(
+            _("Download the room's answers (CSV)"),
+            data=lambda: store.export_csv(code, key),
+            file_name=f"class-{code}.csv",
+            mime="text/csv",
+            key="cl_csv",
+            on_click="ignore",
+            width="stretch",
+        )
+    number = ss[view_key]
+    info = next(q for q in history if q.number == number)
+    e = exercise(info.definition)
+    left, right = st.columns([0.62, 0.38], gap="large")
+    with left, st.container(key="cl_question", border=True):
+        question_panel(code, key, info, e, store.room(code).current)
+    with right:
+        join_panel(code)
+    live(code, key, number)
+
+
+def join_panel(code: str) -> None:
+    link = join_link(code)
+    text, picture = st.columns([0.45, 0.55])
+    with text:
+        st.markdown(_("**Join at**"))
+        with st.container(key="cl_code"):
+            st.markdown(md_escape(code))
+        st.caption(_("Students scan the code or open the link, then type their name."))
+    with picture, st.container(key="cl_qr"):
+        svg = segno.make(link, error="m").svg_inline(scale=10, border=2, dark="#0f172a")
+        st.image(svg, width=QR_WIDTH)
+    st.code(link, language=None)
+
+
+@st.fragment(run_every=LIVE_EVERY)
+def live(code: str, key: str, number: int) -> None:
+    """The lecturer's live view of one question: polls the store's summary."""
+    store = get_store()
+    try:
+        info, summary = store.summary(code, key, number)
+    except (RoomExpired, RoomNotFound):
+        st.rerun()  # the page then says the room has expired
+    e = exercise(info.definition)
+    chart, side = st.columns([0.62, 0.38], gap="large")
+    with chart, st.container(key="cl_chart"):
+        if summary.answered:
+            figure = answers_figure(e, summary, info.status == "revealed")
+            st.plotly_chart(figure, key="cl_histogram", theme=None)
+        else:
+            st.info(_("No answers yet."))
+    with side, st.container(key="cl_live"):
+        c1, c2 = st.columns(2)
+        with c1, st.container(key="cl_answered"):
+            st.metric(_("Answered"), summary.answered)
+        with c2, st.container(key="cl_correct"):
+            share = f"{summary.share(summary.correct):.0%}" if summary.answered else "–"
+            st.metric(_("Right"), share if info.status == "revealed" else "?")
+        if info.status == "revealed":
+            with st.container(key="cl_correct_answer"):
+                st.success(_("The answer: {answer}").format(answer=md_escape(correct_answer(e))))
+            mistakes_panel(summary)
+
+
+def question_panel(
+    code: str, key: str, info: QuestionInfo, e: Exercise, current: QuestionInfo | None
+) -> None:
+    number = info.number
+    st.markdown(_("**Question {n}** · {status}").format(n=number, status=_(STATUS_TEXT[info.status])))
+    show_exercise(e)
+    with st.container(key="cl_controls", horizontal=True):
+        st.button(
+            _("Open for answers"),
+            key="cl_open",
+            type="primary" if info.status == "draft" else "secondary",
+            on_click=_status,
+            args=(code, key, number, "open"),
+            disabled=info.status == "open",
+        )
+        st.button(
+            _("Close"),
+            key="cl_close",
+            on_click=_status,
+            args=(code, key, number, "closed"),
+            disabled=info.status != "open",
+        )
+        st.button(
+            _("Reveal the answer"),
+            key="cl_reveal",
+            type="primary" if info.status == "closed" else "secondary",
+            on_click=_status,
+            args=(code, key, number, "revealed"),
+            disabled=info.status == "revealed",
+        )
+        if current is None or current.number != number:
+            st.button(_("Show to students"), key="cl_show", on_click=_show, args=(code, key, number))
+
+
+def answers_figure(e: Exercise, summary: Summary, revealed: bool) -> go.Figure:
+    title = ngettext("{n} answer", "{n} answers", summary.answered).format(n=summary.answered)
+    if e.answer_type == "choice":
+        labels = [chr(ord("A") + i) if e.kind == "winner" else str(i + 1) for i in range(len(e.choices))]
+        colours = [
+            "#16a34a" if revealed and i == e.answer_choice else "#6366f1" for i in range(len(e.choices))
+        ]
+        fig = go.Figure(
+            go.Bar(x=labels, y=list(summary.choices), marker_color=colours, text=list(summary.choices))
+        )
+        fig.update_layout(xaxis_title=_("Choice"), yaxis_title=_("Students"))
+    else:
+        axis = _("NDCG of the order") if e.answer_type == "order" else _("Answer")
+        values = list(summary.values)
+        marks = values + ([e.exact] if e.answer_type == "number" else [])
+        low, high = min(marks), max(marks)
+        span = max(high - low, 0.05)  # bins fine enough that close answers (0.93, 0.95) stay apart
+        size = span / 25
+        fig = go.Figure(
+            go.Histogram(
+                x=values,
+                marker_color="#6366f1",
+                xbins={"start": low - size / 2, "end": high + size, "size": size},
+            )
+        )
+        fig.update_layout(xaxis_title=axis, yaxis_title=_("Students"), bargap=0.08)
+        fig.update_xaxes(range=[low - span * 0.1, high + span * 0.1])
+        if revealed and e.answer_type == "number":
+            fig.add_vline(x=e.exact, line_color="#16a34a", line_width=4)
+    fig.update_layout(
+        title=title,
+        font={"size": 22, "color": "#0f172a"},
+        plot_bgcolor="#f8fafc",
+        height=330,
+        margin={"l": 60, "r": 20, "t": 60, "b": 60},
+        yaxis={"dtick": 1},
+    )
+    return fig
+
+
+def mistakes_panel(summary: Summary) -> None:
+    if not summary.mistakes:
+        return
+    with st.container(key="cl_mistakes"):
+        st.markdown(_("**Mistakes found in the answers**"))
+        for mistake, count in summary.mistakes.items():
+            known = mistake in MISTAKES
+            what = _(MISTAKES[mistake]) if known else _("a wrong value no common mistake explains")
+            st.markdown(
+                _("{share} · {what}").format(share=f"{summary.share(count):.0%}", what=md_escape(what))
+            )

@@ -1,0 +1,192 @@
+"""A student's view of a room: join with a name, answer the open question, see the feedback."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+
+import streamlit as st
+
+from ndcg_core.classroom import (
+    MAX_NAME,
+    BadAnswer,
+    BadName,
+    NotJoined,
+    QuestionInfo,
+    QuestionNotOpen,
+    RoomExpired,
+    RoomNotFound,
+    UnknownQuestion,
+    correct_answer,
+    exercise,
+    feedback,
+)
+from ndcg_core.errors import error_text
+from ndcg_core.i18n import _
+from ndcg_core.teaching.practice import Exercise, focus_rows
+from views.ui.markup import md_escape
+
+from .common import NAME_PROBLEMS, STUDENT_EVERY, get_store, guarded, show_exercise
+
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+
+def _token() -> str:
+    """This student's id: kept in the URL (``me=``) so a reloaded phone tab is the same student."""
+    ss = st.session_state
+    if "cl_token" not in ss:
+        given = st.query_params.get("me") or ""
+        ss.cl_token = given if TOKEN.match(given) else secrets.token_urlsafe(16)
+    return ss.cl_token
+
+
+@guarded
+def _join(code: str) -> None:
+    ss = st.session_state
+    try:
+        get_store().join(code, _token(), ss.get("cl_name") or "")
+    except BadName as err:
+        ss.cl_name_error = err.reason
+        return
+    ss.cl_name_error = None
+    st.query_params["me"] = _token()
+
+
+@guarded
+def _submit(code: str, number: int, e: Exercise) -> None:
+    ss = st.session_state
+    if e.answer_type == "number":
+        response = ss.get(f"cl_answer_{number}") or ""
+    elif e.answer_type == "choice":
+        picked = ss.get(f"cl_choice_{number}")
+        response = e.choices.index(picked) if picked in e.choices else None
+    else:
+        response = list(ss.get(f"cl_order_{number}") or [])
+    try:
+        get_store().submit(code, _token(), number, response)
+    except BadAnswer as err:
+        ss.cl_answer_error = (number, str(err))
+        return
+    except (QuestionNotOpen, UnknownQuestion):
+        ss.cl_answer_error = (number, _("This question is closed: your answer was not taken."))
+        return
+    except NotJoined:
+        ss.cl_answer_error = (number, _("Join the room with your name first."))
+        return
+    ss.cl_answer_error = None
+
+
+def name_form(code: str) -> None:
+    ss = st.session_state
+    st.markdown(_("Room **{code}**: type the name your lecturer will see.").format(code=md_escape(code)))
+    with st.form("cl_join_form", border=False):
+        st.text_input(_("Your name"), key="cl_name")
+        st.form_submit_button(_("Join"), type="primary", on_click=_join, args=(code,), width="stretch")
+    problem = ss.get("cl_name_error")
+    if problem:
+        with st.container(key="cl_name_error"):
+            st.error(_(NAME_PROBLEMS[problem]).format(n=MAX_NAME))
+
+
+def student(code: str) -> None:
+    with st.container(key="cl_student"):
+        name = get_store().student_name(code, _token())  # the database knows who joined
+        if name is None:
+            name_form(code)
+            return
+        st.caption(_("Room {code} · you are {name}").format(code=md_escape(code), name=md_escape(name)))
+        current = get_store().room(code).current
+        watch(code, None if current is None else (current.number, current.status))
+        if current is None or current.status == "draft":
+            st.info(_("Wait for the lecturer's question: it appears here by itself."))
+            return
+        student_question(code, current)
+
+
+@st.fragment(run_every=STUDENT_EVERY)
+def watch(code: str, drawn: tuple[int, str] | None) -> None:
+    """Rerun the page when the lecturer opens, closes or reveals a question."""
+    try:
+        current = get_store().room(code).current
+    except (RoomNotFound, RoomExpired):
+        st.rerun()
+    now = None if current is None else (current.number, current.status)
+    if now != drawn:
+        st.rerun()
+
+
+def student_question(code: str, q: QuestionInfo) -> None:
+    ss = st.session_state
+    e = exercise(q.definition)
+    mine = get_store().my_answer(code, _token(), q.number)
+    with st.container(key="cl_student_question", border=True):
+        st.markdown(_("**Question {n}**").format(n=q.number))
+        show_exercise(e)
+        if q.status == "open":
+            answer_area(code, q.number, e)
+            error = ss.get("cl_answer_error")
+            if error and error[0] == q.number:
+                with st.container(key="cl_answer_error"):
+                    st.error(md_escape(error_text(error[1])))
+            elif mine is not None:
+                with st.container(key="cl_saved"):
+                    st.success(
+                        _(
+                            "Saved: {answer}. You can change it until the lecturer closes the question."
+                        ).format(answer=md_escape(_answer_text(e, mine.response)))
+                    )
+            return
+        if mine is None:
+            st.info(_("This question is closed; you did not answer it."))
+        else:
+            st.markdown(_("Your answer: {answer}").format(answer=md_escape(_answer_text(e, mine.response))))
+        if q.status == "closed":
+            st.info(_("Answers are closed. Your feedback appears when the lecturer reveals the answer."))
+            return
+        with st.container(key="cl_feedback"):
+            if mine is not None:
+                fb = feedback(e, mine.response)
+                (st.success if fb.correct else st.error)(md_escape(fb.message))
+                rows = focus_rows(e, fb)
+                if not fb.correct and len(rows):
+                    st.dataframe(rows.astype(str), hide_index=True)
+            st.markdown(_("The answer: {answer}").format(answer=md_escape(correct_answer(e))))
+
+
+def _answer_text(e: Exercise, response: str) -> str:
+    value = json.loads(response)
+    if e.answer_type == "choice" and isinstance(value, int) and 0 <= value < len(e.choices):
+        return e.choices[value]
+    return ", ".join(value) if isinstance(value, list) else str(value)
+
+
+def answer_area(code: str, number: int, e: Exercise) -> None:
+    with st.form(f"cl_form_{number}", border=False):
+        if e.answer_type == "number":
+            st.text_input(
+                _("Your answer"),
+                key=f"cl_answer_{number}",
+                placeholder=_("e.g. 0.82 or 3 + 2/1.585"),
+                help=_("A number (at least 2 decimals unless it is whole) or arithmetic with + - * / ^ ( )."),
+            )
+        elif e.answer_type == "choice":
+            st.radio(
+                _("Your answer"),
+                list(e.choices),
+                index=None,
+                key=f"cl_choice_{number}",
+                format_func=md_escape,
+            )
+        else:
+            st.multiselect(
+                _("Tap the items in your order, first to last"),
+                list(e.labels),
+                key=f"cl_order_{number}",
+                format_func=lambda label: _("{label} (grade {grade})").format(
+                    label=md_escape(label), grade=f"{dict(zip(e.labels, e.grades, strict=True))[label]:g}"
+                ),
+            )
+        st.form_submit_button(
+            _("Send answer"), type="primary", on_click=_submit, args=(code, number, e), width="stretch"
+        )

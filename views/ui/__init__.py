@@ -1,0 +1,1 @@
+"""Small helper modules the pages are built from, one concern each."""

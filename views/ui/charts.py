@@ -1,0 +1,45 @@
+"""Plotly charts that never hold back a session's first screen."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ndcg_core.i18n import _
+from ndcg_core.teaching.figures import HEIGHT as FIGURE_HEIGHT
+
+#: Non-widget state: a plotly chart was sent to this session's browser, so its plotly bundle is loaded.
+CHART_SENT = "_chart_sent"
+
+
+#: A component with no markup: once the browser has painted the page it arrived with, it asks the
+#: server for a rerun (a trigger value), which draws the chart its placeholder stands for.
+_PAINTED = st.components.v2.component(
+    "ndcg_painted",
+    js="""
+export default function ({ setTriggerValue }) {
+  requestAnimationFrame(() => setTimeout(() => setTriggerValue("painted", true), 0));
+}
+""",
+)
+
+
+def chart(figure, *, key: str) -> None:
+    """``st.plotly_chart(figure)``, but never on a session's first screen.
+
+    The browser loads plotly (about 4.7 MB of script) the first time a page shows a chart, and
+    the elements that arrived with that chart were mostly drawn only once plotly was ready: on the
+    playground the metric and the drag list appeared about a second later than without the chart,
+    which sits two screens below them. So the first chart of a session is a placeholder of the
+    chart's height; once the browser has painted the page it asks for a rerun (of the fragment the
+    chart is in, or of the page), which draws the chart. Without that request (no script), the
+    chart comes with the next rerun, whatever causes it.
+    """
+    ss = st.session_state
+    if ss.get(CHART_SENT):
+        st.plotly_chart(figure, key=key)
+        return
+    ss[CHART_SENT] = True  # the next run draws the chart, whatever asks for it
+    # Every figure is FIGURE_HEIGHT tall. The key's prefix is what assets/style.css styles.
+    with st.container(height=FIGURE_HEIGHT, border=False, key=f"pending_chart_{key}"):
+        st.caption(_("Drawing the chart…"))
+        _PAINTED(key=f"{key}_painted", on_painted_change=lambda: None)

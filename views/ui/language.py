@@ -1,0 +1,108 @@
+"""The page's language: chosen in the sidebar, kept per session, taken from the browser at first."""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from ndcg_core.i18n import LANGUAGES, _, language, language_of, use_language_source
+
+from .formula import _CONTROLS, DATASETS, PLAYGROUND
+
+LANG_KEY = "ui_lang"  # non-widget state: the session's language (a code of ndcg_core.i18n.LANGUAGES)
+
+
+def _session_language() -> str | None:
+    """The session's language, inside a script run (full or a fragment's); None outside one.
+
+    Every _() asks (about a hundred times a run), so the answer is kept on the run's context for
+    the rest of the run: its ``cursors`` dict is new at every run's start. The language changes
+    only through :func:`_set_session_language`, which updates the kept answer.
+    """
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None:
+        return None
+    kept = getattr(ctx, "_ndcg_language", None)
+    if kept is not None and kept[0] is ctx.cursors:
+        return kept[1]
+    try:  # the run's session state itself: st.session_state's proxy costs more
+        lang = ctx.session_state[LANG_KEY]
+    except KeyError:
+        lang = None
+    ctx._ndcg_language = (ctx.cursors, lang)
+    return lang
+
+
+def _set_session_language(lang: str) -> None:
+    """Make ``lang`` the session's language, from this point of the run on."""
+    st.session_state[LANG_KEY] = lang
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is not None:
+        ctx._ndcg_language = (ctx.cursors, lang)
+
+
+def browser_language() -> str:
+    """The browser's language when the app has it (zh-CN, zh-TW, ... -> zh), else English."""
+    try:
+        locale = st.context.locale
+    except Exception:  # no browser context (AppTest, older Streamlit)
+        locale = None
+    return language_of(locale) or "en"
+
+
+def init_language() -> None:
+    """Settle the session's language: the link's ``lang`` when it has one, else kept, else the browser's."""
+    ss = st.session_state
+    wanted = language_of(st.query_params.get("lang"))
+    if wanted is not None:
+        _set_session_language(wanted)
+    elif LANG_KEY not in ss:
+        _set_session_language(browser_language())
+
+
+def ui_params() -> dict[str, str]:
+    """The language as a share-link parameter; left out only when the page and browser are English."""
+    lang = language()
+    return {"lang": lang} if lang != "en" or browser_language() != "en" else {}
+
+
+def _translated_choices() -> list[str]:
+    """Keys of the widgets whose option labels are translated (formula controls, chart, examples)."""
+    ss = st.session_state
+    keys = [scope.key(name) for scope in (PLAYGROUND, DATASETS) for name in _CONTROLS]
+    keys += ["chart", "learn_example", *(k for k in ss if str(k).startswith("learn_choice_"))]
+    return [k for k in keys if k in ss]
+
+
+def _switch_language() -> None:
+    ss = st.session_state
+    # The browser sends a select box's choice back as its label: after a switch that label is in
+    # the other language and no longer names an option. Pin each choice (read now, while the
+    # labels still match) as a value the next run draws the widget with.
+    kept = {key: ss[key] for key in _translated_choices()}
+    _set_session_language(ss["lang_switch"] or ss[LANG_KEY])  # clicking the chosen one again unselects it
+    for key, value in kept.items():
+        ss[key] = value
+    given = st.query_params.to_dict()
+    wanted = {k: v for k, v in given.items() if k != "lang"} | ui_params()
+    if given != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def language_switch() -> None:
+    """The language switch (drawn in the sidebar of every page by app.py)."""
+    ss = st.session_state
+    ss["lang_switch"] = ss[LANG_KEY]
+    st.segmented_control(
+        _("Language"),
+        list(LANGUAGES),
+        key="lang_switch",
+        format_func=LANGUAGES.get,
+        on_change=_switch_language,
+        label_visibility="collapsed",
+        help=_("Language of the whole app (also in the share link)"),
+    )
+
+
+# Every _() call asks the session, so a fragment's rerun (which skips app.py's top) is translated too.
+use_language_source(_session_language)

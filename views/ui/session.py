@@ -1,0 +1,77 @@
+"""Script runs and widget bookkeeping: which run this is, widgets kept across pages, keys bumped to redraw."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+
+import streamlit as st
+
+from ndcg_core.teaching.playground import (
+    PlaygroundState,
+)
+from ndcg_core.teaching.rendering import warm
+
+
+@st.cache_resource(show_spinner=False)
+def warm_process() -> bool:
+    """Once per server process, at the end of its first page: what every session needs, ready.
+
+    Builds the playground's default charts and formulas once (a no-op when ``scripts/serve.py``
+    already did), then runs the garbage collector's full pass and freezes what survives (the
+    imported modules: millions of objects). Without it, that first full pass (about 0.1 s) fell on some
+    session's first drag.
+    """
+    warm()
+    gc.collect()
+    gc.freeze()
+    return True
+
+
+def count_run() -> None:
+    """Number this script run (app.py calls it first): see :func:`drawn_last_run`."""
+    st.session_state["_run"] = st.session_state.get("_run", 0) + 1
+
+
+def drawn_last_run(tag: str) -> bool:
+    """Whether the widgets tagged ``tag`` were drawn in the previous run; marks them drawn now.
+
+    When they were not (another page ran), Streamlit has dropped their widget state, or
+    left a stale value behind: the caller redraws them from its non-widget copy.
+    """
+    ss = st.session_state
+    last = ss.get(f"_drawn_{tag}")
+    ss[f"_drawn_{tag}"] = ss.get("_run", 0)
+    return last is not None and last == ss.get("_run", 0) - 1
+
+
+@contextlib.contextmanager
+def keep_widgets(tag: str, keys: list[str]):
+    """Keep these widgets' values across page changes (Streamlit drops a page's widget state).
+
+    Each value is copied to non-widget state (``_kept_<key>``) after the page ran, and put
+    back when the page is drawn again after another page, as Streamlit's multipage
+    documentation advises.
+    """
+    ss = st.session_state
+    if not drawn_last_run(tag):
+        for key in keys:
+            if f"_kept_{key}" in ss:
+                ss[key] = ss[f"_kept_{key}"]
+    try:
+        yield
+    finally:
+        for key in keys:
+            if key in ss:
+                ss[f"_kept_{key}"] = ss[key]
+
+
+def bump(name: str) -> None:
+    """Change a component's key so it redraws from the state (sortables, editors)."""
+    st.session_state[name] = st.session_state.get(name, 0) + 1
+
+
+def next_id() -> int:
+    """An item id not used by the playground's items or pool."""
+    ss = st.session_state
+    return PlaygroundState(items=ss.pg_items, pool=ss.pg_pool).next_id()

@@ -1,0 +1,119 @@
+"""Step tables (escaped HTML, rows beyond k marked) and their exports."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ndcg_core.i18n import N_, _
+from ndcg_core.teaching.export import (
+    figure_image,
+    formulas_latex,
+    table_csv,
+    table_html,
+    table_latex,
+    table_markdown,
+)
+from ndcg_core.teaching.formula import number
+from ndcg_core.teaching.lesson import COLUMN_HELP
+from ndcg_core.variants import format_number
+
+#: Step-table columns computed by the app: shown at a fixed precision.
+NUMBER_COLUMNS = ["Gain", "Divisor", "Discounted gain", "Cumulative DCG"]
+
+
+#: Typed by a person: shown exactly as entered.
+EXACT_COLUMNS = ["Grade", "Score"]
+
+
+#: Up to this many rows a step table is HTML with rows beyond k in grey; longer ones go to the grid.
+STYLE_LIMIT = 150
+
+
+HEADERS = {"Position": N_("Pos."), "Tie group": N_("Tie")}  # short headers (the rest: the column names)
+
+
+def _exact(x: float) -> str:
+    return "" if x != x else format_number(x)  # NaN: no score
+
+
+CELL_FORMATS = {c: number for c in NUMBER_COLUMNS} | dict.fromkeys(EXACT_COLUMNS, _exact)
+
+
+def table_box(table: str) -> None:
+    """An HTML table (from :func:`ndcg_core.teaching.export.table_html`) in the box the page's CSS styles:
+    it scrolls past 420 px, and on a phone its headers wrap."""
+    st.html(f'<div class="step-table-wrap">{table}</div>')
+
+
+def step_table(title: str, steps: pd.DataFrame, key: str, columns: list[str]) -> None:
+    """A step table (``columns`` of ``steps``) under ``title`` (Markdown: escape user text), rows
+    beyond k in grey, every header explaining itself on hover. The playground and Explore draw it.
+
+    Up to STYLE_LIMIT rows it is a plain HTML table built in one pass (a styled grid costs
+    tens of milliseconds per rerun on the server and more in the browser), whose headers wrap on
+    a phone; longer tables go to Streamlit's grid, which scrolls them, with a ✓ on the top k rows
+    instead of grey.
+    """
+    # A keyed container gives browser tests a stable handle (.st-key-<key>).
+    with st.container(key=key):
+        beyond = steps["Beyond k"].tolist()
+        if len(steps) <= STYLE_LIMIT:
+            st.markdown(_("**{title}** (rows beyond k in grey)").format(title=title))
+            table = table_html(
+                steps,
+                columns=columns,
+                beyond=beyond,
+                formats=CELL_FORMATS,
+                labels={c: _(HEADERS.get(c, c)) for c in columns},
+                titles={c: _(COLUMN_HELP[c]) for c in columns if c in COLUMN_HELP},
+            )
+            table_box(table)
+            return
+        st.markdown(_("**{title}** (✓ marks the top k rows)").format(title=title))
+        height = min(38 + 35 * max(len(steps), 1), 420)
+        # Every column explains itself on hover, from the one table in ndcg_core.teaching.lesson.
+        config = column_help_config(columns)
+        config["Position"] = st.column_config.Column(
+            _("Pos."), width="small", help=_(COLUMN_HELP["Position"])
+        )
+        config["Tie group"] = st.column_config.Column(_("Tie"), width=40, help=_(COLUMN_HELP["Tie group"]))
+        config.update(
+            {
+                c: st.column_config.NumberColumn(_(c), format="%.3f", help=_(COLUMN_HELP[c]))
+                for c in NUMBER_COLUMNS
+            }
+        )
+        config["Grade"] = st.column_config.NumberColumn(_("Grade"), format="%g", help=_(COLUMN_HELP["Grade"]))
+        marks = [f"{p}" if b else f"{p} ✓" for p, b in zip(steps["Position"], beyond, strict=True)]
+        st.dataframe(
+            steps[columns].assign(Position=marks), hide_index=True, height=height, column_config=config
+        )
+
+
+def column_help_config(columns) -> dict:
+    """Column configs carrying the one-line explanation of each step-table column (hover)."""
+    return {c: st.column_config.Column(_(c), help=_(COLUMN_HELP[c])) for c in columns if c in COLUMN_HELP}
+
+
+def export_buttons(prefix: str, frame: pd.DataFrame, formulas, figure, name: str) -> None:
+    """One-click downloads for slides: the table (CSV, Markdown, LaTeX), formulas, chart (PNG, SVG)."""
+    files = [
+        ("csv", _("Table CSV"), "csv", "text/csv", lambda: table_csv(frame)),
+        ("md", _("Table Markdown"), "md", "text/markdown", lambda: table_markdown(frame)),
+        ("tex", _("Table LaTeX"), "tex", "application/x-tex", lambda: table_latex(frame)),
+        ("formula", _("Formula LaTeX"), "formula.tex", "application/x-tex", lambda: formulas_latex(formulas)),
+        ("png", _("Chart PNG"), "png", "image/png", lambda: figure_image(figure, "png")),
+        ("svg", _("Chart SVG"), "svg", "image/svg+xml", lambda: figure_image(figure, "svg")),
+    ]
+    cols = st.columns(3)
+    for n, (key, label, ext, mime, build) in enumerate(files):
+        cols[n % 3].download_button(
+            label,
+            data=build,
+            file_name=f"{name}.{ext}",
+            mime=mime,
+            key=f"{prefix}_export_{key}",
+            on_click="ignore",
+            width="stretch",
+        )
