@@ -28,11 +28,11 @@ install: $(ENV_DIR)/.installed-app
 install-test: $(ENV_DIR)/.installed-test
 
 $(ENV_DIR)/.installed-app: pyproject.toml | $(PY)
-	@if [ "$(ENV_DIR)/.installed-test" -nt pyproject.toml ]; then :; else $(PY) -m pip install -q -e .; fi
+	@if [ "$(ENV_DIR)/.installed-test" -nt pyproject.toml ]; then :; else $(PY) -m pip install -q -e ".[app]"; fi
 	@touch $@
 
 $(ENV_DIR)/.installed-test: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e ".[test]"
+	$(PY) -m pip install -q -e ".[app,test]"
 	@touch $@
 
 # Debian's Chromium for the Playwright browser tests (Playwright cannot download its own here).
@@ -116,7 +116,7 @@ HEAVY_PEERS ?= torchmetrics==1.9.0 tensorflow-ranking==0.5.3
 $(HEAVY_VENV)/.installed: pyproject.toml
 	test -x $(HEAVY_PY) || $(PYTHON) -m venv $(HEAVY_VENV)
 	$(HEAVY_PY) -m pip install -q "$(HEAVY_TORCH)"
-	$(HEAVY_PY) -m pip install -q -e . pytest hypothesis $(HEAVY_PEERS)
+	$(HEAVY_PY) -m pip install -q -e ".[app]" pytest hypothesis $(HEAVY_PEERS)
 	touch $@
 
 check-heavy-peers: $(HEAVY_VENV)/.installed

@@ -1,10 +1,16 @@
 """ndcg_core: NDCG, step by step, in every variant people actually use.
 
-The pure library behind the NDCG teaching app: no Streamlit here. Start with
-:func:`ndcg`, :func:`dcg` and :func:`explain`; formula choices are described
+The engine behind the NDCG teaching app: numpy and pandas, nothing else. Start
+with :func:`ndcg`, :func:`dcg` and :func:`explain`; formula choices are described
 by :data:`SCHEMA` and carried as :class:`Variant` values; :func:`resolve` turns
 a library preset and/or formula choices into the one :class:`Spec` every
-function takes.
+function takes; :func:`read_qrels`, :func:`read_run` and :func:`evaluate` score
+whole data sets.
+
+The teaching layer (:mod:`ndcg_core.teaching`: worked examples, the lesson,
+practice) and Class mode (:mod:`ndcg_core.classroom`) sit on the engine and
+come with the app's extra (``pip install ".[app]"``); the engine never imports
+them.
 
 >>> import ndcg_core
 >>> round(ndcg_core.ndcg([3, 2, 3, 0, 1, 2], discount="jarvelin"), 4)

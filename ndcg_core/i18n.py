@@ -31,9 +31,6 @@ import io
 from collections.abc import Callable
 from pathlib import Path
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-
 #: The languages the app is translated into, with the name shown in the language switch.
 LANGUAGES = {"en": "English", "zh": "中文"}
 DEFAULT_LANGUAGE = "en"
@@ -60,6 +57,10 @@ def translations(lang: str) -> gettext.NullTranslations:
     """
     po, mo = catalog_paths(lang)
     if po.exists() and (not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime):
+        # Babel comes with the app (its extra), not with the engine, which only marks its texts.
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+
         with po.open("rb") as source:
             catalog = read_po(source, locale=lang, domain=DOMAIN)
         compiled = io.BytesIO()

@@ -122,6 +122,51 @@ _RANX_TIES = N_(
 _SKLEARN_SNIPPET = """from sklearn.metrics import ndcg_score
 print(ndcg_score([$grades], [$scores]$k_arg))"""
 
+#: XGBoost's ndcg@k; its "ndcg@k-" twin differs only where a query has nothing relevant.
+_XGBOOST = Preset(
+    name="xgboost",
+    library="XGBoost eval_metric 'ndcg@k'",
+    version="3.2.0",
+    spec=Spec(
+        variant=Variant(gain="exponential", zero_idcg="one"),
+        preset="xgboost",
+        library="XGBoost",
+        ideal_source="retrieved",
+        allowed_grades="non_negative_integer",
+        max_grade=31,
+        grade_error=_XGB_GRADES,
+        score_dtype="float32",
+        queries="run",
+    ),
+    differences=(
+        N_("gain='exponential' (2^grade - 1, ndcg_exp_gain=True by default)"),
+        N_("zero_idcg='one': a query with nothing relevant scores 1 (use 'ndcg-' for 0)"),
+        N_("predictions are float32, so scores equal at float32 precision tie (kept in input order)"),
+        N_("labels must be whole numbers from 0 to 31"),
+    ),
+    snippet="""import numpy as np, xgboost as xgb
+y = np.array($grades, dtype=float)
+d = xgb.DMatrix(np.zeros((len(y), 1)), label=y, base_margin=np.array($scores, dtype=float))
+d.set_group([len(y)])
+booster = xgb.train({"objective": "rank:ndcg", "eval_metric": "ndcg$at_k"}, d, num_boost_round=0)
+print(booster.eval(d))""",
+    module="xgboost",
+    checked="xgboost 3.2.0, tests/engine/test_crosscheck_libraries.py",
+)
+
+_XGBOOST_MINUS = replace(
+    _XGBOOST,
+    name="xgboost-minus",
+    library="XGBoost eval_metric 'ndcg@k-'",
+    spec=replace(_XGBOOST.spec, variant=Variant(gain="exponential"), preset="xgboost-minus"),
+    differences=(
+        _XGBOOST.differences[0],
+        N_("the trailing '-' makes a query with nothing relevant score 0, as the default does"),
+        *_XGBOOST.differences[2:],
+    ),
+    snippet=_XGBOOST.snippet.replace('"ndcg$at_k"', '"ndcg$at_k-"'),
+)
+
 _PRESET_LIST = (
     Preset(
         name="sklearn",
@@ -148,7 +193,7 @@ _PRESET_LIST = (
         ),
         snippet=_SKLEARN_SNIPPET,
         module="sklearn",
-        checked="scikit-learn 1.9.1, tests/test_crosscheck_libraries.py",
+        checked="scikit-learn 1.9.1, tests/engine/test_crosscheck_libraries.py",
     ),
     Preset(
         name="sklearn-ignore-ties",
@@ -176,7 +221,7 @@ _PRESET_LIST = (
         snippet="""from sklearn.metrics import ndcg_score
 print(ndcg_score([$grades], [$scores]$k_arg, ignore_ties=True))""",
         module="sklearn",
-        checked="scikit-learn 1.9.1, tests/test_crosscheck_libraries.py",
+        checked="scikit-learn 1.9.1, tests/engine/test_crosscheck_libraries.py",
     ),
     Preset(
         name="trec_eval",
@@ -213,7 +258,7 @@ run = {"q": $run}
 evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"$trec_measure_arg"})
 print(evaluator.evaluate(run)["q"]["$trec_measure"])""",
         module="pytrec_eval",
-        checked="pytrec-eval-terrier 0.5.11, tests/test_crosscheck_libraries.py",
+        checked="pytrec-eval-terrier 0.5.11, tests/engine/test_crosscheck_libraries.py",
     ),
     Preset(
         name="ir_measures-exp",
@@ -250,7 +295,7 @@ run = pd.DataFrame({"query_id": pd.Series(["q"] * len(run), dtype=object),
                     "doc_id": pd.Series(list(run), dtype=object), "score": [float(s) for s in run.values()]})
 print(ir_measures.ranx.calc_aggregate([nDCG(dcg="exp-log2")$irm_cutoff], qrels, run))""",
         module="ir_measures",
-        checked="ir-measures 0.4.3 with ranx 0.3.21, tests/test_crosscheck_libraries.py",
+        checked="ir-measures 0.4.3 with ranx 0.3.21, tests/engine/test_crosscheck_libraries.py",
     ),
     Preset(
         name="ranx",
@@ -273,7 +318,7 @@ qrels = Qrels({"q": $qrels})
 run = Run({"q": $run})
 print(evaluate(qrels, run, "ndcg$ranx_k", make_comparable=True))""",
         module="ranx",
-        checked="ranx 0.3.21, tests/test_crosscheck_libraries.py",
+        checked="ranx 0.3.21, tests/engine/test_crosscheck_libraries.py",
     ),
     Preset(
         name="ranx-burges",
@@ -302,7 +347,7 @@ qrels = Qrels({"q": $qrels})
 run = Run({"q": $run})
 print(evaluate(qrels, run, "ndcg_burges$ranx_k", make_comparable=True))""",
         module="ranx",
-        checked="ranx 0.3.21, tests/test_crosscheck_libraries.py",
+        checked="ranx 0.3.21, tests/engine/test_crosscheck_libraries.py",
     ),
     Preset(
         name="torchmetrics",
@@ -338,66 +383,8 @@ print(retrieval_normalized_dcg(torch.tensor($scores), torch.tensor($grades), top
         module="torchmetrics",
         checked="torchmetrics 1.9.0 with torch 2.13.0, make check-heavy-peers (checks_heavy/)",
     ),
-    Preset(
-        name="xgboost",
-        library="XGBoost eval_metric 'ndcg@k'",
-        version="3.2.0",
-        spec=Spec(
-            variant=Variant(gain="exponential", zero_idcg="one"),
-            preset="xgboost",
-            library="XGBoost",
-            ideal_source="retrieved",
-            allowed_grades="non_negative_integer",
-            max_grade=31,
-            grade_error=_XGB_GRADES,
-            score_dtype="float32",
-            queries="run",
-        ),
-        differences=(
-            N_("gain='exponential' (2^grade - 1, ndcg_exp_gain=True by default)"),
-            N_("zero_idcg='one': a query with nothing relevant scores 1 (use 'ndcg-' for 0)"),
-            N_("predictions are float32, so scores equal at float32 precision tie (kept in input order)"),
-            N_("labels must be whole numbers from 0 to 31"),
-        ),
-        snippet="""import numpy as np, xgboost as xgb
-y = np.array($grades, dtype=float)
-d = xgb.DMatrix(np.zeros((len(y), 1)), label=y, base_margin=np.array($scores, dtype=float))
-d.set_group([len(y)])
-booster = xgb.train({"objective": "rank:ndcg", "eval_metric": "ndcg$at_k"}, d, num_boost_round=0)
-print(booster.eval(d))""",
-        module="xgboost",
-        checked="xgboost 3.2.0, tests/test_crosscheck_libraries.py",
-    ),
-    Preset(
-        name="xgboost-minus",
-        library="XGBoost eval_metric 'ndcg@k-'",
-        version="3.2.0",
-        spec=Spec(
-            variant=Variant(gain="exponential"),
-            preset="xgboost-minus",
-            library="XGBoost",
-            ideal_source="retrieved",
-            allowed_grades="non_negative_integer",
-            max_grade=31,
-            grade_error=_XGB_GRADES,
-            score_dtype="float32",
-            queries="run",
-        ),
-        differences=(
-            N_("gain='exponential' (2^grade - 1, ndcg_exp_gain=True by default)"),
-            N_("the trailing '-' makes a query with nothing relevant score 0, as the default does"),
-            N_("predictions are float32, so scores equal at float32 precision tie (kept in input order)"),
-            N_("labels must be whole numbers from 0 to 31"),
-        ),
-        snippet="""import numpy as np, xgboost as xgb
-y = np.array($grades, dtype=float)
-d = xgb.DMatrix(np.zeros((len(y), 1)), label=y, base_margin=np.array($scores, dtype=float))
-d.set_group([len(y)])
-booster = xgb.train({"objective": "rank:ndcg", "eval_metric": "ndcg$at_k-"}, d, num_boost_round=0)
-print(booster.eval(d))""",
-        module="xgboost",
-        checked="xgboost 3.2.0, tests/test_crosscheck_libraries.py",
-    ),
+    _XGBOOST,
+    _XGBOOST_MINUS,
     Preset(
         name="lightgbm",
         library="LightGBM metric 'ndcg' (eval_at)",
@@ -424,7 +411,7 @@ data = lgb.Dataset(np.zeros((len(y), 1)), label=y, group=[len(y)],
 params = {"objective": "lambdarank", "metric": "ndcg", "eval_at": [$cut], "verbose": -1}
 print(lgb.Booster(params=params, train_set=data).eval_train())""",
         module="lightgbm",
-        checked="lightgbm 4.7.0, tests/test_crosscheck_libraries.py",
+        checked="lightgbm 4.7.0, tests/engine/test_crosscheck_libraries.py",
     ),
     Preset(
         name="tf_ranking",

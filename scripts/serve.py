@@ -22,16 +22,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "app.py"
+# The app's folder on sys.path, as Streamlit puts it for the script run: the same module names, so
+# the modules prepare() imports are the very modules the script run then finds loaded.
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-
-def server_is_up() -> bool:
-    from streamlit.runtime import Runtime, RuntimeState
-
-    return Runtime.exists() and Runtime.instance().state in {
-        RuntimeState.NO_SESSIONS_CONNECTED,
-        RuntimeState.ONE_OR_MORE_SESSIONS_CONNECTED,
-    }
-
+from views.ui.internals import run_server, server_is_up  # noqa: E402
 
 #: What the first page's script run imports, less the modules that must be imported inside a script
 #: run: streamlit_sortables registers its component with the running app only when imported there
@@ -51,10 +47,6 @@ FIRST_PAGE_MODULES = (
 
 def prepare() -> None:
     """Import what the first page needs and build the playground's default charts and formulas."""
-    # The app's folder on sys.path, as Streamlit puts it for the script run: the same module names,
-    # so these are the very modules the script run then finds loaded.
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
     for name in FIRST_PAGE_MODULES:
         importlib.import_module(name)
     importlib.import_module("ndcg_core.teaching.rendering").warm()
@@ -71,11 +63,8 @@ def warm_up(poll: float = 0.02, timeout: float = 120.0) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from streamlit.web import cli
-
     threading.Thread(target=warm_up, name="ndcg-warm-up", daemon=True).start()
-    sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]
-    cli.main(prog_name="streamlit")
+    run_server(["run", str(APP), *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

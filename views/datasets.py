@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from ndcg_core import Spec, aggregate, evaluate
 from ndcg_core.errors import error_text
@@ -21,6 +20,7 @@ from ndcg_core.teaching.formula import latex_number, number
 from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, get_table, load
 from views.ui.charts import chart
 from views.ui.formula import formula_name
+from views.ui.internals import release_uploads
 from views.ui.markup import md_escape
 from views.ui.state import load_state
 
@@ -98,20 +98,6 @@ def _score(data: dict, spec: Spec) -> pd.DataFrame:
     return _evaluate(_token(data), qrels, run, spec)
 
 
-def _release_uploads(file_ids: list[str]) -> None:
-    """Drop loaded files from Streamlit's upload manager (the stores hold what the page needs).
-
-    Streamlit keeps a session's uploaded bytes until the session shuts down, and a closed tab's
-    session is only forgotten (never shut down) when its reconnect time runs out: without this,
-    every file ever uploaded stays in the server's memory for as long as the process lives.
-    """
-    ctx = get_script_run_ctx()
-    if ctx is None:
-        return
-    for file_id in file_ids:
-        ctx.uploaded_file_mgr.remove_file(ctx.session_id, file_id)
-
-
 def _reconcile_uploads() -> None:
     """Parse each uploaded file once (by its file id) and score the pair when both are in.
 
@@ -168,7 +154,7 @@ def _reconcile_uploads() -> None:
     for kind in KINDS:
         ss.pop(f"ds_parsed_{kind}", None)
     ss.ds_upload_version = version + 1  # fresh uploaders: the files' bytes are released
-    _release_uploads([file_id for file_id, _, _ in parsed.values()])
+    release_uploads([file_id for file_id, _, _ in parsed.values()])
 
 
 def _sources() -> None:

@@ -140,9 +140,11 @@ def _text_array(s: pd.Series) -> Any:
     if arr is None:
         try:
             import pyarrow as pa
-
+        except ImportError:  # the engine alone: pandas' own factorize instead
+            return None
+        try:
             arr = pa.array(s.array if hasattr(s, "array") else s, from_pandas=True)
-        except (ImportError, pa.ArrowException, TypeError, ValueError):
+        except (pa.ArrowException, TypeError, ValueError):
             return None
         if isinstance(arr, pa.ChunkedArray):
             arr = arr.combine_chunks()

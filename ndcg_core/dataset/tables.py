@@ -144,8 +144,11 @@ def _read_trec_fast(text: str, kind: str) -> pd.DataFrame | None:
     and finite numbers. Anything else (a short line, text after a run's tag, a grade that is not
     a number) returns None: the strict reader then reads the file, or names the line at fault.
     """
-    import pyarrow as pa
-    from pyarrow import csv as pacsv
+    try:
+        import pyarrow as pa
+        from pyarrow import csv as pacsv
+    except ImportError:  # the engine alone (pyarrow comes with the app): the strict reader reads it
+        return None
 
     data = text.encode("utf-8")
     end = len(data)  # blank lines at the very end are harmless (no line after them to misnumber)

@@ -127,7 +127,7 @@ def test_library_table_for_the_playground_list():
     assert table.loc["sklearn", "Checked here"].startswith("yes: scikit-learn ")
 
 
-#: The presets compared with the real library: by tests/test_crosscheck_libraries.py (make test)
+#: The presets compared with the real library: by tests/engine/test_crosscheck_libraries.py (make test)
 #: and, for torchmetrics and TF-Ranking, by checks_heavy/ (make check-heavy-peers).
 CROSSCHECKED = {
     "torchmetrics",

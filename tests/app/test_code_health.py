@@ -1,10 +1,17 @@
-"""Issue 8, defect 13: no hidden import cycles, no dead code, no docstring that says what is not so."""
+"""Issue 8, defect 13: no hidden import cycles, no dead code, no docstring that says what is not so.
+
+Issue 25: modules small enough to read, Streamlit's internals in one adapter, no tracked data.
+"""
 
 from __future__ import annotations
 
 import ast
 import itertools
 import pathlib
+import re
+import subprocess
+
+import streamlit
 
 CORE = pathlib.Path(__file__).resolve().parents[2] / "ndcg_core"
 SOURCES = sorted(CORE.rglob("*.py"))
@@ -48,3 +55,62 @@ def test_defect_13_docstrings_do_not_promise_what_is_not_there():
         if phrase in path.read_text()
     ]
     assert not found, found
+
+
+ROOT = CORE.parent
+#: The one module allowed to import Streamlit's internals (see its docstring).
+ADAPTER = ROOT / "views" / "ui" / "internals.py"
+#: Streamlit's public modules: ``streamlit`` itself, and the components API.
+PUBLIC_STREAMLIT = ("streamlit", "streamlit.components", "streamlit.testing")
+
+
+def _app_sources() -> list[pathlib.Path]:
+    return [
+        *CORE.rglob("*.py"),
+        *(ROOT / "views").rglob("*.py"),
+        ROOT / "app.py",
+        *(ROOT / "scripts").glob("*.py"),
+    ]
+
+
+def test_no_module_of_the_library_or_the_pages_is_over_700_lines():
+    sizes = {p.relative_to(ROOT).as_posix(): len(p.read_text().splitlines()) for p in _app_sources()}
+    assert len(sizes) > 40
+    assert not {p: n for p, n in sizes.items() if n > 700}
+
+
+def test_only_the_adapter_imports_streamlits_internals():
+    offenders = []
+    for path in _app_sources():
+        if path == ADAPTER:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module]
+            offenders += [
+                f"{path.relative_to(ROOT)}: {name}"
+                for name in names
+                if name.split(".")[0] == "streamlit"
+                and not any(name == p or name.startswith(p + ".") for p in PUBLIC_STREAMLIT[1:])
+                and name != "streamlit"
+            ]
+    assert not offenders, offenders
+    assert "streamlit.runtime" in ADAPTER.read_text()
+
+
+def test_the_streamlit_versions_the_adapter_is_tested_on_are_pinned():
+    text = (ROOT / "pyproject.toml").read_text()
+    pin = re.search(r'"streamlit>=([\d.]+),<([\d.]+)"', text)
+    assert pin, "streamlit needs a lower and an upper bound"
+    installed = tuple(int(x) for x in streamlit.__version__.split(".")[:2])
+    low, high = (tuple(int(x) for x in v.split(".")[:2]) for v in pin.groups())
+    assert low <= installed < high
+
+
+def test_data_holds_no_tracked_file():
+    """data/ is where Class mode keeps its rooms (with their lecturer keys): never in a clone."""
+    out = subprocess.run(["git", "ls-files", "data"], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

@@ -46,7 +46,7 @@ def test_outside_a_venv_make_run_creates_and_uses_the_project_venv(tmp_path):
     venv = tmp_path / "venv"
     out = dry_run("run", f"PYTHON={BASE_PYTHON}", f"VENV={venv}")
     assert f"{BASE_PYTHON} -m venv {venv}" in out
-    assert f"{venv}/bin/python -m pip install -q -e ." in out
+    assert f'{venv}/bin/python -m pip install -q -e ".[app]"' in out  # the app: the engine and its extra
     assert f"{venv}/bin/python scripts/serve.py --server.port" in out
     # Never installs into the base interpreter (an externally managed one refuses: PEP 668).
     assert f"{BASE_PYTHON} -m pip" not in out
@@ -87,7 +87,7 @@ def test_the_stamp_skips_pip_until_pyproject_changes(tmp_path):
     older = (ROOT / "pyproject.toml").stat().st_mtime - 10
     os.utime(stamp, (older, older))
     out = dry_run("run", f"PYTHON={BASE_PYTHON}", f"VENV={venv}")
-    assert "pip install -q -e ." in out
+    assert 'pip install -q -e ".[app]"' in out
 
 
 @pytest.mark.parametrize("how", ["argument", "environment"])

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from ndcg_core.i18n import LANGUAGES, _, language, language_of, use_language_source
 
 from .formula import _CONTROLS, DATASETS, PLAYGROUND
+from .internals import run_cache, run_cache_set
 
 LANG_KEY = "ui_lang"  # non-widget state: the session's language (a code of ndcg_core.i18n.LANGUAGES)
 
@@ -15,30 +15,17 @@ LANG_KEY = "ui_lang"  # non-widget state: the session's language (a code of ndcg
 def _session_language() -> str | None:
     """The session's language, inside a script run (full or a fragment's); None outside one.
 
-    Every _() asks (about a hundred times a run), so the answer is kept on the run's context for
-    the rest of the run: its ``cursors`` dict is new at every run's start. The language changes
-    only through :func:`_set_session_language`, which updates the kept answer.
+    Every _() asks (about a hundred times a run), so the answer is kept for the rest of the run
+    (:func:`views.ui.internals.run_cache`). The language changes only through
+    :func:`_set_session_language`, which updates the kept answer.
     """
-    ctx = get_script_run_ctx(suppress_warning=True)
-    if ctx is None:
-        return None
-    kept = getattr(ctx, "_ndcg_language", None)
-    if kept is not None and kept[0] is ctx.cursors:
-        return kept[1]
-    try:  # the run's session state itself: st.session_state's proxy costs more
-        lang = ctx.session_state[LANG_KEY]
-    except KeyError:
-        lang = None
-    ctx._ndcg_language = (ctx.cursors, lang)
-    return lang
+    return run_cache("language", lambda state: state.get(LANG_KEY))[1]
 
 
 def _set_session_language(lang: str) -> None:
     """Make ``lang`` the session's language, from this point of the run on."""
     st.session_state[LANG_KEY] = lang
-    ctx = get_script_run_ctx(suppress_warning=True)
-    if ctx is not None:
-        ctx._ndcg_language = (ctx.cursors, lang)
+    run_cache_set("language", lang)
 
 
 def browser_language() -> str:

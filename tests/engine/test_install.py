@@ -1,0 +1,88 @@
+"""The engine installs and runs alone: numpy and pandas, none of the app's dependencies.
+
+A clean virtual environment (no system packages) gets ``pip install`` of this repository without
+extras, then runs ``ndcg``, ``explain`` and ``evaluate`` there. Expected values are closed forms.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import pathlib
+import shutil
+import subprocess
+import textwrap
+import venv
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+#: What the app brings (its extra) and the engine must run without.
+APP_ONLY = {"streamlit", "plotly", "kaleido", "sqlalchemy", "psycopg", "segno", "babel", "pyarrow"}
+
+
+@pytest.fixture(scope="module")
+def engine_python(tmp_path_factory) -> pathlib.Path:
+    # A copy of what the package is built from: setuptools builds inside the source folder.
+    source = tmp_path_factory.mktemp("engine-source")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    shutil.copytree(ROOT / "ndcg_core", source / "ndcg_core", ignore=shutil.ignore_patterns("__pycache__"))
+    env = tmp_path_factory.mktemp("engine-venv")
+    venv.EnvBuilder(with_pip=True, system_site_packages=False).create(env)
+    python = env / "bin" / "python"
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(source)],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    return python
+
+
+def test_the_engine_installs_with_numpy_and_pandas_only(engine_python):
+    out = subprocess.run(
+        [str(engine_python), "-m", "pip", "list", "--format", "json"], check=True, capture_output=True
+    )
+    installed = {p["name"].lower().replace("_", "-") for p in json.loads(out.stdout)}
+    assert {"numpy", "pandas", "ndcg-teaching-app"} <= installed
+    assert not installed & APP_ONLY, installed & APP_ONLY
+
+
+def test_ndcg_explain_and_evaluate_run_in_the_engine_alone(engine_python, tmp_path):
+    (tmp_path / "qrels").write_text("q1 0 a 3\nq1 0 b 2\nq1 0 c 0\nq2 0 x 1\n")
+    (tmp_path / "run").write_text("q1 Q0 c 1 0.9 r\nq1 Q0 a 2 0.8 r\nq1 Q0 b 3 0.7 r\nq2 Q0 x 1 0.5 r\n")
+    script = textwrap.dedent(
+        """
+        import json, sys
+        import ndcg_core
+        ex = ndcg_core.explain([3, 2, 3, 0, 1, 2], discount="jarvelin")
+        qrels, run = ndcg_core.read_qrels(sys.argv[1]), ndcg_core.read_run(sys.argv[2])
+        per_query = ndcg_core.evaluate(qrels, run, k=3)
+        print(json.dumps({
+            "ndcg": ndcg_core.ndcg([3, 2, 3, 0, 1, 2], discount="jarvelin"),
+            "explain": [ex.dcg, ex.idcg, ex.ndcg],
+            "evaluate": dict(zip(per_query["query"].astype(str), per_query["ndcg"].astype(float))),
+            "modules": sorted(m.split(".")[0] for m in sys.modules),
+        }))
+        """
+    )
+    out = subprocess.run(
+        [str(engine_python), "-c", script, str(tmp_path / "qrels"), str(tmp_path / "run")],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,  # not the repository: the installed package, not the source tree
+    )
+    got = json.loads(out.stdout)
+    # Wikipedia's D1..D6 under rel1 + sum rel_i / log2(i): DCG 8.097, IDCG 8.693, NDCG 0.932.
+    dcg = 3 + 2 + 3 / math.log2(3) + 0 + 1 / math.log2(5) + 2 / math.log2(6)
+    idcg = 3 + 3 + 2 / math.log2(3) + 2 / 2 + 1 / math.log2(5) + 0
+    assert got["ndcg"] == pytest.approx(dcg / idcg)
+    assert round(got["ndcg"], 3) == 0.932
+    assert got["explain"] == pytest.approx([dcg, idcg, dcg / idcg])
+    # q1 ranks c (0), a (3), b (2) under log2(i + 1); its ideal is a, b, c. q2 is perfect.
+    q1 = (0 + 3 / math.log2(3) + 2 / 2) / (3 + 2 / math.log2(3) + 0)
+    assert got["evaluate"] == pytest.approx({"q1": q1, "q2": 1.0})
+    assert not set(got["modules"]) & APP_ONLY
