@@ -89,8 +89,11 @@ lint: install-test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
+# pytest-xdist: one worker per core (TEST_WORKERS=0 runs everything in this one process, as before);
+# the browser tests keep to one worker. One layer alone: $(PY) -m pytest -m engine (teaching, app, browser).
+TEST_WORKERS ?= auto
 test: install-test chromium fonts postgresql lint compile-catalogs
-	NDCG_CHROMIUM=$(CHROMIUM) NDCG_PG_BIN=$(PG_BIN) $(PY) -m pytest
+	NDCG_CHROMIUM=$(CHROMIUM) NDCG_PG_BIN=$(PG_BIN) $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 bench: install-test
 	$(PY) benchmarks/app_speed.py

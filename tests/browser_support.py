@@ -80,7 +80,9 @@ def streamlit_server(timeout: float = 60.0, script: str | pathlib.Path | None = 
     ours = script is None or pathlib.Path(script).resolve() == ROOT / "app.py"
     launcher = [str(ROOT / "scripts" / "serve.py")] if ours else ["-m", "streamlit", "run", str(script)]
     cmd = [sys.executable, *launcher, *server_options(port)]
-    log = open(ROOT / "tests" / ".streamlit-server.log", "w")  # noqa: SIM115
+    # One log per pytest-xdist worker: workers' servers never write into one file.
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    log = open(ROOT / "tests" / f".streamlit-server{'-' + worker if worker else ''}.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -22,10 +22,13 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(items):
-    # A hook in this conftest sees every collected test: mark only the ones in this folder.
+    # A hook in this conftest sees every collected test: mark only the ones in this folder. Under
+    # pytest-xdist (make test), the browser tests share one worker (--dist loadgroup): one app
+    # server and one Chromium, their timings as when they ran alone, beside the other layers.
     for item in items:
         if HERE in pathlib.Path(str(item.path)).resolve().parents:
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 @pytest.fixture(scope="session")
