@@ -19,7 +19,15 @@ def _session_language() -> str | None:
     (:func:`views.ui.internals.run_cache`). The language changes only through
     :func:`_set_session_language`, which updates the kept answer.
     """
-    return run_cache("language", lambda state: state.get(LANG_KEY))[1]
+    return run_cache("language", _stored_language)[1]
+
+
+def _stored_language(state) -> str | None:
+    """The language kept in the run's session state (a mapping without ``get``), or None."""
+    try:
+        return state[LANG_KEY]
+    except KeyError:
+        return None
 
 
 def _set_session_language(lang: str) -> None:
