@@ -50,8 +50,9 @@ fonts:
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq fonts-noto-cjk >/dev/null; \
 	fi
 
-# Translations (README, "Languages"): `make catalogs` extracts every marked string, updates each
-# language's .po (new strings appear untranslated, changed ones fuzzy) and compiles the .mo files.
+# Translations (docs/contributing.md, "Translations"): `make catalogs` extracts every marked string,
+# updates each language's .po (new strings appear untranslated, changed ones fuzzy) and compiles the
+# .mo files.
 # `compile-catalogs` (run by `make run` and `make test`) only compiles; any warning fails it.
 LOCALES := ndcg_core/locale
 POT := $(LOCALES)/messages.pot

@@ -26,7 +26,7 @@ import pytest
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # TensorFlow's start-up chatter
 
-#: The distributions whose versions a run reports (and the README records).
+#: The distributions whose versions a run reports (and docs/library.md records).
 PEERS = ("torch", "torchmetrics", "tensorflow", "tensorflow-ranking", "keras", "numpy")
 
 

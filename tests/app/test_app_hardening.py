@@ -378,8 +378,8 @@ def test_item9_a_dropped_table_is_parsed_again_from_its_compressed_file(monkeypa
 
 def test_item9_the_data_store_sets_glibcs_malloc_for_a_server_that_gives_memory_back(monkeypatch):
     """Two arenas and a fixed 128 kB mmap threshold: with glibc's defaults the server kept hundreds
-    of MB the parser had freed (README, Memory). Checked by importing the module with a libc that
-    records its mallopt calls (M_ARENA_MAX = -8, M_MMAP_THRESHOLD = -3 in glibc's malloc.h)."""
+    of MB the parser had freed (docs/performance.md, Memory). Checked by importing the module with a
+    libc that records its mallopt calls (M_ARENA_MAX = -8, M_MMAP_THRESHOLD = -3 in glibc's malloc.h)."""
     import ctypes
     import importlib
 

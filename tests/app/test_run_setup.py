@@ -1,7 +1,8 @@
 """`make run` / `make test` set-up and the lecturer's Dockerfile (issue 9, "Run anywhere, two commands").
 
 The Makefile is checked with `make -n` (what it would run), so nothing is installed; the Dockerfile is
-read as text (no Docker engine here): its invariants are the ones the README promises.
+read as text (no Docker engine here): its invariants are the ones the README and docs/deployment.md
+promise.
 """
 
 import fnmatch

@@ -1,4 +1,5 @@
-"""Every choice of the variant schema is reachable from a share link, the sidebar and the README.
+"""Every choice of the variant schema is reachable from a share link, the sidebar and the docs
+(docs/library.md, "Formula choices").
 
 Adding a choice to ndcg_core.SCHEMA (a tie rule, a gain) must be enough for all three:
 this walks the schema itself, so a new entry is checked without editing this file.
@@ -32,9 +33,11 @@ def test_share_link_reaches_the_choice_and_writes_it_back(option, choice):
 
 
 @pytest.mark.parametrize(("option", "choice"), CHOICES, ids=IDS)
-def test_readme_table_names_the_choice(option, choice):
-    readme = (ROOT / "README.md").read_text()
-    row = next(line for line in readme.splitlines() if line.startswith(f"| {option.label} (`{option.name}`)"))
+def test_library_docs_table_names_the_choice(option, choice):
+    library_docs = (ROOT / "docs" / "library.md").read_text()
+    row = next(
+        line for line in library_docs.splitlines() if line.startswith(f"| {option.label} (`{option.name}`)")
+    )
     assert f"`{option.url_key}`" in row
     assert f"`{option.to_url(choice)}`: {option.choices[choice]}" in row
 
