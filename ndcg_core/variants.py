@@ -7,7 +7,7 @@ app's controls, the share-link parameters and the documentation are all
 generated. Adding a choice (a tie rule, say) is one entry in its table here
 plus its computation in the engine (:mod:`ndcg_core.metrics`, and the data-set
 kernels if data sets should offer it); a test walks the schema and checks that
-every choice is reachable from a share link, the sidebar and the README.
+every choice is reachable from a share link, the sidebar and docs/library.md.
 
 Examples
 --------
@@ -424,7 +424,7 @@ def parse_gain_table(text: str) -> dict[float, float]:
 
 
 def schema_markdown() -> str:
-    """The schema as a Markdown table, for the README and the app's help."""
+    """The schema as a Markdown table, for docs/library.md and the app's help."""
     rows = ["| option | share-link key | default | choices |", "|---|---|---|---|"]
     for o in SCHEMA:
         default = (

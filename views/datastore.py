@@ -42,7 +42,7 @@ from ndcg_core.i18n import N_
 
 # Arrow's default pool (mimalloc) can keep freed pages in per-thread heaps, and Streamlit runs
 # each session's script on its own thread; the system allocator's freed memory goes back to the
-# OS with malloc_trim (release_memory). Measured: no change in held memory (README, Memory).
+# OS with malloc_trim (release_memory). Measured: no change in held memory (docs/performance.md, Memory).
 with contextlib.suppress(ImportError):
     import pyarrow as _pa
 
@@ -53,7 +53,7 @@ with contextlib.suppress(ImportError):
 # the threshold for handing big blocks straight to the OS (mmap) rises to 32 MB, so later buffers
 # land in the arenas too. Two arenas and a fixed 128 kB threshold (large buffers are mmap'ed and
 # go back to the OS when freed): 3 sessions with 1M-row data sets held 383 MB instead of 506 MB
-# (measured with the environment's MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072; README,
+# (measured with the environment's MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072; docs/performance.md,
 # Memory). Set from here so every way of starting the app gets it. Not glibc: nothing to set.
 M_MMAP_THRESHOLD, M_ARENA_MAX = -3, -8  # glibc's malloc.h
 MMAP_THRESHOLD_BYTES, ARENA_MAX = 128 * 1024, 2
