@@ -1,255 +1,347 @@
-"""The app's message for each known library error, in the reader's language (one place).
+"""The library's errors and messages with codes, and their text in the reader's language (one table).
 
-The library's ``ValueError`` messages stay English: they are API, and tests and scripts match
-them. The app shows :func:`error_text` of an error instead: each known message (a pattern here)
-becomes its translated sentence, with the pattern's named parts put back in; parts named
-``problem`` are themselves library messages and are translated the same way, parts named
-``fallback`` are one of the short phrases marked below. An unknown message is shown as it is.
+The library raises :class:`NDCGError`, a ``ValueError`` that carries a ``code`` (a key of
+:data:`MESSAGES`) and its ``values``. ``str(err)`` is the English message, as scripts and tests
+match it (it is API); the app shows :func:`error_text` of an error instead: the code's template,
+translated, with its values put back in.
+
+A value may itself be coded: a :class:`Message` (a short coded text: a phrase such as "the default
+example", or another error's message) or an :class:`NDCGError`. It is translated the same way, so a
+share-link warning that wraps a problem is translated whole. Other values (numbers, ids, a file's
+name, a library's own words) are shown as they are.
+
+Warnings and hints that are not raised are :class:`Message` s: ``str`` values that read as their
+English and keep their code.
 
 >>> from ndcg_core.i18n import set_language
+>>> err = NDCGError("entry_not_number", n=2, text="'two'")
+>>> str(err)
+"entry 2 ('two') is not a number; write a grade such as 2 or 0.5, or label:grade"
+>>> err.code, err.values, isinstance(err, ValueError)
+('entry_not_number', {'n': 2, 'text': "'two'"}, True)
 >>> set_language("zh")
->>> error_text(ValueError("entry 2 ('two') is not a number; write a grade such as 2 or 0.5, or label:grade"))
+>>> error_text(err)
 "第 2 项（'two'）不是数字；请写一个等级，例如 2 或 0.5，或写成 名称:等级"
+>>> error_text(Message("share_link_param", key="rel", problem=err, fallback=Message("default_example")))
+"分享链接参数 'rel'：第 2 项（'two'）不是数字；请写一个等级，例如 2 或 0.5，或写成 名称:等级；改用默认例子。"
 >>> set_language("en")
->>> error_text("some new message")
-'some new message'
+>>> error_text(ValueError("some other error"))
+'some other error'
 """
 
 from __future__ import annotations
 
-import re
+from typing import Any
 
 from .i18n import N_, _
 
-__all__ = ["KNOWN_ERRORS", "error_text"]
+__all__ = ["MESSAGES", "Message", "NDCGError", "error_text"]
 
-#: Phrases a share-link warning names as what is used instead (translated where shown).
-FALLBACKS = (
-    N_("the default example"),
-    N_("the order as given"),
-    N_("no extra judged items"),
-    N_("linear gain"),
-    N_("the formula above"),
-    N_("the whole list"),
-)
+#: Every coded message: code -> its English template (also the gettext msgid). The values fill the
+#: template's placeholders; ``str.format`` puts them in, in English and in translation alike.
+MESSAGES: dict[str, str] = {
+    # ---------------------------------------------------------------- formula choices (variants)
+    "not_whole_number": N_("{text} is not a whole number of at least 1"),
+    "cutoff_too_large": N_("{value} is above the largest cutoff, {max}"),
+    "not_a_log_base": N_("{text} is not a number above 1 (or e)"),
+    "not_a_choice": N_("{text} is not one of {allowed}"),
+    "not_a_gain": N_("{text} is not one of {allowed} or a grade:gain table such as 0:0,1:1,2:3"),
+    "bad_log_base": N_("log_base must be a finite number greater than 1, got {value}"),
+    "k_not_whole": N_("k must be a whole number of at least 1 (or None), got {value}"),
+    "k_below_one": N_("k must be at least 1 (or None for the whole list), got {value}"),
+    "not_one_of": N_("{name} must be one of {allowed}; got {value}"),
+    "not_a_variant_name": N_("not a variant name: {name} (expected e.g. nDCG(gain='exponential')@10)"),
+    "unknown_variant_option": N_("unknown variant option {key} in {name}"),
+    "gain_entry_form": N_("gain table entry {n} ({text}) is not of the form grade:gain, e.g. 2:3"),
+    "gain_entry_finite": N_("gain table entry {n} ({text}) must use finite numbers"),
+    "gain_table_empty": N_("the gain table is empty: give grade:gain pairs such as 0:0,1:1,2:3"),
+    "grade_without_gain": N_("grade {g} has no gain in the table; add an entry such as {entry}"),
+    # ---------------------------------------------------------------- one list (metrics)
+    "got_a_string": N_("{what}: expected a list of numbers, got a string {value}"),
+    "not_finite_at": N_("{what}: position {n} is {value}, expected a finite number"),
+    "gain_not_finite": N_("gain table: grade {g} has gain {gain}; gains must be finite"),
+    "grade_not_in_table": N_("grade {g} (position {n}) is not in the gain table, which has grades {known}"),
+    "grade_overflows": N_(
+        "grade {g} (position {n}) is too large for exponential gain: 2^grade overflows a float "
+        "(grades must stay between -1023 and 1023)"
+    ),
+    "too_large": N_(
+        "the gains are too large: their discounted sum exceeds the largest float (about 1.8e308), "
+        "so DCG and NDCG would be inf or NaN; use smaller grades or gains"
+    ),
+    "idcg_zero": N_(
+        "IDCG is {idcg}: no item in the ideal ordering has a positive gain, so NDCG is undefined "
+        "(choose zero_idcg='zero', 'one' or 'skip' to score such lists)"
+    ),
+    "scores_count": N_("scores has {n} entries but there are {grades} grades; give one score per item"),
+    "labels_count": N_("{what} has {n} entries but there are {grades} grades; give one label per grade"),
+    # ---------------------------------------------------------------- specs, presets, library rules
+    "not_a_variant": N_("variant must be a Variant, got {value}"),
+    "library_refuses": N_("{library} refuses {what}: {why}"),
+    "this_preset": N_("this preset"),
+    "this_list": N_("this list"),
+    "these_qrels": N_("these qrels"),
+    "query_named": N_("query {query}"),
+    "grade_refused": N_("{rule} (grade {g} {where})"),
+    "at_position": N_("at position {n}"),
+    "at_position_of_ideal": N_("at position {n} of ideal"),
+    "on_row": N_("on {row}"),
+    "too_few_items": N_("{rule} (the list has {n})"),
+    "too_few_retrieved": N_("{rule} (it retrieved {n})"),
+    "ids_repeat": N_("it identifies items by id, and ids repeat: {ids}"),
+    "ideal_lacks_grade": N_(
+        "ideal must hold the grade of every judged item, retrieved ones included; it lacks the list's "
+        "grade {g}"
+    ),
+    "preset_sets_k": N_("preset {name}: the variant must leave k unset (k is per call)"),
+    "preset_unnamed": N_("preset {name}: its spec must name it (preset={name})"),
+    "unknown_preset": N_("unknown preset {name}; choose one of {known}"),
+    "no_such_preset": N_("unknown preset {name}"),
+    "unknown_choice": N_("unknown choice {key}; choose from {allowed}"),
+    "preset_fixes": N_("preset {name} fixes {key}={fixed}; drop {key}={value} or drop the preset"),
+    "not_a_spec": N_("spec must be a Spec (see ndcg_core.resolve), got {value}"),
+    "spec_and_choices": N_("give either spec= or {named}=, not both: a Spec already holds every choice"),
+    # ---------------------------------------------------------------- data sets: tables and files
+    "not_a_dataframe": N_("{what} must be a pandas DataFrame with columns {columns}"),
+    "missing_columns": N_(
+        "{what} needs columns {columns}; missing {missing} (accepted names, any case: {hints}); found {found}"
+    ),
+    "no_columns": N_("no columns"),
+    "line_n": N_("line {n}"),
+    "row_n": N_("row {n}"),
+    "missing_nan": N_("missing (NaN)"),
+    "not_finite_row": N_("{table}: {what} on {row} is {value}, expected a finite number"),
+    "not_finite_rows": N_("{table}: {what} on {row} is {value}, expected a finite number ({n} such rows)"),
+    "query_id": N_("query id"),
+    "document_id": N_("document id"),
+    "missing_id": N_(
+        "{table}: {row} has no {what} ({n} such rows); every row needs a query id and a document id"
+    ),
+    "cannot_read": N_("cannot read {name}: {reason}"),
+    "the_uploaded_file": N_("the uploaded file"),
+    "not_a_file": N_("expected a file path or a file-like object, got {type}"),
+    "not_utf8": N_("{name}: not UTF-8 text (byte {byte}): is this a text file?"),
+    "empty_file": N_(
+        "{name} is empty: expected {kind} lines such as '{trec}' or a CSV/TSV table with a header ({columns})"
+    ),
+    "qrels_fields": N_(
+        "{name}: line {line} has {n} fields; a TREC qrels line has 4 (query iteration doc grade): "
+        "ids cannot contain spaces"
+    ),
+    "not_trec_qrels": N_(
+        "{name}: not a TREC qrels file with 4 fields on every line ({reason}); ids cannot contain spaces"
+    ),
+    "too_few_fields": N_("{name}: line {line} has fewer than {n} fields (TREC {kind} format)"),
+    "rank_not_number": N_(
+        "{name}: line {line}: the rank {rank} is not a number (TREC run lines are "
+        "'query Q0 doc rank score tag'; ids cannot contain spaces)"
+    ),
+    "bad_delimiter": N_("{name}: could not read a table with delimiter {sep} ({reason})"),
+    "single_column": N_(
+        "{name}: found a single column {column}: the delimiter was not recognised. "
+        "Use commas, tabs, semicolons or spaces between {columns}, or TREC format"
+    ),
+    "empty_id": N_("{name}: line {line} has an empty {what}; every row needs both ids"),
+    "no_data_rows": N_("{name} has a header but no data rows"),
+    # ---------------------------------------------------------------- data sets: scoring
+    "judged_twice": N_(
+        "qrels: document {doc} is judged twice for query {query} ({first} and {second}); "
+        "each (query, doc) pair must appear once"
+    ),
+    "judged_twice_many": N_(
+        "qrels: document {doc} is judged twice for query {query} ({first} and {second}); "
+        "each (query, doc) pair must appear once ({n} duplicate pairs in all)"
+    ),
+    "retrieved_twice": N_(
+        "run: document {doc} is retrieved twice for query {query} ({first} and {second}); "
+        "remove one, or pass duplicates='max' to keep the higher score"
+    ),
+    "retrieved_twice_many": N_(
+        "run: document {doc} is retrieved twice for query {query} ({first} and {second}); "
+        "remove one, or pass duplicates='max' to keep the higher score ({n} duplicate pairs in all)"
+    ),
+    "unjudged_gain": N_("{problem} (unjudged retrieved documents count as grade 0)"),
+    "ties_over_data_set": N_(
+        "ties={ties} depends on numpy's sort internals for each list and cannot be reproduced over a "
+        "data set; choose one of {allowed}"
+    ),
+    "ties_over_data_set_preset": N_(
+        "ties={ties} depends on numpy's sort internals for each list and cannot be reproduced over a "
+        "data set; choose one of {allowed} (or preset='sklearn', tie-averaged)"
+    ),
+    "in_query": N_("query {query}: {problem}"),
+    "idcg_zero_query": N_(
+        "IDCG is 0 for {n} query ({shown}): nothing relevant to find, so NDCG is undefined "
+        "(choose zero_idcg='zero', 'one' or 'skip')"
+    ),
+    "idcg_zero_queries": N_(
+        "IDCG is 0 for {n} queries ({shown}): nothing relevant to find, so NDCG is undefined "
+        "(choose zero_idcg='zero', 'one' or 'skip')"
+    ),
+    "not_evaluate_table": N_(
+        "aggregate needs the table from evaluate() with columns dcg and idcg; got {found}"
+    ),
+    "idcg_zero_count": N_("{n} of {total} queries have IDCG = 0 and zero_idcg='error'"),
+    "cannot_average": N_("cannot average this data set: {problem}"),
+    # ---------------------------------------------------------------- typed or pasted lists, share links
+    "entry_not_number": N_(
+        "entry {n} ({text}) is not a number; write a grade such as 2 or 0.5, or label:grade"
+    ),
+    "entry_not_finite": N_("entry {n} ({text}) is not a finite number"),
+    "unknown_order": N_("unknown order {how}: use ideal, worst, reverse, shuffle or reset"),
+    "scores_for_grades": N_("{a} scores for {b} grades"),
+    "labels_for_grades": N_("{a} labels for {b} grades"),
+    "labels_for_pool_grades": N_("{a} labels for {b} pool grades"),
+    "no_gain_for_grade": N_("no gain for grade {g} in the table"),
+    "link_not_decodable": N_("it is not a link this app wrote (cannot be decoded)"),
+    "link_without_params": N_("it does not hold share-link parameters"),
+    "state_not_json": N_("the file is not a playground state (not JSON)"),
+    "state_not_ours": N_("the file is not a playground state saved by this app"),
+    "share_link_param": N_("Share link parameter '{key}': {problem}; using {fallback} instead."),
+    # what a share-link warning uses instead
+    "default_example": N_("the default example"),
+    "order_as_given": N_("the order as given"),
+    "no_extra_judged_items": N_("no extra judged items"),
+    "linear_gain": N_("linear gain"),
+    "formula_above": N_("the formula above"),
+    "whole_list": N_("the whole list"),
+    # ---------------------------------------------------------------- teaching: examples, comparisons, pages
+    "label_repeats": N_("judged item {n} repeats the label {label}: labels must be unique to compare"),
+    "rankings_count": N_("compare 1 to {max} rankings, not {n}"),
+    "ranking_unknown_item": N_("ranking {name} names {item}, which is not a judged item"),
+    "ranking_repeats_item": N_("ranking {name} lists {item} more than once"),
+    "position_unknown_item": N_("position {n} names {item}, which is not a judged item (judged: {judged})"),
+    "no_example_group": N_("no worked examples in group {group}"),
+    "unknown_example": N_("no worked example {key}; known: {known}"),
+    "unknown_figure_quantity": N_("unknown figure quantity {quantity}"),
+    "lesson_step_range": N_("the lesson has steps 1 to {max}, not {n}"),
+    "lesson_needs_items": N_("the lesson needs a list with at least one item"),
+    "chart_kind": N_("chart kind must be one of {allowed}, not {kind}"),
+    "image_format": N_("image format must be 'png' or 'svg', not {fmt}"),
+    "query_not_found": N_("query {query} is in neither the run nor the qrels"),
+    "no_rankings": N_("give at least one ranking, e.g. {example}"),
+    "ranking_name_clash": N_("ranking names may not be column names of the table: {names}"),
+    "unknown_exercise_kind": N_("unknown exercise kind {kind}; expected one of {kinds}"),
+    "exercise_level": N_("level must be 1, 2 or 3; got {level}"),
+    "diagnose_quantity": N_("quantity must be one of 'dcg', 'idcg', 'ndcg'; got {quantity}"),
+    # ---------------------------------------------------------------- typed answers (teaching.answers)
+    "type_a_number": N_("type a number such as 0.82, or arithmetic such as 3 + 2/1.585"),
+    "only_numbers": N_("only numbers can be used: {example}"),
+    "divides_by_zero": N_("the arithmetic divides by zero"),
+    "exponent_too_large": N_("exponent {e} is too large: powers up to {max} are allowed"),
+    "negative_fractional_power": N_("a negative number cannot be raised to a fractional power"),
+    "no_functions": N_(
+        "functions such as log2(...) cannot be used: type their value instead (for example 1.585 for log2(3))"
+    ),
+    "no_dotted_names": N_("names with a dot (like math.pi) cannot be used: {example}"),
+    "a_name": N_("'{name}' is a name, not a number: {example}"),
+    "only_arithmetic": N_("only numbers, + - * / ^ and parentheses can be used: {example}"),
+    "answer_not_text": N_("expected text, got {type}"),
+    "answer_empty": N_("the answer is empty: {example}"),
+    "answer_too_long": N_("the answer is too long ({n} characters, at most {max})"),
+    "not_arithmetic": N_("'{text}' is not a number or arithmetic: {example}"),
+    "number_too_large": N_("the arithmetic gives a number too large to use"),
+    "more_decimals": N_("give at least {n} decimals (you typed {typed})"),
+    # ---------------------------------------------------------------- Practice's verdicts that judge nothing
+    "answer_unreadable": N_("Could not read your answer: {problem}."),
+    "bad_order": N_("The order must hold each item once."),
+    "no_choice": N_("Pick one of the answers."),
+    # ---------------------------------------------------------------- Class mode (classroom)
+    "class_formula": N_(
+        "the playground's formula uses a gain table or discount that class questions cannot state"
+    ),
+    "class_exercise": N_("unknown Practice exercise kind {kind} or level {level}"),
+    "class_ask": N_("ask must be one of {asks}; got {ask}"),
+    "class_items": N_("a class question needs 2 to {n} items, each with a label"),
+    "class_labels_differ": N_("the items' labels must differ, so an order can name them"),
+    "class_needs_relevant": N_("at least one item must be relevant (grade above 0)"),
+    "class_question_source": N_("unknown question source {source}"),
+    "class_type_a_number": N_("Type a number."),
+    "class_give_every_item": N_("Give every item once, in your order."),
+    "class_answer_too_long": N_("That answer is too long."),
+    "room_hours": N_("NDCG_ROOM_HOURS must be a positive number of hours; got {text}"),
+    "question_status": N_("status must be one of {allowed}; got {status}"),
+}
 
-_EXAMPLE_RE = re.escape("type a number such as 0.82, or arithmetic such as 3 + 2/1.585")
 
-#: (pattern of the English library message, its message for the reader). The patterns match the
-#: whole message; their named groups fill the message's placeholders.
-KNOWN_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.DOTALL), message)
-    for pattern, message in (
-        # share links (ndcg_core.teaching.playground.from_query_params): the problem and fallback inside
-        (
-            r"Share link parameter '(?P<key>[^']+)': (?P<problem>.*); using (?P<fallback>.*) instead\.",
-            N_("Share link parameter '{key}': {problem}; using {fallback} instead."),
-        ),
-        # typed or pasted lists (ndcg_core.teaching.playground)
-        (
-            r"entry (?P<n>\d+) \((?P<text>.*)\) is not a number; "
-            r"write a grade such as 2 or 0\.5, or label:grade",
-            N_("entry {n} ({text}) is not a number; write a grade such as 2 or 0.5, or label:grade"),
-        ),
-        (
-            r"entry (?P<n>\d+) \((?P<text>.*)\) is not a finite number",
-            N_("entry {n} ({text}) is not a finite number"),
-        ),
-        (r"(?P<a>\d+) labels for (?P<b>\d+) grades", N_("{a} labels for {b} grades")),
-        (r"(?P<a>\d+) labels for (?P<b>\d+) pool grades", N_("{a} labels for {b} pool grades")),
-        (r"(?P<a>\d+) scores for (?P<b>\d+) grades", N_("{a} scores for {b} grades")),
-        (r"no gain for grade (?P<g>\S+) in the table", N_("no gain for grade {g} in the table")),
-        (
-            r"it is not a link this app wrote \(cannot be decoded\)",
-            N_("it is not a link this app wrote (cannot be decoded)"),
-        ),
-        (r"it does not hold share-link parameters", N_("it does not hold share-link parameters")),
-        (
-            r"the file is not a playground state \(not JSON\)",
-            N_("the file is not a playground state (not JSON)"),
-        ),
-        (
-            r"the file is not a playground state saved by this app",
-            N_("the file is not a playground state saved by this app"),
-        ),
-        # formula choices (ndcg_core.variants, ndcg_core.presets)
-        (
-            r"(?P<text>.*) is not a whole number of at least 1",
-            N_("{text} is not a whole number of at least 1"),
-        ),
-        (
-            r"(?P<value>\S+) is above the largest cutoff, (?P<max>\S+)",
-            N_("{value} is above the largest cutoff, {max}"),
-        ),
-        (r"(?P<text>.*) is not a number above 1 \(or e\)", N_("{text} is not a number above 1 (or e)")),
-        (
-            r"(?P<text>.*) is not one of (?P<allowed>.*) or a grade:gain table such as 0:0,1:1,2:3",
-            N_("{text} is not one of {allowed} or a grade:gain table such as 0:0,1:1,2:3"),
-        ),
-        (r"(?P<text>.*) is not one of (?P<allowed>.*)", N_("{text} is not one of {allowed}")),
-        (
-            r"log_base must be a finite number greater than 1, got (?P<value>.*)",
-            N_("the log base must be a finite number greater than 1, got {value}"),
-        ),
-        (
-            r"gain table entry (?P<n>\d+) \((?P<text>.*)\) is not of the form grade:gain, e\.g\. 2:3",
-            N_("gain table entry {n} ({text}) is not of the form grade:gain, e.g. 2:3"),
-        ),
-        (
-            r"gain table entry (?P<n>\d+) \((?P<text>.*)\) must use finite numbers",
-            N_("gain table entry {n} ({text}) must use finite numbers"),
-        ),
-        (
-            r"the gain table is empty: give grade:gain pairs such as 0:0,1:1,2:3",
-            N_("the gain table is empty: give grade:gain pairs such as 0:0,1:1,2:3"),
-        ),
-        (
-            r"grade (?P<g>\S+) has no gain in the table; add an entry such as (?P<entry>\S+)",
-            N_("grade {g} has no gain in the table; add an entry such as {entry}"),
-        ),
-        (r"unknown preset (?P<name>'[^']*')(?:; choose one of .*)?", N_("unknown preset {name}")),
-        # data-set files (ndcg_core.dataset): the file's name comes first
-        (
-            r"(?P<name>.*): not UTF-8 text \(byte (?P<byte>\d+)\): is this a text file\?",
-            N_("{name}: not UTF-8 text (byte {byte}): is this a text file?"),
-        ),
-        (
-            r"(?P<name>.*) is empty: expected (?P<kind>\w+) lines such as '(?P<trec>.*)' "
-            r"or a CSV/TSV table with a header \((?P<columns>.*)\)",
-            N_(
-                "{name} is empty: expected {kind} lines such as '{trec}' "
-                "or a CSV/TSV table with a header ({columns})"
-            ),
-        ),
-        (
-            r"(?P<name>.*): line (?P<line>\d+) has (?P<n>\d+) fields; a TREC qrels line has 4 "
-            r"\(query iteration doc grade\): ids cannot contain spaces",
-            N_(
-                "{name}: line {line} has {n} fields; a TREC qrels line has 4 (query iteration doc grade): "
-                "ids cannot contain spaces"
-            ),
-        ),
-        (
-            r"(?P<name>.*): line (?P<line>\d+) has fewer than (?P<n>\d+) fields "
-            r"\(TREC (?P<kind>\w+) format\)",
-            N_("{name}: line {line} has fewer than {n} fields (TREC {kind} format)"),
-        ),
-        (
-            r"(?P<name>.*): line (?P<line>\S+): the rank (?P<rank>.*) is not a number "
-            r"\(TREC run lines are 'query Q0 doc rank score tag'; ids cannot contain spaces\)",
-            N_(
-                "{name}: line {line}: the rank {rank} is not a number (TREC run lines are "
-                "'query Q0 doc rank score tag'; ids cannot contain spaces)"
-            ),
-        ),
-        (
-            r"(?P<name>.*): found a single column (?P<column>.*): the delimiter was not recognised\. "
-            r"Use commas, tabs, semicolons or spaces between (?P<columns>.*), or TREC format",
-            N_(
-                "{name}: found a single column {column}: the delimiter was not recognised. "
-                "Use commas, tabs, semicolons or spaces between {columns}, or TREC format"
-            ),
-        ),
-        (r"(?P<name>.*) has a header but no data rows", N_("{name} has a header but no data rows")),
-        (
-            r"(?P<name>.*): line (?P<line>\d+) has an empty (?P<what>.*); every row needs both ids",
-            N_("{name}: line {line} has an empty {what}; every row needs both ids"),
-        ),
-        (
-            r"(?P<what>.*) needs columns (?P<columns>.*); missing (?P<missing>.*) "
-            r"\(accepted names, any case: (?P<hints>.*)\); found (?P<found>.*)",
-            N_(
-                "{what} needs columns {columns}; missing {missing} "
-                "(accepted names, any case: {hints}); found {found}"
-            ),
-        ),
-        (
-            r"(?P<table>.*): (?P<what>\w+) on (?P<row>.*) is (?P<value>.*), expected a finite number "
-            r"\((?P<n>\d+) such rows\)",
-            N_("{table}: {what} on {row} is {value}, expected a finite number ({n} such rows)"),
-        ),
-        (
-            r"(?P<table>.*): (?P<what>\w+) on (?P<row>.*) is (?P<value>.*), expected a finite number",
-            N_("{table}: {what} on {row} is {value}, expected a finite number"),
-        ),
-        # Class mode (ndcg_core.classroom): questions that cannot be asked, answers that cannot be taken
-        (
-            r"the playground's formula uses a gain table or discount that class questions cannot state",
-            N_("the playground's formula uses a gain table or discount that class questions cannot state"),
-        ),
-        (
-            r"a class question needs 2 to (?P<n>\d+) items, each with a label",
-            N_("a class question needs 2 to {n} items, each with a label"),
-        ),
-        (
-            r"the items' labels must differ, so an order can name them",
-            N_("the items' labels must differ, so an order can name them"),
-        ),
-        (
-            r"at least one item must be relevant \(grade above 0\)",
-            N_("at least one item must be relevant (grade above 0)"),
-        ),
-        (r"Type a number\.", N_("Type a number.")),
-        (r"Give every item once, in your order\.", N_("Give every item once, in your order.")),
-        (r"That answer is too long\.", N_("That answer is too long.")),
-        # typed answers (ndcg_core.teaching.answers): the hint after the colon is the shared example
-        (
-            r"(?P<problem>.*): " + _EXAMPLE_RE,
-            N_("{problem}: type a number such as 0.82, or arithmetic such as 3 + 2/1.585"),
-        ),
-        (r"only numbers can be used", N_("only numbers can be used")),
-        (r"the arithmetic divides by zero", N_("the arithmetic divides by zero")),
-        (
-            r"exponent (?P<e>\S+) is too large: powers up to (?P<max>\d+) are allowed",
-            N_("exponent {e} is too large: powers up to {max} are allowed"),
-        ),
-        (
-            r"a negative number cannot be raised to a fractional power",
-            N_("a negative number cannot be raised to a fractional power"),
-        ),
-        (
-            r"functions such as log2\(\.\.\.\) cannot be used: type their value instead "
-            r"\(for example 1\.585 for log2\(3\)\)",
-            N_(
-                "functions such as log2(...) cannot be used: type their value instead "
-                "(for example 1.585 for log2(3))"
-            ),
-        ),
-        (
-            r"names with a dot \(like math\.pi\) cannot be used",
-            N_("names with a dot (like math.pi) cannot be used"),
-        ),
-        (r"'(?P<name>.*)' is a name, not a number", N_("'{name}' is a name, not a number")),
-        (
-            r"only numbers, \+ - \* / \^ and parentheses can be used",
-            N_("only numbers, + - * / ^ and parentheses can be used"),
-        ),
-        (r"the answer is empty", N_("the answer is empty")),
-        (
-            r"the answer is too long \((?P<n>\d+) characters, at most (?P<max>\d+)\)",
-            N_("the answer is too long ({n} characters, at most {max})"),
-        ),
-        (r"'(?P<text>.*)' is not a number or arithmetic", N_("'{text}' is not a number or arithmetic")),
-        (
-            r"give at least (?P<n>\d+) decimals \(you typed (?P<typed>\d+)\)",
-            N_("give at least {n} decimals (you typed {typed})"),
-        ),
-    )
-)
+def _english(code: str, values: dict[str, Any]) -> str:
+    return MESSAGES[code].format(**values)
+
+
+class Message(str):
+    """A coded text that is not raised (a warning, a hint, a phrase inside another message).
+
+    It *is* its English text (``==``, ``in`` and formatting see the English), and it keeps
+    ``code`` and ``values`` so :func:`error_text` can translate it. Text built from it with ``+``
+    or an f-string is plain English.
+
+    >>> m = Message("labels_for_grades", a=2, b=3)
+    >>> m, m == "2 labels for 3 grades", m.code
+    ('2 labels for 3 grades', True, 'labels_for_grades')
+    """
+
+    code: str
+    values: dict[str, Any]
+
+    def __new__(cls, code: str, /, **values: Any) -> Message:
+        self = super().__new__(cls, _english(code, values))
+        self.code = code
+        self.values = values
+        return self
+
+    def __reduce__(self):  # pickling and copying rebuild it from its code and values
+        return _message, (type(self), self.code, self.values)
+
+
+def _message(cls: type[Message], code: str, values: dict[str, Any]) -> Message:
+    return cls(code, **values)
+
+
+class NDCGError(ValueError):
+    """A ``ValueError`` with a ``code`` (a key of :data:`MESSAGES`) and its ``values``.
+
+    ``str(err)`` is the English message (a :class:`Message`, so text taken with ``str`` keeps the
+    code); :func:`error_text` gives it in the reader's language.
+    """
+
+    def __init__(self, code: str, /, **values: Any) -> None:
+        self.message = Message(code, **values)
+        super().__init__(str.__str__(self.message))
+
+    @property
+    def code(self) -> str:
+        return self.message.code
+
+    @property
+    def values(self) -> dict[str, Any]:
+        return self.message.values
+
+    @classmethod
+    def of(cls, message: Message) -> NDCGError:
+        """The error whose message is ``message`` (a coded text found earlier, raised now)."""
+        return cls(message.code, **message.values)
+
+    def __str__(self) -> Message:  # type: ignore[override]
+        return self.message
+
+    def __reduce__(self):  # pickling and copying rebuild it from its code and values
+        return _error, (type(self), self.code, self.values)
+
+
+def _error(cls: type[NDCGError], code: str, values: dict[str, Any]) -> NDCGError:
+    return cls(code, **values)
+
+
+def _coded(value: Any) -> Message | None:
+    if isinstance(value, NDCGError):
+        return value.message
+    return value if isinstance(value, Message) else None
 
 
 def error_text(err: Exception | str) -> str:
-    """The reader's message for a library error (its English text when it is not a known one)."""
-    message = str(err)
-    for pattern, template in KNOWN_ERRORS:
-        match = pattern.fullmatch(message)
-        if match is None:
-            continue
-        parts = match.groupdict()
-        if "problem" in parts:
-            parts["problem"] = error_text(parts["problem"])
-        fallback = parts.get("fallback")
-        if fallback in FALLBACKS:
-            parts["fallback"] = _(fallback)
-        return _(template).format(**parts)
-    return message
+    """The reader's message for an error or coded text (an uncoded one is shown as its ``str``)."""
+    message = _coded(err)
+    if message is None:
+        return str(err)
+    values = {key: (error_text(v) if _coded(v) is not None else v) for key, v in message.values.items()}
+    return _(MESSAGES[message.code]).format(**values)

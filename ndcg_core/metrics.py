@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .errors import NDCGError
 from .presets import Preset, as_spec
 from .spec import Spec
 from .variants import Variant, check_choice, check_log_base
@@ -65,10 +66,10 @@ def to_grades(values: Any, what: str = "relevances") -> np.ndarray:
     >>> to_grades([1, "x"])
     Traceback (most recent call last):
     ...
-    ValueError: relevances: position 2 is 'x', expected a finite number
+    ndcg_core.errors.NDCGError: relevances: position 2 is 'x', expected a finite number
     """
     if isinstance(values, (str, bytes)):
-        raise ValueError(f"{what}: expected a list of numbers, got a string {values!r}")
+        raise NDCGError("got_a_string", what=what, value=repr(values))
     if isinstance(values, np.ndarray) and values.ndim == 1 and values.dtype.kind in "biuf":
         arr = values.astype(float, copy=False)
     else:
@@ -80,11 +81,11 @@ def to_grades(values: Any, what: str = "relevances") -> np.ndarray:
                     raise TypeError
                 arr[i] = float(v)
             except (TypeError, ValueError):
-                raise ValueError(f"{what}: position {i + 1} is {v!r}, expected a finite number") from None
+                raise NDCGError("not_finite_at", what=what, n=i + 1, value=repr(v)) from None
     bad = np.flatnonzero(~np.isfinite(arr))
     if bad.size:
         i = int(bad[0])
-        raise ValueError(f"{what}: position {i + 1} is {arr[i]!r}, expected a finite number")
+        raise NDCGError("not_finite_at", what=what, n=i + 1, value=repr(arr[i]))
     return arr
 
 
@@ -124,14 +125,12 @@ def gains(grades: Any, gain: GainSpec = "linear") -> np.ndarray:
         table = {float(key): float(value) for key, value in gain.items()}
         bad = [(key, value) for key, value in table.items() if not math.isfinite(value)]
         if bad:
-            raise ValueError(f"gain table: grade {bad[0][0]:g} has gain {bad[0][1]!r}; gains must be finite")
+            raise NDCGError("gain_not_finite", g=f"{bad[0][0]:g}", gain=repr(bad[0][1]))
         out = np.empty_like(g)
         for i, grade in enumerate(g):
             if grade not in table:
                 known = ", ".join(f"{x:g}" for x in sorted(table))
-                raise ValueError(
-                    f"grade {grade:g} (position {i + 1}) is not in the gain table, which has grades {known}"
-                )
+                raise NDCGError("grade_not_in_table", g=f"{grade:g}", n=i + 1, known=known)
             out[i] = table[grade]
         return out
     check_choice("gain", gain)
@@ -142,10 +141,7 @@ def gains(grades: Any, gain: GainSpec = "linear") -> np.ndarray:
     bad = np.flatnonzero(~np.isfinite(out))
     if bad.size:
         i = int(bad[0])
-        raise ValueError(
-            f"grade {g[i]:g} (position {i + 1}) is too large for exponential gain: "
-            "2^grade overflows a float (grades must stay between -1023 and 1023)"
-        )
+        raise NDCGError("grade_overflows", g=f"{g[i]:g}", n=i + 1)
     # expm1(x*ln2) is 2**x - 1 without cancellation; round integers exactly.
     exact = np.abs(g) == np.round(np.abs(g))
     out[exact] = np.sign(g[exact]) * (np.exp2(np.abs(g[exact])) - 1.0)
@@ -179,15 +175,8 @@ def _dcg_of_gains(ranked_gains: np.ndarray, k: int, discount: str, log_base: flo
     with np.errstate(over="ignore", invalid="ignore"):
         value = float(np.sum(top / divisors(top.size, discount, log_base)))
     if not math.isfinite(value):
-        raise ValueError(TOO_LARGE)
+        raise NDCGError("too_large")  # the only way there, as gains and divisors are finite
     return value
-
-
-#: Why a DCG is not a finite number: the only way there, as gains and divisors are finite.
-TOO_LARGE = (
-    "the gains are too large: their discounted sum exceeds the largest float (about 1.8e308), "
-    "so DCG and NDCG would be inf or NaN; use smaller grades or gains"
-)
 
 
 def _ideal_gains(ideal_gains: np.ndarray) -> np.ndarray:
@@ -198,17 +187,14 @@ def _ideal_gains(ideal_gains: np.ndarray) -> np.ndarray:
 def _normalize(dcg_value: float, idcg_value: float, spec: Spec) -> float:
     """NDCG of one list: the spec's division, or its IDCG = 0 policy (raising under "error")."""
     if spec.variant.zero_idcg == "error" and spec.undefined(np.array([idcg_value]))[0]:
-        raise ValueError(
-            f"IDCG is {idcg_value:g}: no item in the ideal ordering has a positive gain, so NDCG "
-            "is undefined (choose zero_idcg='zero', 'one' or 'skip' to score such lists)"
-        )
+        raise NDCGError("idcg_zero", idcg=f"{idcg_value:g}")
     return float(spec.normalize(np.array([dcg_value]), np.array([idcg_value]))[0])
 
 
 def _check_scores(scores: Any, n: int) -> np.ndarray:
     s = to_grades(scores, "scores")
     if s.size != n:
-        raise ValueError(f"scores has {s.size} entries but there are {n} grades; give one score per item")
+        raise NDCGError("scores_count", n=s.size, grades=n)
     return s
 
 
@@ -553,5 +539,5 @@ def _check_labels(labels: Any, n: int, what: str) -> list[str]:
         return [f"D{i}" for i in range(1, n + 1)]
     out = [str(x) for x in labels]
     if len(out) != n:
-        raise ValueError(f"{what} has {len(out)} entries but there are {n} grades; give one label per grade")
+        raise NDCGError("labels_count", what=what, n=len(out), grades=n)
     return out

@@ -20,7 +20,7 @@ Examples
 >>> ndcg([-1, 2], preset="sklearn")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: scikit-learn refuses this list: ndcg_score should not be used on negative y_true values...
+ndcg_core.errors.NDCGError: scikit-learn refuses this list: ndcg_score should not be used on negative ...
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from .errors import NDCGError
 from .i18n import N_
 from .spec import RULE_FIELDS, Spec
 from .variants import Variant
@@ -76,9 +77,9 @@ class Preset:
 
     def __post_init__(self) -> None:
         if self.spec.variant.k is not None:
-            raise ValueError(f"preset {self.name!r}: the variant must leave k unset (k is per call)")
+            raise NDCGError("preset_sets_k", name=repr(self.name))
         if self.spec.preset != self.name:
-            raise ValueError(f"preset {self.name!r}: its spec must name it (preset={self.name!r})")
+            raise NDCGError("preset_unnamed", name=repr(self.name))
 
     @property
     def variant(self) -> Variant:
@@ -489,7 +490,7 @@ def get_preset(name: str | Preset) -> Preset:
         return PRESETS[name]
     except (KeyError, TypeError):
         known = ", ".join(repr(p) for p in PRESETS)
-        raise ValueError(f"unknown preset {name!r}; choose one of {known}") from None
+        raise NDCGError("unknown_preset", name=repr(name), known=known) from None
 
 
 _VARIANT_FIELDS = tuple(f.name for f in fields(Variant))
@@ -531,16 +532,17 @@ def resolve(preset: str | Preset | None = None, /, *, base: Spec | None = None, 
     "nDCG(gain='exponential')@10"
     >>> resolve("xgboost", k=5).variant.zero_idcg
     'one'
-    >>> resolve("xgboost", zero_idcg="zero")
-    Traceback (most recent call last):
-    ...
-    ValueError: preset 'xgboost' fixes zero_idcg='one'; drop zero_idcg='zero' or drop the preset
+    >>> try:
+    ...     resolve("xgboost", zero_idcg="zero")
+    ... except ValueError as err:
+    ...     print(err)
+    preset 'xgboost' fixes zero_idcg='one'; drop zero_idcg='zero' or drop the preset
     """
     given = {key: value for key, value in choices.items() if value is not None}
     unknown = sorted(set(given) - set(_VARIANT_FIELDS) - set(RULE_FIELDS))
     if unknown:
-        raise ValueError(
-            f"unknown choice {unknown[0]!r}; choose from {', '.join(_VARIANT_FIELDS + RULE_FIELDS)}"
+        raise NDCGError(
+            "unknown_choice", key=repr(unknown[0]), allowed=", ".join(_VARIANT_FIELDS + RULE_FIELDS)
         )
     start = base if base is not None else Spec()
     if preset is not None:
@@ -551,8 +553,8 @@ def resolve(preset: str | Preset | None = None, /, *, base: Spec | None = None, 
                 continue
             mine = getattr(p.variant if key in _VARIANT_FIELDS else p.spec, key)
             if Variant(gain=value).gain != mine if key == "gain" else value != mine:
-                raise ValueError(
-                    f"preset {p.name!r} fixes {key}={mine!r}; drop {key}={value!r} or drop the preset"
+                raise NDCGError(
+                    "preset_fixes", name=repr(p.name), key=key, fixed=repr(mine), value=repr(value)
                 )
     variant = start.variant.with_(**{key: v for key, v in given.items() if key in _VARIANT_FIELDS})
     rules = {key: v for key, v in given.items() if key in RULE_FIELDS}
@@ -567,10 +569,10 @@ def as_spec(spec: Spec | None, preset: str | Preset | None, *, base: Spec | None
     if spec is None:
         return resolve(preset, base=base, **choices)
     if not isinstance(spec, Spec):
-        raise ValueError(f"spec must be a Spec (see ndcg_core.resolve), got {spec!r}")
+        raise NDCGError("not_a_spec", value=repr(spec))
     extra = sorted(key for key, value in choices.items() if value is not None and key != "k")
     if preset is not None or extra:
         named = "preset" if preset is not None else extra[0]
-        raise ValueError(f"give either spec= or {named}=, not both: a Spec already holds every choice")
+        raise NDCGError("spec_and_choices", named=named)
     k = choices.get("k")
     return spec if k is None else spec.with_k(k)

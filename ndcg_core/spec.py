@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
+from .errors import Message, NDCGError
 from .variants import Variant
 
 __all__ = [
@@ -166,12 +167,12 @@ class Spec:
 
     def __post_init__(self) -> None:
         if not isinstance(self.variant, Variant):
-            raise ValueError(f"variant must be a Variant, got {self.variant!r}")
+            raise NDCGError("not_a_variant", value=repr(self.variant))
         for name, choices in _CHOICES.items():
             value = getattr(self, name)
             if value not in choices:
                 allowed = ", ".join(repr(c) for c in choices)
-                raise ValueError(f"{name} must be one of {allowed}; got {value!r}")
+                raise NDCGError("not_one_of", name=name, allowed=allowed, value=repr(value))
 
     # ------------------------------------------------------------------ naming
 
@@ -193,11 +194,18 @@ class Spec:
 
     # ------------------------------------------------------------------ grades
 
-    def refusal(self, why: str, what: str = "this list") -> ValueError:
-        """The error a library raises when it refuses its input, stating its rule."""
-        return ValueError(f"{self.library or 'this preset'} refuses {what}: {why}")
+    def refusal(self, why: Message, what: Message | None = None) -> NDCGError:
+        """The error a library raises when it refuses its input (default: "this list"), stating its rule."""
+        return NDCGError(
+            "library_refuses",
+            library=self.library or Message("this_preset"),
+            what=Message("this_list") if what is None else what,
+            why=why,
+        )
 
-    def check_grades(self, grades: np.ndarray, where: Callable[[int], str], what: str = "this list") -> None:
+    def check_grades(
+        self, grades: np.ndarray, where: Callable[[int], Message], what: Message | None = None
+    ) -> None:
         """Refuse grades the library does not accept; ``where(i)`` says where element ``i`` is."""
         rule = self.allowed_grades
         bad = np.zeros(grades.size, dtype=bool)
@@ -211,7 +219,8 @@ class Spec:
             bad &= grades >= 0  # negative grades are padding, not refused
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise self.refusal(f"{self.grade_error} (grade {grades[i]:g} {where(i)})", what)
+            why = Message("grade_refused", rule=self.grade_error, g=f"{grades[i]:g}", where=where(i))
+            raise self.refusal(why, what)
 
     def rewrite_grades(self, grades: np.ndarray) -> np.ndarray:
         """Grades as the library stores them (truncated, below ``relevant_from`` as 0)."""
@@ -246,18 +255,18 @@ class Spec:
             scores = None if scores is None else scores[keep]
             ideal = None if ideal is None else ideal[ideal >= 0]
         if grades.size < self.min_items:
-            raise self.refusal(f"{self.min_items_error} (the list has {grades.size})")
-        self.check_grades(grades, lambda i: f"at position {i + 1}")
+            raise self.refusal(Message("too_few_items", rule=self.min_items_error, n=grades.size))
+        self.check_grades(grades, lambda i: Message("at_position", n=i + 1))
         if self.unique_labels and labels is not None:
             dupes = sorted(name for name, count in Counter(labels).items() if count > 1)
             if dupes:
-                raise self.refusal(f"it identifies items by id, and ids repeat: {', '.join(dupes[:3])}")
+                raise self.refusal(Message("ids_repeat", ids=", ".join(dupes[:3])))
         grades = self.rewrite_grades(grades)
         if self.score_dtype == "float32" and scores is not None:
             scores = scores.astype(np.float32).astype(float)
         if self.ideal_source == "retrieved" or ideal is None:
             return grades, None, scores, labels
-        self.check_grades(ideal, lambda i: f"at position {i + 1} of ideal")
+        self.check_grades(ideal, lambda i: Message("at_position_of_ideal", n=i + 1))
         ideal = self.rewrite_grades(ideal)
         pool_extras(grades, ideal)  # raises if the pool misses a retrieved relevant grade
         return grades, ideal, scores, labels
@@ -304,8 +313,5 @@ def pool_extras(grades: np.ndarray, ideal: np.ndarray) -> list[float]:
         if pool[float(g)] > 0:
             pool[float(g)] -= 1
         elif g != 0:
-            raise ValueError(
-                f"ideal must hold the grade of every judged item, retrieved ones included; "
-                f"it lacks the list's grade {g:g}"
-            )
+            raise NDCGError("ideal_lacks_grade", g=f"{g:g}")
     return sorted(pool.elements(), reverse=True)

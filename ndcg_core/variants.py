@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .errors import NDCGError
 from .i18n import N_
 
 __all__ = [
@@ -103,21 +104,22 @@ class Option:
             try:
                 value = int(text)
             except ValueError:
-                raise ValueError(f"{text!r} is not a whole number of at least 1") from None
+                raise NDCGError("not_whole_number", text=repr(text)) from None
             if value > MAX_URL_K:
-                raise ValueError(f"{value} is above the largest cutoff, {MAX_URL_K:,}")
+                raise NDCGError("cutoff_too_large", value=value, max=f"{MAX_URL_K:,}")
             return check_k(value)
         if self.kind == "base":
             try:
                 return parse_base(text)
             except ValueError:
-                raise ValueError(f"{text!r} is not a number above 1 (or e)") from None
+                raise NDCGError("not_a_log_base", text=repr(text)) from None
         if self.kind == "gain" and text not in self.choices and ":" in text:
             return tuple(sorted(parse_gain_table(text).items()))
         if text not in self.choices:
-            extra = " or a grade:gain table such as 0:0,1:1,2:3" if self.kind == "gain" else ""
             allowed = ", ".join(str(c) for c in self.choices)
-            raise ValueError(f"{text!r} is not one of {allowed}{extra}")
+            raise NDCGError(
+                "not_a_gain" if self.kind == "gain" else "not_a_choice", text=repr(text), allowed=allowed
+            )
         return text
 
 
@@ -275,7 +277,7 @@ def parse_base(text: str | float) -> float:
 def check_log_base(value: float) -> None:
     """Raise ``ValueError`` unless ``value`` is a finite number greater than 1."""
     if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 1):
-        raise ValueError(f"log_base must be a finite number greater than 1, got {value!r}")
+        raise NDCGError("bad_log_base", value=repr(value))
 
 
 def check_k(k: Any) -> int | None:
@@ -288,12 +290,12 @@ def check_k(k: Any) -> int | None:
     except TypeError:
         whole = isinstance(k, numbers.Real) and math.isfinite(k) and float(k).is_integer()
         if not whole or is_bool:
-            raise ValueError(f"k must be a whole number of at least 1 (or None), got {k!r}") from None
+            raise NDCGError("k_not_whole", value=repr(k)) from None
         k = int(k)
     if is_bool:
-        raise ValueError(f"k must be a whole number of at least 1 (or None), got {bool(k)!r}")
+        raise NDCGError("k_not_whole", value=repr(bool(k)))
     if k < 1:
-        raise ValueError(f"k must be at least 1 (or None for the whole list), got {k!r}")
+        raise NDCGError("k_below_one", value=repr(k))
     return int(k)
 
 
@@ -302,7 +304,7 @@ def check_choice(name: str, value: Any) -> None:
     option = _OPTIONS[name]
     if value not in option.choices:
         allowed = ", ".join(repr(c) for c in option.choices)
-        raise ValueError(f"{name} must be one of {allowed}; got {value!r}")
+        raise NDCGError("not_one_of", name=name, allowed=allowed, value=repr(value))
 
 
 @dataclass(frozen=True)
@@ -377,7 +379,7 @@ class Variant:
         """Read a canonical name back (the inverse of :attr:`name`)."""
         m = re.fullmatch(r"\s*nDCG(?:\((.*)\))?(?:@(\d+))?\s*", name)
         if not m:
-            raise ValueError(f"not a variant name: {name!r} (expected e.g. nDCG(gain='exponential')@10)")
+            raise NDCGError("not_a_variant_name", name=repr(name))
         kwargs: dict[str, Any] = {}
         if m.group(2):
             kwargs["k"] = int(m.group(2))
@@ -391,7 +393,7 @@ class Variant:
             elif key in _OPTIONS:
                 kwargs[key] = value
             else:
-                raise ValueError(f"unknown variant option {key!r} in {name!r}")
+                raise NDCGError("unknown_variant_option", key=repr(key), name=repr(name))
         return cls(**kwargs)
 
 
@@ -412,14 +414,12 @@ def parse_gain_table(text: str) -> dict[float, float]:
                 raise ValueError
             g, v = float(grade), float(gain)
         except ValueError:
-            raise ValueError(
-                f"gain table entry {i + 1} ({pair!r}) is not of the form grade:gain, e.g. 2:3"
-            ) from None
+            raise NDCGError("gain_entry_form", n=i + 1, text=repr(pair)) from None
         if not (math.isfinite(g) and math.isfinite(v)):
-            raise ValueError(f"gain table entry {i + 1} ({pair!r}) must use finite numbers")
+            raise NDCGError("gain_entry_finite", n=i + 1, text=repr(pair))
         table[g] = v
     if not table:
-        raise ValueError("the gain table is empty: give grade:gain pairs such as 0:0,1:1,2:3")
+        raise NDCGError("gain_table_empty")
     return table
 
 

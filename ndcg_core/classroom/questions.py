@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import NDCGError
 from ..i18n import N_, _
 from ..spec import Spec
 from ..teaching.practice import KINDS, LEVELS, MISTAKES, Exercise, Feedback, Question, check, make_exercise
@@ -59,18 +60,19 @@ MAX_RESPONSE = 4000
 MAX_ITEMS = 12
 
 
-class BadAnswer(ValueError):
-    """A response that cannot be judged; ``str(err)`` is the message for the student."""
+class BadAnswer(NDCGError):
+    """A response that cannot be judged; :func:`~ndcg_core.errors.error_text` of it is the message for
+    the student."""
 
 
-class BadQuestion(ValueError):
+class BadQuestion(NDCGError):
     """A definition that does not describe a question."""
 
 
 def practice_definition(seed: int, number: int, kind: str, level: int) -> dict[str, Any]:
     """The definition of one of Practice's exercises."""
     if kind not in KINDS or level not in LEVELS:
-        raise BadQuestion(f"unknown Practice exercise kind {kind!r} or level {level!r}")
+        raise BadQuestion("class_exercise", kind=repr(kind), level=repr(level))
     return {"source": "practice", "seed": int(seed), "number": int(number), "kind": kind, "level": int(level)}
 
 
@@ -91,13 +93,13 @@ def playground_definition(
 ) -> dict[str, Any]:
     """The definition of a question on a list (the playground's), under a formula."""
     if ask not in ASKS:
-        raise BadQuestion(f"ask must be one of {', '.join(ASKS)}; got {ask!r}")
+        raise BadQuestion("class_ask", asks=", ".join(ASKS), ask=repr(ask))
     if not 2 <= len(grades) <= MAX_ITEMS or len(labels) != len(grades):
-        raise BadQuestion(f"a class question needs 2 to {MAX_ITEMS} items, each with a label")
+        raise BadQuestion("class_items", n=MAX_ITEMS)
     if len(set(labels)) != len(labels):
-        raise BadQuestion("the items' labels must differ, so an order can name them")
+        raise BadQuestion("class_labels_differ")
     if not any(float(g) > 0 for g in grades):
-        raise BadQuestion("at least one item must be relevant (grade above 0)")
+        raise BadQuestion("class_needs_relevant")
     return {
         "source": "playground",
         "labels": [str(x) for x in labels],
@@ -120,7 +122,7 @@ def exercise(definition: Mapping[str, Any]) -> Exercise:
             definition["seed"], definition["number"], definition["kind"], definition["level"]
         )
     if source != "playground":
-        raise BadQuestion(f"unknown question source {source!r}")
+        raise BadQuestion("class_question_source", source=repr(source))
     f = definition["formula"]
     formula = PracticeFormula(k=f["k"], gain=f["gain"], discount=f["discount"], log_base=f["log_base"])
     grades = tuple(float(g) for g in definition["grades"])
@@ -167,17 +169,17 @@ def grade(e: Exercise, response: Any) -> Graded:
     not a number, not an order of the items, no choice.
     """
     if e.answer_type == "number" and not isinstance(response, str):
-        raise BadAnswer("Type a number.")
+        raise BadAnswer("class_type_a_number")
     if e.answer_type == "order" and not (
         isinstance(response, list) and all(isinstance(x, str) for x in response)
     ):
-        raise BadAnswer("Give every item once, in your order.")
+        raise BadAnswer("class_give_every_item")
     text = encode_response(response)
     if len(text) > MAX_RESPONSE:
-        raise BadAnswer("That answer is too long.")
+        raise BadAnswer("class_answer_too_long")
     fb: Feedback = check(e, response)
-    if not fb.counts:
-        raise BadAnswer(fb.message)
+    if fb.problem is not None:  # not judged: Practice's coded reason
+        raise BadAnswer.of(fb.problem)
     value = fb.value if fb.value is not None and math.isfinite(fb.value) else None
     return Graded(text, fb.correct, value, tuple(fb.mistakes))
 

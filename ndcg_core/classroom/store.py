@@ -56,6 +56,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from ..errors import NDCGError
 from .questions import Graded, Summary, exercise, grade, summarise
 
 __all__ = [
@@ -146,7 +147,7 @@ def room_hours() -> float:
     text = os.environ.get("NDCG_ROOM_HOURS") or "24"
     hours = float(text)
     if not hours > 0:
-        raise ValueError(f"NDCG_ROOM_HOURS must be a positive number of hours; got {text!r}")
+        raise NDCGError("room_hours", text=repr(text))
     return hours
 
 
@@ -414,7 +415,7 @@ class Store:
     def set_status(self, code: str, key: str, number: int, status: str) -> QuestionInfo:
         """Open, close or reveal question ``number``; opening it makes it the one students see."""
         if status not in STATUSES:
-            raise ValueError(f"status must be one of {', '.join(STATUSES)}; got {status!r}")
+            raise NDCGError("question_status", allowed=", ".join(STATUSES), status=repr(status))
         with self._write() as conn:
             room = self._lecturer_room(conn, code, key)
             self._question(conn, room.id, number)

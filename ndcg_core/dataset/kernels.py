@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..errors import NDCGError
 from ..metrics import divisors
 from ..metrics import gains as _gains
 from ..spec import Spec
@@ -166,19 +167,17 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
     match, run_dups, qrels_dups = _join(run_keys, qrels_keys, run_codes, qrels_codes, nq, top)
     if qrels_dups:
         (doc, query, first), (_, _, second) = (qrels.describe(i) for i in qrels_dups[0])
-        raise ValueError(
-            f"qrels: document {doc!r} is judged twice for query {query!r} ({first} and {second}); "
-            "each (query, doc) pair must appear once"
-            + (f" ({len(qrels_dups)} duplicate pairs in all)" if len(qrels_dups) > 1 else "")
-        )
+        pair = {"doc": repr(doc), "query": repr(query), "first": first, "second": second}
+        if len(qrels_dups) > 1:
+            raise NDCGError("judged_twice_many", **pair, n=len(qrels_dups))
+        raise NDCGError("judged_twice", **pair)
     if run_dups:
         if spec.duplicates == "error":
             (doc, query, first), (_, _, second) = (run.describe(i) for i in run_dups[0])
-            raise ValueError(
-                f"run: document {doc!r} is retrieved twice for query {query!r} ({first} and {second}); "
-                "remove one, or pass duplicates='max' to keep the higher score"
-                + (f" ({len(run_dups)} duplicate pairs in all)" if len(run_dups) > 1 else "")
-            )
+            pair = {"doc": repr(doc), "query": repr(query), "first": first, "second": second}
+            if len(run_dups) > 1:
+                raise NDCGError("retrieved_twice_many", **pair, n=len(run_dups))
+            raise NDCGError("retrieved_twice", **pair)
         keep = _keep_max(run_dups, run_codes, run_keys, scores)
         run = run.subset(keep)
         run_codes, run_keys, ranked = run_codes[keep], _take(run_keys, keep), ranked[keep]
@@ -196,7 +195,7 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
             run_at = _Rows(run_codes, nq)
     if match.size and match.min() < 0:
         if zero_gain_error is not None:
-            raise ValueError(f"{zero_gain_error} (unjudged retrieved documents count as grade 0)") from None
+            raise NDCGError("unjudged_gain", problem=zero_gain_error) from None
         judged = match >= 0
         level = np.full(match.size, levels.size, dtype=np.int64)  # unjudged: the gain after the levels
         level[judged] = qrels_level[match[judged]]

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..metrics import TOO_LARGE
+from ..errors import Message, NDCGError
 from ..presets import Preset, as_spec
 from ..spec import Spec
 from ..variants import TIES, Variant
@@ -134,11 +134,10 @@ def evaluate(
         score_dtype=score_dtype,
     )
     if spec.variant.ties not in TIE_RULES:
-        raise ValueError(
-            f"ties={spec.variant.ties!r} depends on numpy's sort internals for each list and cannot be "
-            "reproduced over a data set; choose one of "
-            + ", ".join(repr(t) for t in TIE_RULES)
-            + (" (or preset='sklearn', tie-averaged)" if spec.preset else "")
+        raise NDCGError(
+            "ties_over_data_set_preset" if spec.preset else "ties_over_data_set",
+            ties=repr(spec.variant.ties),
+            allowed=", ".join(repr(t) for t in TIE_RULES),
         )
     k = spec.k
 
@@ -147,7 +146,9 @@ def evaluate(
     for table, frame in (("qrels", qrels), ("run", run)):
         _check_ids(frame, table)
     grades = _numeric(qrels["relevance"], "relevance", "qrels")
-    spec.check_grades(grades, lambda i: f"on {_row_name(qrels.index, i)}", "these qrels")
+    spec.check_grades(
+        grades, lambda i: Message("on_row", row=_row_name(qrels.index, i)), Message("these_qrels")
+    )
     grades = spec.rewrite_grades(grades)
     scores = _numeric(run["score"], "score", "run")
     run_codes, qrels_codes, labels = _query_codes(run["query"], qrels["query"])
@@ -155,10 +156,11 @@ def evaluate(
     dcg_value, idcg_value, n_ret = score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec)
     overflow = ~(np.isfinite(dcg_value) & np.isfinite(idcg_value))
     if overflow.any():
-        raise ValueError(f"query {labels[overflow][0]!r}: {TOO_LARGE}")
+        raise NDCGError("in_query", query=repr(labels[overflow][0]), problem=Message("too_large"))
     if spec.min_items and (short := (n_ret > 0) & (n_ret < spec.min_items)).any():
         raise spec.refusal(
-            f"{spec.min_items_error} (it retrieved {n_ret[short][0]})", f"query {labels[short][0]!r}"
+            Message("too_few_retrieved", rule=spec.min_items_error, n=n_ret[short][0]),
+            Message("query_named", query=repr(labels[short][0])),
         )
     n_judged = np.bincount(qrels_codes, minlength=nq)
     n_relevant = np.bincount(qrels_codes[grades > 0], minlength=nq)
@@ -173,10 +175,7 @@ def evaluate(
     if spec.variant.zero_idcg == "error" and (zero & keep_q).any():
         bad = labels[zero & keep_q]
         shown = ", ".join(repr(x) for x in bad[:5]) + (", ..." if bad.size > 5 else "")
-        raise ValueError(
-            f"IDCG is 0 for {bad.size} quer{'y' if bad.size == 1 else 'ies'} ({shown}): nothing relevant "
-            "to find, so NDCG is undefined (choose zero_idcg='zero', 'one' or 'skip')"
-        )
+        raise NDCGError("idcg_zero_query" if bad.size == 1 else "idcg_zero_queries", n=bad.size, shown=shown)
     ndcg_value = spec.normalize(dcg_value, idcg_value)
     out = pd.DataFrame(
         {
@@ -273,7 +272,7 @@ def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None) -> Aggregat
     """
     if not isinstance(per_query, pd.DataFrame) or not {"dcg", "idcg"} <= set(per_query.columns):
         found = list(per_query.columns) if isinstance(per_query, pd.DataFrame) else type(per_query).__name__
-        raise ValueError(f"aggregate needs the table from evaluate() with columns dcg and idcg; got {found}")
+        raise NDCGError("not_evaluate_table", found=found)
     spec = per_query.attrs.get("spec", Spec())
     if zero_idcg is not None:
         spec = replace(spec, variant=spec.variant.with_(zero_idcg=zero_idcg))
@@ -283,7 +282,7 @@ def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None) -> Aggregat
     zero = spec.undefined(idcg_value)
     n, nz = dcg_value.size, int(zero.sum())
     if policy == "error" and nz:
-        raise ValueError(f"{nz} of {n} queries have IDCG = 0 and zero_idcg='error'")
+        raise NDCGError("idcg_zero_count", n=nz, total=n)
     scores = spec.normalize(dcg_value, idcg_value)
     counted = np.isfinite(scores)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -291,7 +290,7 @@ def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None) -> Aggregat
         total_idcg = float(idcg_value[~zero].sum())
         total_dcg = float(dcg_value[~zero].sum())
     if not all(map(math.isfinite, (total_dcg, total_idcg))) or (counted.any() and not math.isfinite(mean)):
-        raise ValueError(f"cannot average this data set: {TOO_LARGE}")
+        raise NDCGError("cannot_average", problem=Message("too_large"))
     ratio = total_dcg / total_idcg if total_idcg > 0 else math.nan
     if nz == 0:
         effect = f"No query has IDCG = 0; zero_idcg={policy!r} changed nothing."

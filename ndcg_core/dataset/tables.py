@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..errors import Message, NDCGError
+
 _ALIASES: dict[str, tuple[str, ...]] = {
     "query": ("query", "qid", "query_id", "queryid", "topic", "topic_id", "topicid", "q"),
     "doc": ("doc", "docid", "docno", "doc_id", "document", "document_id", "pid", "item", "item_id"),
@@ -34,7 +36,7 @@ _RUN_COLUMNS = ("query", "doc", "score")
 def _normalize_columns(df: Any, expected: tuple[str, ...], what: str) -> pd.DataFrame:
     """Rename known aliases (case-insensitively) to ``expected``; raise listing what was found."""
     if not isinstance(df, pd.DataFrame):
-        raise ValueError(f"{what} must be a pandas DataFrame with columns {', '.join(expected)}")
+        raise NDCGError("not_a_dataframe", what=what, columns=", ".join(expected))
     found = {str(c).strip().lower(): c for c in df.columns}
     rename, missing = {}, []
     for name in expected:
@@ -44,25 +46,29 @@ def _normalize_columns(df: Any, expected: tuple[str, ...], what: str) -> pd.Data
         else:
             rename[hit] = name
     if missing:
-        shown = ", ".join(repr(str(c)) for c in df.columns) or "no columns"
+        shown = ", ".join(repr(str(c)) for c in df.columns) or Message("no_columns")
         hints = "; ".join(f"{m}: {', '.join(_ALIASES[m])}" for m in missing)
-        raise ValueError(
-            f"{what} needs columns {', '.join(expected)}; missing {', '.join(missing)} "
-            f"(accepted names, any case: {hints}); found {shown}"
+        raise NDCGError(
+            "missing_columns",
+            what=what,
+            columns=", ".join(expected),
+            missing=", ".join(missing),
+            hints=hints,
+            found=shown,
         )
     return df[list(rename)].rename(columns=rename)
 
 
-def _row_name(index: pd.Index, i: int) -> str:
+def _row_name(index: pd.Index, i: int) -> Message:
     label = index[i]
-    return f"line {label}" if index.name == "line" else f"row {label}"
+    return Message("line_n", n=label) if index.name == "line" else Message("row_n", n=label)
 
 
 def _show(value: Any) -> str:
     if hasattr(value, "item"):
         value = value.item()
     if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
-        return "missing (NaN)"
+        return Message("missing_nan")
     return repr(value)
 
 
@@ -78,21 +84,24 @@ def _numeric(values: pd.Series, what: str, table: str) -> np.ndarray:
     if not finite.all():
         bad = np.flatnonzero(~finite)
         i = int(bad[0])
-        raise ValueError(
-            f"{table}: {what} on {_row_name(values.index, i)} is {_show(values.iloc[i])}, "
-            "expected a finite number" + (f" ({bad.size} such rows)" if bad.size > 1 else "")
-        )
+        row, value = _row_name(values.index, i), _show(values.iloc[i])
+        if bad.size > 1:
+            raise NDCGError("not_finite_rows", table=table, what=what, row=row, value=value, n=bad.size)
+        raise NDCGError("not_finite_row", table=table, what=what, row=row, value=value)
     return arr
 
 
 def _check_ids(frame: pd.DataFrame, table: str) -> None:
     """Ids are text or numbers; a missing one (None, NaN) is an error naming its row."""
-    for col, what in (("query", "query id"), ("doc", "document id")):
+    for col, what in (("query", Message("query_id")), ("doc", Message("document_id"))):
         missing = frame[col].isna().to_numpy()
         if missing.any():
-            raise ValueError(
-                f"{table}: {_row_name(frame.index, int(np.flatnonzero(missing)[0]))} has no {what} "
-                f"({int(missing.sum())} such rows); every row needs a query id and a document id"
+            raise NDCGError(
+                "missing_id",
+                table=table,
+                row=_row_name(frame.index, int(np.flatnonzero(missing)[0])),
+                what=what,
+                n=int(missing.sum()),
             )
 
 
@@ -104,20 +113,20 @@ def _read_text(source: Any) -> tuple[str, str]:
             with open(name, "rb") as fh:
                 raw = fh.read()
         except OSError as err:
-            raise ValueError(f"cannot read {name!r}: {err.strerror or err}") from None
+            raise NDCGError("cannot_read", name=repr(name), reason=err.strerror or err) from None
     elif hasattr(source, "read"):
-        name = getattr(source, "name", None) or "the uploaded file"
+        name = getattr(source, "name", None) or Message("the_uploaded_file")
         if hasattr(source, "seek"):
             source.seek(0)
         raw = source.read()
     else:
-        raise ValueError(f"expected a file path or a file-like object, got {type(source).__name__}")
+        raise NDCGError("not_a_file", type=type(source).__name__)
     if isinstance(raw, bytes):
         try:
             raw = raw.decode("utf-8-sig")
         except UnicodeDecodeError as err:
-            raise ValueError(f"{name}: not UTF-8 text (byte {err.start}): is this a text file?") from None
-    return raw, str(name)
+            raise NDCGError("not_utf8", name=name, byte=err.start) from None
+    return raw, (name if isinstance(name, str) else str(name))
 
 
 #: Files longer than this (characters) try Arrow's CSV reader first (see _read_trec_fast); shorter
@@ -235,10 +244,7 @@ def _read_table(source: Any, kind: str) -> pd.DataFrame:
         )
     if first is None:
         trec = "query 0 doc grade" if kind == "qrels" else "query Q0 doc rank score tag"
-        raise ValueError(
-            f"{name} is empty: expected {kind} lines such as '{trec}' or a CSV/TSV table with a header "
-            f"({', '.join(expected)})"
-        )
+        raise NDCGError("empty_file", name=name, kind=kind, trec=trec, columns=", ".join(expected))
     fields = lines[first].split()
     trec_width = 4 if kind == "qrels" else 6
     value_at = 3 if kind == "qrels" else 4
@@ -246,10 +252,7 @@ def _read_table(source: Any, kind: str) -> pd.DataFrame:
     width_ok = len(fields) == trec_width or (kind == "run" and len(fields) > trec_width)
     looks_trec = width_ok and _is_number(fields[value_at])
     if kind == "qrels" and len(fields) > 4 and _is_number(fields[-1]) and _is_number(fields[1]):
-        raise ValueError(
-            f"{name}: line {first + 1} has {len(fields)} fields; a TREC qrels line has 4 "
-            "(query iteration doc grade): ids cannot contain spaces"
-        )
+        raise NDCGError("qrels_fields", name=name, line=first + 1, n=len(fields))
     # Ids are text exactly as written: no NA guessing ("NA", "null", "None" are ids), and a
     # missing field reads as "" (then named as an error) instead of NaN.
     fast = _read_trec_fast(text, kind) if looks_trec and len(text) > FAST_READ_CHARS else None
@@ -277,25 +280,19 @@ def _read_table(source: Any, kind: str) -> pd.DataFrame:
             df = read(io.StringIO(text))
         except pd.errors.ParserError as err:
             if kind == "qrels":
-                raise ValueError(
-                    f"{name}: not a TREC qrels file with 4 fields on every line ({err}); "
-                    "ids cannot contain spaces"
-                ) from None
+                raise NDCGError("not_trec_qrels", name=name, reason=err) from None
             df = read(io.StringIO(_AFTER_TAG.sub(r"\1", text)))  # drop text after the run tag
         df.index = pd.RangeIndex(1, 1 + len(df), name="line")
         df = df[df["query"] != ""]  # blank (or comment) lines
         short = df[names[-1]] == ""
         if short.any():
             line = df.index[np.flatnonzero(short.to_numpy())[0]]
-            raise ValueError(f"{name}: line {line} has fewer than {trec_width} fields (TREC {kind} format)")
+            raise NDCGError("too_few_fields", name=name, line=line, n=trec_width, kind=kind)
         if kind == "run" and not pd.api.types.is_numeric_dtype(df["rank"].dtype):
             bad = ~df["rank"].map(_is_number).to_numpy(dtype=bool)
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
-                raise ValueError(
-                    f"{name}: line {df.index[i]}: the rank {df['rank'].iloc[i]!r} is not a number "
-                    "(TREC run lines are 'query Q0 doc rank score tag'; ids cannot contain spaces)"
-                )
+                raise NDCGError("rank_not_number", name=name, line=df.index[i], rank=repr(df["rank"].iloc[i]))
         df = df[["query", "doc", value_col]]
     else:
         header = lines[first]
@@ -315,28 +312,27 @@ def _read_table(source: Any, kind: str) -> pd.DataFrame:
                 skipinitialspace=True,
             )
         except pd.errors.ParserError as err:
-            raise ValueError(f"{name}: could not read a table with delimiter {sep!r} ({err})") from None
+            raise NDCGError("bad_delimiter", name=name, sep=repr(sep), reason=err) from None
         df.index = pd.RangeIndex(first + 2, first + 2 + len(df), name="line")
         df = df[(df.astype(str) != "").any(axis=1)]
         if df.shape[1] == 1:
-            raise ValueError(
-                f"{name}: found a single column {str(df.columns[0])!r}: the delimiter was not recognised. "
-                f"Use commas, tabs, semicolons or spaces between {', '.join(expected)}, or TREC format"
+            raise NDCGError(
+                "single_column", name=name, column=repr(str(df.columns[0])), columns=", ".join(expected)
             )
-        df = _normalize_columns(df, expected, f"{name}")
+        df = _normalize_columns(df, expected, name)
         for col in ("query", "doc"):
             df[col] = df[col].str.strip()
-        for col, what in (("query", "query id"), ("doc", "document id")):
+        for col, what in (("query", Message("query_id")), ("doc", Message("document_id"))):
             empty = (df[col] == "").to_numpy()
             if empty.any():
                 line = df.index[int(np.flatnonzero(empty)[0])]
-                raise ValueError(f"{name}: line {line} has an empty {what}; every row needs both ids")
+                raise NDCGError("empty_id", name=name, line=line, what=what)
     values = _numeric(df[value_col], value_col, name)
     out = pd.DataFrame(
         {"query": df["query"].astype(str), "doc": df["doc"].astype(str), value_col: values}, index=df.index
     )
     if out.empty:
-        raise ValueError(f"{name} has a header but no data rows")
+        raise NDCGError("no_data_rows", name=name)
     return out
 
 

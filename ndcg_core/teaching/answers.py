@@ -44,6 +44,8 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from ..errors import Message, NDCGError
+
 __all__ = [
     "MAX_EXPONENT",
     "MAX_LENGTH",
@@ -62,7 +64,8 @@ MAX_EXPONENT = 32
 #: Fewest decimals accepted for an exact value that is not a whole number.
 MIN_DECIMALS = 2
 
-_EXAMPLE = "type a number such as 0.82, or arithmetic such as 3 + 2/1.585"
+#: What to type, said after most problems (translated where shown).
+_EXAMPLE = Message("type_a_number")
 _DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+,\d+\s*$")
 _BINARY = {
     ast.Add: lambda a, b: a + b,
@@ -110,7 +113,7 @@ class _Reader:
             return self.value(node.body)
         if isinstance(node, ast.Constant):
             if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
-                raise ValueError(f"only numbers can be used: {_EXAMPLE}")
+                raise NDCGError("only_numbers", example=_EXAMPLE)
             source = ast.get_source_segment(self.text, node) or str(node.value)
             self.decimals = max(self.decimals, _literal_decimals(source))
             return float(node.value)
@@ -120,27 +123,22 @@ class _Reader:
             left = self.value(node.left)
             right = self.value(node.right)
             if isinstance(node.op, ast.Div) and right == 0:
-                raise ValueError("the arithmetic divides by zero")
+                raise NDCGError("divides_by_zero")
             if isinstance(node.op, ast.Pow):
                 if abs(right) > MAX_EXPONENT:
-                    raise ValueError(
-                        f"exponent {right:g} is too large: powers up to {MAX_EXPONENT} are allowed"
-                    )
+                    raise NDCGError("exponent_too_large", e=f"{right:g}", max=MAX_EXPONENT)
                 if left == 0 and right < 0:
-                    raise ValueError("the arithmetic divides by zero")
+                    raise NDCGError("divides_by_zero")
                 if left < 0 and right != int(right):
-                    raise ValueError("a negative number cannot be raised to a fractional power")
+                    raise NDCGError("negative_fractional_power")
             return float(_BINARY[type(node.op)](left, right))
         if isinstance(node, ast.Call):
-            raise ValueError(
-                "functions such as log2(...) cannot be used: type their value instead "
-                "(for example 1.585 for log2(3))"
-            )
+            raise NDCGError("no_functions")
         if isinstance(node, ast.Attribute):
-            raise ValueError(f"names with a dot (like math.pi) cannot be used: {_EXAMPLE}")
+            raise NDCGError("no_dotted_names", example=_EXAMPLE)
         if isinstance(node, ast.Name):
-            raise ValueError(f"'{node.id}' is a name, not a number: {_EXAMPLE}")
-        raise ValueError(f"only numbers, + - * / ^ and parentheses can be used: {_EXAMPLE}")
+            raise NDCGError("a_name", name=node.id, example=_EXAMPLE)
+        raise NDCGError("only_arithmetic", example=_EXAMPLE)
 
 
 def parse_answer(text: str) -> Answer:
@@ -161,28 +159,28 @@ def parse_answer(text: str) -> Answer:
     >>> parse_answer("log2(3)")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: functions such as log2(...) cannot be used: ...
+    ndcg_core.errors.NDCGError: functions such as log2(...) cannot be used: ...
     """
     if not isinstance(text, str):
-        raise ValueError(f"expected text, got {type(text).__name__}")
+        raise NDCGError("answer_not_text", type=type(text).__name__)
     stripped = text.strip()
     if not stripped:
-        raise ValueError(f"the answer is empty: {_EXAMPLE}")
+        raise NDCGError("answer_empty", example=_EXAMPLE)
     if len(stripped) > MAX_LENGTH:
-        raise ValueError(f"the answer is too long ({len(stripped)} characters, at most {MAX_LENGTH})")
+        raise NDCGError("answer_too_long", n=len(stripped), max=MAX_LENGTH)
     source = stripped.replace(",", ".") if _DECIMAL_COMMA.match(stripped) else stripped
     source = source.replace("^", "**").replace("×", "*").replace("÷", "/").replace("−", "-")
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError:
-        raise ValueError(f"'{stripped}' is not a number or arithmetic: {_EXAMPLE}") from None
+        raise NDCGError("not_arithmetic", text=stripped, example=_EXAMPLE) from None
     reader = _Reader(source)
     try:
         value = reader.value(tree)
     except OverflowError:
-        raise ValueError("the arithmetic gives a number too large to use") from None
+        raise NDCGError("number_too_large") from None
     if not math.isfinite(value):
-        raise ValueError("the arithmetic gives a number too large to use")
+        raise NDCGError("number_too_large")
     is_expression = not isinstance(tree.body, ast.Constant) and not (
         isinstance(tree.body, ast.UnaryOp) and isinstance(tree.body.operand, ast.Constant)
     )
@@ -216,8 +214,8 @@ def _is_whole(x: float) -> bool:
     return math.isfinite(x) and abs(x - round(x)) < 1e-9
 
 
-def precision_problem(answer: Answer | str, exact: float) -> str | None:
-    """Why the answer is too imprecise to judge, or None when it is precise enough.
+def precision_problem(answer: Answer | str, exact: float) -> Message | None:
+    """Why the answer is too imprecise to judge (a coded text), or None when it is precise enough.
 
     >>> precision_problem("1", 0.9766)
     'give at least 2 decimals (you typed 0)'
@@ -227,7 +225,7 @@ def precision_problem(answer: Answer | str, exact: float) -> str | None:
     a = _as_answer(answer)
     if a.decimals >= MIN_DECIMALS or _is_whole(exact):
         return None
-    return f"give at least {MIN_DECIMALS} decimals (you typed {a.decimals})"
+    return Message("more_decimals", n=MIN_DECIMALS, typed=a.decimals)
 
 
 def is_correct(answer: Answer | str, exact: float) -> bool:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from ..errors import NDCGError
 from ..explanation import Explanation, explain
 from ..i18n import N_
 from ..spec import Spec
@@ -57,19 +58,17 @@ class Comparison:
         seen: set[str] = set()
         for n, label in enumerate(labels, start=1):
             if label in seen:
-                raise ValueError(
-                    f"judged item {n} repeats the label {label!r}: labels must be unique to compare"
-                )
+                raise NDCGError("label_repeats", n=n, label=repr(label))
             seen.add(label)
         if not 1 <= len(self.rankings) <= MAX_RANKINGS:
-            raise ValueError(f"compare 1 to {MAX_RANKINGS} rankings, not {len(self.rankings)}")
+            raise NDCGError("rankings_count", max=MAX_RANKINGS, n=len(self.rankings))
         for name, order in self.rankings:
             unknown = [x for x in order if x not in seen]
             if unknown:
-                raise ValueError(f"ranking {name!r} names {unknown[0]!r}, which is not a judged item")
+                raise NDCGError("ranking_unknown_item", name=repr(name), item=repr(unknown[0]))
             repeated = sorted({x for x in order if order.count(x) > 1})
             if repeated:
-                raise ValueError(f"ranking {name!r} lists {repeated[0]!r} more than once")
+                raise NDCGError("ranking_repeats_item", name=repr(name), item=repr(repeated[0]))
 
 
 @dataclass(frozen=True)
@@ -92,7 +91,7 @@ def parse_ranking(text: str, judged: Mapping[str, float] | list[str]) -> tuple[s
     >>> parse_ranking("D, X", ["A", "D"])
     Traceback (most recent call last):
     ...
-    ValueError: position 2 names 'X', which is not a judged item (judged: A, D)
+    ndcg_core.errors.NDCGError: position 2 names 'X', which is not a judged item (judged: A, D)
     """
     known = list(judged)
     text = text.strip()
@@ -111,7 +110,7 @@ def parse_ranking(text: str, judged: Mapping[str, float] | list[str]) -> tuple[s
     for n, part in enumerate(parts, start=1):
         if part not in known:
             shown = ", ".join(known[:12]) + (", ..." if len(known) > 12 else "")
-            raise ValueError(f"position {n} names {part!r}, which is not a judged item (judged: {shown})")
+            raise NDCGError("position_unknown_item", n=n, item=repr(part), judged=shown)
     return tuple(parts)
 
 
@@ -164,7 +163,7 @@ def comparison_from_group(group: str) -> Comparison:
     """The worked examples of one group (e.g. seed 002's two lists) as a comparison."""
     members = [e for e in EXAMPLES if e.group == group]
     if not members:
-        raise ValueError(f"no worked examples in group {group!r}")
+        raise NDCGError("no_example_group", group=repr(group))
     first = members[0]
     if first.pool is not None:
         judged = tuple(zip(first.pool_labels or (), map(float, first.pool), strict=True))

@@ -20,6 +20,7 @@ from dataclasses import replace
 
 import pandas as pd
 
+from ..errors import NDCGError
 from ..metrics import rank_by_scores
 from ..spec import Spec
 from .playground import PlaygroundState, make_items
@@ -53,7 +54,7 @@ def query_state(qrels: pd.DataFrame, run: pd.DataFrame, query: str, *, spec: Spe
     q_run = run[run["query"].astype(str) == str(query)]
     q_rels = qrels[qrels["query"].astype(str) == str(query)]
     if q_run.empty and q_rels.empty:
-        raise ValueError(f"query {query!r} is in neither the run nor the qrels")
+        raise NDCGError("query_not_found", query=repr(query))
     docs = q_run["doc"].astype(str).tolist()
     scores = q_run["score"].to_numpy(dtype=float)
     order, _ = rank_by_scores(scores, docs, spec.variant.ties)

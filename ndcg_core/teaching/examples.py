@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import NDCGError
 from ..explanation import Explanation, explain
 from ..i18n import N_
 from ..spec import Spec
@@ -80,7 +81,7 @@ class Figure:
             return float(ex.steps["Discounted gain"].iloc[row])
         if name == "ideal_term":
             return float(ex.ideal_steps["Discounted gain"].iloc[row])
-        raise ValueError(f"unknown figure quantity {self.quantity!r}")
+        raise NDCGError("unknown_figure_quantity", quantity=repr(self.quantity))
 
     def matches(self, ex: Explanation) -> bool:
         """True when the exact value, rounded to the printed precision, is the printed figure."""
@@ -555,4 +556,4 @@ def get_example(key: str) -> WorkedExample:
     try:
         return _BY_KEY[key]
     except KeyError:
-        raise ValueError(f"no worked example {key!r}; known: {', '.join(_BY_KEY)}") from None
+        raise NDCGError("unknown_example", key=repr(key), known=", ".join(_BY_KEY)) from None

@@ -28,6 +28,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..errors import NDCGError
 from ..metrics import ndcg, to_grades
 from ..variants import format_base
 
@@ -87,11 +88,11 @@ def variant_matrix(
         grades that are not finite numbers.
     """
     if not rankings:
-        raise ValueError("give at least one ranking, e.g. {'A': [3, 2, 0], 'B': [0, 2, 3]}")
+        raise NDCGError("no_rankings", example="{'A': [3, 2, 0], 'B': [0, 2, 3]}")
     reserved = {"gain", "discount", "log_base", "ideal", "k", "winner", "flips", "default"}
     clash = sorted(set(map(str, rankings)) & reserved)
     if clash:
-        raise ValueError(f"ranking names may not be column names of the table: {', '.join(clash)}")
+        raise NDCGError("ranking_name_clash", names=", ".join(clash))
     lists = {str(name): to_grades(grades, f"ranking {name!r}") for name, grades in rankings.items()}
     pool = None if ideal is None else to_grades(ideal, "ideal")
     sources = ("list",) if pool is None else ("list", "pool")

@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..errors import NDCGError
+
 __all__ = [
     "SLIDE_HEIGHT",
     "SLIDE_WIDTH",
@@ -207,6 +209,6 @@ def slide_figure(fig: go.Figure) -> go.Figure:
 def figure_image(fig: go.Figure, fmt: str) -> bytes:
     """The figure as a ``png`` or ``svg`` image at slide size (rendered by kaleido with Chromium)."""
     if fmt not in {"png", "svg"}:
-        raise ValueError(f"image format must be 'png' or 'svg', not {fmt!r}")
+        raise NDCGError("image_format", fmt=repr(fmt))
     slide = slide_figure(fig)
     return slide.to_image(format=fmt, width=SLIDE_WIDTH, height=SLIDE_HEIGHT)

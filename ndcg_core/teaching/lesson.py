@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import error_text
+from ..errors import NDCGError, error_text
 from ..explanation import Explanation
 from ..i18n import N_, _, ngettext
 from ..variants import format_base
@@ -502,9 +502,9 @@ _BUILDERS = (_list_step, _gain_step, _discount_step, _dcg_step, _ideal_step, _nd
 def lesson_step(n: int, ex: Explanation) -> LessonStep:
     """Step ``n`` (1..7) of the lesson for the list that ``ex`` explains (at least one item)."""
     if not 1 <= n <= N_STEPS:
-        raise ValueError(f"the lesson has steps 1 to {N_STEPS}, not {n}")
+        raise NDCGError("lesson_step_range", max=N_STEPS, n=n)
     if ex.steps.empty:
-        raise ValueError("the lesson needs a list with at least one item")
+        raise NDCGError("lesson_needs_items")
     return _BUILDERS[n - 1](ex)
 
 

@@ -44,9 +44,10 @@ from urllib.parse import urlencode
 
 import pandas as pd
 
+from ..errors import Message, NDCGError
 from ..explanation import Explanation, explain
 from ..metrics import GainSpec, gains, ndcg_curve
-from ..presets import resolve
+from ..presets import PRESETS, resolve
 from ..spec import Spec
 from ..variants import SCHEMA, Variant, format_number
 from .examples import WorkedExample
@@ -217,7 +218,7 @@ def reorder(
             while shuffled == list(items):
                 rng.shuffle(shuffled)
         return tuple(shuffled)
-    raise ValueError(f"unknown order {how!r}: use ideal, worst, reverse, shuffle or reset")
+    raise NDCGError("unknown_order", how=repr(how))
 
 
 # ---------------------------------------------------------------- parsing
@@ -245,10 +246,11 @@ def parse_entries(text: str) -> list[tuple[str | None, float]]:
     [('A', 0.5), ('B', 0.9)]
     >>> parse_entries("item\\tgrade\\nx\\t2\\ny\\t0")
     [('x', 2.0), ('y', 0.0)]
-    >>> parse_entries("3, two, 1")
-    Traceback (most recent call last):
-    ...
-    ValueError: entry 2 ('two') is not a number; write a grade such as 2 or 0.5, or label:grade
+    >>> try:
+    ...     parse_entries("3, two, 1")
+    ... except ValueError as err:
+    ...     print(err)
+    entry 2 ('two') is not a number; write a grade such as 2 or 0.5, or label:grade
     """
     text = text.strip()
     if not text:
@@ -276,10 +278,7 @@ def parse_entries(text: str) -> list[tuple[str | None, float]]:
         if grade is None:
             if n == 1 and multi_line and label.strip() != entry:
                 continue  # a header row such as "item<TAB>relevance"
-            raise ValueError(
-                f"entry {n} ({grade_text.strip()!r}) is not a number; "
-                "write a grade such as 2 or 0.5, or label:grade"
-            )
+            raise NDCGError("entry_not_number", n=n, text=repr(grade_text.strip()))
         out.append((label.strip() or None, grade))
     return out
 
@@ -357,13 +356,13 @@ def decode_compact(text: str) -> dict[str, str]:
         )
         params = json.loads(raw)
     except (ValueError, zlib.error, binascii.Error):
-        raise ValueError("it is not a link this app wrote (cannot be decoded)") from None
+        raise NDCGError("link_not_decodable") from None
     if (
         not isinstance(params, dict)
         or not all(isinstance(v, str) for v in params.values())
         or "state" in params
     ):
-        raise ValueError("it does not hold share-link parameters")
+        raise NDCGError("link_without_params")
     return params
 
 
@@ -393,10 +392,10 @@ def state_from_file(data: bytes) -> dict[str, str]:
     try:
         doc = json.loads(data)
     except (ValueError, UnicodeDecodeError):
-        raise ValueError("the file is not a playground state (not JSON)") from None
+        raise NDCGError("state_not_json") from None
     params = doc.get("params") if isinstance(doc, dict) and doc.get("format") == _STATE_FILE_FORMAT else None
     if not isinstance(params, dict) or not all(isinstance(v, str) for v in params.values()):
-        raise ValueError("the file is not a playground state saved by this app")
+        raise NDCGError("state_not_ours")
     return params
 
 
@@ -414,14 +413,14 @@ def _grades(text: str) -> list[float]:
     for n, part in enumerate(_split(text), start=1):
         value = _number(part)
         if value is None:
-            raise ValueError(f"entry {n} ({part!r}) is not a finite number")
+            raise NDCGError("entry_not_finite", n=n, text=repr(part))
         values.append(value)
     return values
 
 
 def _fallback(option) -> str:
     if option.default is None:
-        return "the whole list"
+        return Message("whole_list")
     return option.label_of(option.default) if option.kind == "base" else repr(option.default)
 
 
@@ -433,17 +432,19 @@ def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[
     Without a valid ``rel`` the state is the default example (Wikipedia's
     D1..D6), with the example's own formula unless the link sets it.
     """
-    warnings: list[str] = []
+    warnings: list[str] = []  # Message s: English text, translated where shown
     get = {key: (value[-1] if isinstance(value, list) else value) for key, value in params.items()}
     if "state" in get:  # a compact link: the same parameters, compressed
         try:
             get = decode_compact(get["state"])
         except ValueError as err:
-            warnings.append(f"Share link parameter 'state': {err}; using the default example instead.")
+            warnings.append(
+                Message("share_link_param", key="state", problem=err, fallback=Message("default_example"))
+            )
             get = {}
 
-    def warn(key: str, problem: str, fallback: str) -> None:
-        warnings.append(f"Share link parameter '{key}': {problem}; using {fallback} instead.")
+    def warn(key: str, problem: Exception | str, fallback: str) -> None:
+        warnings.append(Message("share_link_param", key=key, problem=problem, fallback=fallback))
 
     base_state = DEFAULT_STATE
     items = base_state.items
@@ -454,23 +455,23 @@ def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[
             items = make_items(zip(default_labels(len(grades)), grades, strict=True))
             own_list = True
         except ValueError as err:
-            warn("rel", str(err), "the default example")
+            warn("rel", err, Message("default_example"))
     own_list = items is not base_state.items
     if "labels" in get and own_list:
         labels = _split(get["labels"])
         if len(labels) == len(items):
             items = tuple(replace(i, label=lab) for i, lab in zip(items, labels, strict=True))
         else:
-            warn("labels", f"{len(labels)} labels for {len(items)} grades", "D1, D2, ...")
+            warn("labels", Message("labels_for_grades", a=len(labels), b=len(items)), "D1, D2, ...")
 
     if "scores" in get and own_list:
         try:
             scores = _grades(get["scores"])
             if len(scores) != len(items):
-                raise ValueError(f"{len(scores)} scores for {len(items)} grades")
+                raise NDCGError("scores_for_grades", a=len(scores), b=len(items))
             items = tuple(replace(i, score=x) for i, x in zip(items, scores, strict=True))
         except ValueError as err:
-            warn("scores", str(err), "the order as given")
+            warn("scores", err, Message("order_as_given"))
 
     pool: tuple[Item, ...] = ()
     if "pool" in get:
@@ -479,13 +480,13 @@ def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[
             pool_pairs = zip(default_labels(len(pool_grades), "J"), pool_grades, strict=True)
             pool = make_items(pool_pairs, len(items))
         except ValueError as err:
-            warn("pool", str(err), "no extra judged items")
+            warn("pool", err, Message("no_extra_judged_items"))
     if "pool_labels" in get and pool:
         labels = _split(get["pool_labels"])
         if len(labels) == len(pool):
             pool = tuple(replace(i, label=lab) for i, lab in zip(pool, labels, strict=True))
         else:
-            warn("pool_labels", f"{len(labels)} labels for {len(pool)} pool grades", "J1, J2, ...")
+            warn("pool_labels", Message("labels_for_pool_grades", a=len(labels), b=len(pool)), "J1, J2, ...")
 
     # Without a list of its own, the default example's formula is the starting point.
     variant = Variant() if own_list else base_state.variant
@@ -501,17 +502,20 @@ def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[
         try:
             variant = variant.with_(**{option.name: option.from_url(text)})
         except ValueError as err:
-            warn(key, str(err).split(";")[0], _fallback(option))
+            warn(key, err, _fallback(option))
     table = variant.gain_table
     if table is not None:
         missing = sorted({i.grade for i in items + pool} - set(table))
         if missing:
-            warn(table_key, f"no gain for grade {missing[0]:g} in the table", "linear gain")
+            warn(table_key, Message("no_gain_for_grade", g=f"{missing[0]:g}"), Message("linear_gain"))
             variant = variant.with_(gain="linear")
     spec = Spec(variant)
     if "preset" in get:
+        name = get["preset"].strip()
         try:
-            spec = resolve(get["preset"].strip(), k=variant.k)
+            if name not in PRESETS:  # named alone: the list of presets is too long for a warning
+                raise NDCGError("no_such_preset", name=repr(name))
+            spec = resolve(name, k=variant.k)
         except ValueError as err:
-            warn("preset", str(err).split(";")[0], "the formula above")
+            warn("preset", err, Message("formula_above"))
     return PlaygroundState(items=items, pool=pool, spec=spec), warnings

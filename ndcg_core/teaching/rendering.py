@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import plotly.graph_objects as go
 
+from ..errors import NDCGError
 from ..explanation import Explanation
 from ..i18n import language
 from .figures import cumulative_figure, gains_figure, ndcg_at_k_figure
@@ -47,7 +48,7 @@ def _state_figure(state: PlaygroundState, kind: str, lang: str) -> go.Figure:
         return cumulative_figure(ex)
     if kind == "ndcg_at_k":
         return ndcg_at_k_figure(state.curve(ex), ex.k)
-    raise ValueError(f"chart kind must be one of {', '.join(CHART_KINDS)}, not {kind!r}")
+    raise NDCGError("chart_kind", allowed=", ".join(CHART_KINDS), kind=repr(kind))
 
 
 def state_formulas(state: PlaygroundState) -> tuple[str, str, str, str]:

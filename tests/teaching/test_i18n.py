@@ -15,9 +15,9 @@ import pytest
 from babel.messages.pofile import read_po
 
 from ndcg_core import i18n
-from ndcg_core.errors import KNOWN_ERRORS, error_text
+from ndcg_core.errors import MESSAGES, error_text
 from ndcg_core.i18n import _, language, language_of, ngettext, set_language, use_language_source
-from ndcg_core.teaching.answers import parse_answer
+from ndcg_core.teaching.answers import parse_answer, precision_problem
 from ndcg_core.teaching.playground import from_query_params, parse_entries
 from ndcg_core.variants import parse_gain_table
 
@@ -228,7 +228,8 @@ def test_share_link_warnings_are_translated_with_their_problem_and_fallback(zh):
 
 
 def test_numbers_keep_the_decimal_point_in_chinese(zh):
-    assert error_text("give at least 2 decimals (you typed 0)") == "请至少写 2 位小数（你写了 0 位）"
+    # the message precision_problem gives ("give at least 2 decimals (you typed 0)"), coded
+    assert error_text(precision_problem("1", 0.9766)) == "请至少写 2 位小数（你写了 0 位）"
     assert _("Right: this order scores NDCG = {value}.").format(value=f"{0.9316:.3f}").endswith("0.932。")
 
 
@@ -237,7 +238,7 @@ def test_an_unknown_error_is_shown_as_it_is(zh):
 
 
 def test_every_known_error_pattern_has_a_translation(zh):
-    for _pattern, message in KNOWN_ERRORS:
+    for _code, message in MESSAGES.items():
         assert _(message) != message, message
 
 

@@ -59,9 +59,7 @@ def _playground_definition(ask: str) -> dict:
     labels, grades, spec = _playground_list()
     formula = formula_of_spec(spec)
     if formula is None:
-        raise BadQuestion(
-            "the playground's formula uses a gain table or discount that class questions cannot state"
-        )
+        raise BadQuestion("class_formula")
     return playground_definition(labels, grades, formula, ask)
 
 

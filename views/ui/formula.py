@@ -16,7 +16,7 @@ import streamlit as st
 
 from ndcg_core import PRESETS, SCHEMA, Spec, Variant, resolve
 from ndcg_core.dataset import DATASET_BASE, TIE_RULES
-from ndcg_core.errors import error_text
+from ndcg_core.errors import NDCGError, error_text
 from ndcg_core.i18n import N_, _
 from ndcg_core.teaching.playground import (
     all_scored,
@@ -149,10 +149,8 @@ def spec_from_controls(scope: FormulaScope) -> tuple[Spec, list[str]]:
             gain = parse_gain_table(ss[scope.key("gain_table")])
             missing = sorted(grades - set(gain))
             if missing:
-                raise ValueError(
-                    f"grade {format_number(missing[0])} has no gain in the table; add an entry such as "
-                    f"{format_number(missing[0])}:1"
-                )
+                g = format_number(missing[0])
+                raise NDCGError("grade_without_gain", g=g, entry=f"{g}:1")
         except ValueError as err:
             gain = last.variant.gain_table or last.variant.gain
             if isinstance(gain, dict) and not grades <= set(gain):

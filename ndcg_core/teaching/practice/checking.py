@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from ...errors import error_text
+from ...errors import Message, error_text
 from ...i18n import N_, _
 from ..answers import parse_answer
 from ..formula import dcg_latex, ndcg_latex, trimmed
@@ -31,16 +31,17 @@ def check(exercise: Exercise, response: Any) -> Feedback:
     return _check_choice(exercise, response)
 
 
+def _unreadable(problem: Message) -> Feedback:
+    """The verdict on a response that cannot be judged: the problem, in the reader's language."""
+    return Feedback(False, error_text(problem), problem=problem)
+
+
 def _check_number(exercise: Exercise, text: str) -> Feedback:
     q = exercise.question
     try:
         a = parse_answer(text)
     except ValueError as err:
-        return Feedback(
-            False,
-            _("Could not read your answer: {problem}.").format(problem=error_text(err)),
-            problem=str(err),
-        )
+        return _unreadable(Message("answer_unreadable", problem=str(err)))
     exact = q.value()
     found = diagnose_question(a, q)
     shown = f"{exact:.{max(3, a.decimals)}f}"
@@ -170,7 +171,7 @@ def feedback_latex(exercise: Exercise, feedback: Feedback) -> tuple[str, ...]:
 def _check_order(exercise: Exercise, order: Sequence[str]) -> Feedback:
     by_label = dict(zip(exercise.labels, exercise.grades, strict=True))
     if sorted(order) != sorted(exercise.labels):
-        return Feedback(False, _("The order must hold each item once."), problem="bad order")
+        return _unreadable(Message("bad_order"))
     grades = [by_label[label] for label in order]
     value = exercise.formula.ndcg(grades)
     best, worst = dict(exercise.values)["best"], dict(exercise.values)["worst"]
@@ -198,7 +199,7 @@ def _check_order(exercise: Exercise, order: Sequence[str]) -> Feedback:
 
 def _check_choice(exercise: Exercise, choice: Any) -> Feedback:
     if not isinstance(choice, int) or not 0 <= choice < len(exercise.choices):
-        return Feedback(False, _("Pick one of the answers."), problem="no choice")
+        return _unreadable(Message("no_choice"))
     right = exercise.choices[exercise.answer_choice]
     if choice == exercise.answer_choice:
         return Feedback(True, _("Right: {why}.").format(why=right))

@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 
+from ...errors import NDCGError
 from ...i18n import N_, _, ngettext
 from ...metrics import ndcg
 from ...presets import PRESETS
@@ -419,8 +420,8 @@ def make_exercise(seed: int, number: int, kind: str | None = None, level: int = 
     if kind is None:
         kind = kind_for(seed, number)
     if kind not in KINDS:
-        raise ValueError(f"unknown exercise kind {kind!r}; expected one of {', '.join(KINDS)}")
+        raise NDCGError("unknown_exercise_kind", kind=repr(kind), kinds=", ".join(KINDS))
     if level not in LEVELS:
-        raise ValueError(f"level must be 1, 2 or 3; got {level!r}")
+        raise NDCGError("exercise_level", level=repr(level))
     base = {"seed": int(seed), "number": int(number), "kind": kind, "level": int(level)}
     return _MAKERS[kind](_rng(seed, number, kind, level), base, level)

@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+from ...errors import NDCGError
 from ...explanation import Explanation, explain
 from ...i18n import N_
 from ...metrics import dcg
@@ -203,7 +204,7 @@ def diagnose(
     ['unknown']
     """
     if quantity not in _TOTALS:
-        raise ValueError(f"quantity must be one of 'dcg', 'idcg', 'ndcg'; got {quantity!r}")
+        raise NDCGError("diagnose_quantity", quantity=repr(quantity))
     question = Question(
         grades=tuple(float(g) for g in relevances),
         formula=Formula(k=k, gain=gain, discount=discount, log_base=log_base),

@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from ...errors import Message
 from ...explanation import Explanation, explain
 from ...i18n import N_, _
 from ...metrics import ndcg
@@ -263,7 +264,8 @@ class Feedback:
 
     ``mistakes`` holds :data:`MISTAKES` ids (or ``"unknown"``); ``problem`` is
     set when the response could not be read (nothing was judged, so it is
-    not an attempt). ``focus`` names the step-table row that explains the
+    not an attempt): a coded text (:class:`ndcg_core.errors.Message`), the
+    English of ``message``. ``focus`` names the step-table row that explains the
     mistake: ``("steps" | "ideal_steps", position)``.
     """
 
@@ -271,7 +273,7 @@ class Feedback:
     message: str
     mistakes: tuple[str, ...] = ()
     value: float | None = None
-    problem: str | None = None
+    problem: Message | None = None
     focus: tuple[str, int] | None = None
 
     @property
