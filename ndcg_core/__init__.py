@@ -5,7 +5,8 @@ with :func:`ndcg`, :func:`dcg` and :func:`explain`; formula choices are describe
 by :data:`SCHEMA` and carried as :class:`Variant` values; :func:`resolve` turns
 a library preset and/or formula choices into the one :class:`Spec` every
 function takes; :func:`read_qrels`, :func:`read_run` and :func:`evaluate` score
-whole data sets.
+whole data sets. Invalid input raises :class:`NDCGError`, a ``ValueError`` with a
+``code`` (see :mod:`ndcg_core.errors`).
 
 The teaching layer (:mod:`ndcg_core.teaching`: worked examples, the lesson,
 practice) and Class mode (:mod:`ndcg_core.classroom`) sit on the engine and
@@ -18,6 +19,7 @@ them.
 """
 
 from .dataset import Aggregate, aggregate, evaluate, read_qrels, read_run
+from .errors import NDCGError
 from .explanation import Explanation, explain
 from .libraries import library_table, snippet_for
 from .metrics import STEP_COLUMNS, dcg, divisors, gains, ndcg, ndcg_curve, to_grades
@@ -40,7 +42,7 @@ __all__ = [
     "schema_markdown",
     "to_grades",
 ]
-__all__ += ["Aggregate", "aggregate", "evaluate", "read_qrels", "read_run"]
+__all__ += ["Aggregate", "NDCGError", "aggregate", "evaluate", "read_qrels", "read_run"]
 __all__ += ["PRESETS", "Preset", "Spec", "library_table", "resolve", "snippet_for"]
 
 __version__ = "0.1.0"

@@ -117,9 +117,9 @@ class Option:
             return tuple(sorted(parse_gain_table(text).items()))
         if text not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise NDCGError(
-                "not_a_gain" if self.kind == "gain" else "not_a_choice", text=repr(text), allowed=allowed
-            )
+            if self.kind == "gain":
+                raise NDCGError("not_a_gain", text=repr(text), allowed=allowed)
+            raise NDCGError("not_a_choice", text=repr(text), allowed=allowed)
         return text
 
 

@@ -134,11 +134,10 @@ def evaluate(
         score_dtype=score_dtype,
     )
     if spec.variant.ties not in TIE_RULES:
-        raise NDCGError(
-            "ties_over_data_set_preset" if spec.preset else "ties_over_data_set",
-            ties=repr(spec.variant.ties),
-            allowed=", ".join(repr(t) for t in TIE_RULES),
-        )
+        rule = {"ties": repr(spec.variant.ties), "allowed": ", ".join(repr(t) for t in TIE_RULES)}
+        if spec.preset:
+            raise NDCGError("ties_over_data_set_preset", **rule)
+        raise NDCGError("ties_over_data_set", **rule)
     k = spec.k
 
     qrels = _normalize_columns(qrels, _QRELS_COLUMNS, "qrels")
@@ -175,7 +174,9 @@ def evaluate(
     if spec.variant.zero_idcg == "error" and (zero & keep_q).any():
         bad = labels[zero & keep_q]
         shown = ", ".join(repr(x) for x in bad[:5]) + (", ..." if bad.size > 5 else "")
-        raise NDCGError("idcg_zero_query" if bad.size == 1 else "idcg_zero_queries", n=bad.size, shown=shown)
+        if bad.size == 1:
+            raise NDCGError("idcg_zero_query", n=bad.size, shown=shown)
+        raise NDCGError("idcg_zero_queries", n=bad.size, shown=shown)
     ndcg_value = spec.normalize(dcg_value, idcg_value)
     out = pd.DataFrame(
         {
