@@ -1,0 +1,236 @@
+"""The teaching layer's and Class mode's coded errors and messages, by their real code paths.
+
+The table itself (every code in both languages) and the scans of the source are in
+tests/engine/test_errors.py.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+from error_codes import PAGES, TEACHING, codes_in, codes_used
+
+from ndcg_core import explain
+from ndcg_core.classroom import BadAnswer, BadQuestion
+from ndcg_core.classroom.questions import exercise, grade, playground_definition, practice_definition
+from ndcg_core.classroom.store import Store, room_hours
+from ndcg_core.errors import MESSAGES, Message, NDCGError, error_text
+from ndcg_core.i18n import set_language
+from ndcg_core.teaching.answers import parse_answer, precision_problem
+from ndcg_core.teaching.compare import Comparison, comparison_from_group, parse_ranking
+from ndcg_core.teaching.drilldown import query_state
+from ndcg_core.teaching.examples import Figure, get_example
+from ndcg_core.teaching.explore import variant_matrix
+from ndcg_core.teaching.export import figure_image
+from ndcg_core.teaching.lesson import lesson_step
+from ndcg_core.teaching.playground import (
+    DEFAULT_STATE,
+    encode_compact,
+    from_query_params,
+    parse_entries,
+    reorder,
+    state_from_file,
+)
+from ndcg_core.teaching.practice import check, diagnose, make_exercise
+from ndcg_core.teaching.practice.model import Formula
+from ndcg_core.teaching.rendering import state_figure
+
+
+@pytest.fixture
+def zh():
+    set_language("zh")
+    yield
+    set_language("en")
+
+
+def raised(call) -> NDCGError:
+    with pytest.raises(NDCGError) as info:
+        call()
+    return info.value
+
+
+def warnings_of(params: dict) -> list[Message]:
+    return from_query_params(params)[1]
+
+
+def problem_of(e, response) -> Message:
+    fb = check(e, response)
+    assert not fb.counts and isinstance(fb.problem, Message)
+    return fb.problem
+
+
+_NUMBER = make_exercise(7, 1, kind="metric", level=1)
+_ORDER = make_exercise(7, 1, kind="drag", level=1)
+_CHOICE = make_exercise(7, 1, kind="winner", level=1)
+_FORMULA = Formula(k=None, gain="linear", discount="log", log_base=2.0)
+_DEFINITION = playground_definition(["A", "B", "C"], [3, 0, 1], _FORMULA, "ndcg")
+
+
+def _status(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'class.sqlite3'}", hours=24)
+    code, key = store.create_room()
+    question = store.ask(code, key, _DEFINITION)
+    try:
+        return store.set_status(code, key, question.number, "finished")
+    finally:
+        store.engine.dispose()
+
+
+#: (a code, a call that gives a coded error or message holding it). Raised errors and the
+#: messages that are not raised (share-link warnings, Practice's verdicts) alike.
+TEACHING_PATHS = [
+    # typed or pasted lists, share links, state files
+    ("entry_not_number", lambda: raised(lambda: parse_entries("3, two, 1"))),
+    ("unknown_order", lambda: raised(lambda: reorder(DEFAULT_STATE.items, "sideways"))),
+    ("share_link_param", lambda: warnings_of({"rel": "3,x,1"})[0]),
+    ("entry_not_finite", lambda: warnings_of({"rel": "3,x,1"})[0]),
+    ("default_example", lambda: warnings_of({"rel": "3,x,1"})[0]),
+    ("link_not_decodable", lambda: warnings_of({"state": "!!"})[0]),
+    ("link_without_params", lambda: warnings_of({"state": encode_compact({"state": "x"})})[0]),
+    ("labels_for_grades", lambda: warnings_of({"rel": "3,2,1", "labels": "A,B"})[0]),
+    ("scores_for_grades", lambda: warnings_of({"rel": "3,2,1", "scores": "0.5"})[0]),
+    ("order_as_given", lambda: warnings_of({"rel": "3,2,1", "scores": "0.5"})[0]),
+    ("no_extra_judged_items", lambda: warnings_of({"rel": "3,2,1", "pool": "x"})[0]),
+    ("labels_for_pool_grades", lambda: warnings_of({"rel": "3,2,1", "pool": "2,1", "pool_labels": "J"})[0]),
+    ("no_gain_for_grade", lambda: warnings_of({"rel": "3,2,1", "gain": "0:0,1:1,2:3"})[0]),
+    ("linear_gain", lambda: warnings_of({"rel": "3,2,1", "gain": "0:0,1:1,2:3"})[0]),
+    ("whole_list", lambda: warnings_of({"rel": "3,2,1", "k": "0"})[0]),
+    ("no_such_preset", lambda: warnings_of({"rel": "3,2,1", "preset": "sk-learn"})[0]),
+    ("formula_above", lambda: warnings_of({"rel": "3,2,1", "preset": "sk-learn"})[0]),
+    ("state_not_json", lambda: raised(lambda: state_from_file(b"\xff not json"))),
+    ("state_not_ours", lambda: raised(lambda: state_from_file(b'{"format": "other"}'))),
+    # examples, comparisons, pages' helpers
+    ("label_repeats", lambda: raised(lambda: Comparison((("A", 1), ("A", 2)), (("r", ("A",)),)))),
+    ("rankings_count", lambda: raised(lambda: Comparison((("A", 1),), ()))),
+    ("ranking_unknown_item", lambda: raised(lambda: Comparison((("A", 1),), (("r", ("B",)),)))),
+    ("ranking_repeats_item", lambda: raised(lambda: Comparison((("A", 1),), (("r", ("A", "A")),)))),
+    ("position_unknown_item", lambda: raised(lambda: parse_ranking("D, X", ["A", "D"]))),
+    ("no_example_group", lambda: raised(lambda: comparison_from_group("no such group"))),
+    ("unknown_example", lambda: raised(lambda: get_example("no such example"))),
+    (
+        "unknown_figure_quantity",
+        lambda: raised(lambda: Figure("x", "colour@1", "0.5").exact(explain([3, 2, 1]))),
+    ),
+    ("lesson_step_range", lambda: raised(lambda: lesson_step(8, explain([3, 2, 1])))),
+    ("lesson_needs_items", lambda: raised(lambda: lesson_step(1, explain([])))),
+    ("chart_kind", lambda: raised(lambda: state_figure(DEFAULT_STATE, "pie"))),
+    ("image_format", lambda: raised(lambda: figure_image(go.Figure(), "gif"))),
+    (
+        "query_not_found",
+        lambda: raised(
+            lambda: query_state(
+                pd.DataFrame({"query": ["q1"], "doc": ["a"], "relevance": [1]}),
+                pd.DataFrame({"query": ["q1"], "doc": ["a"], "score": [1.0]}),
+                "q9",
+                spec=DEFAULT_STATE.spec,
+            )
+        ),
+    ),
+    ("no_rankings", lambda: raised(lambda: variant_matrix({}))),
+    ("ranking_name_clash", lambda: raised(lambda: variant_matrix({"gain": [3, 2, 1]}))),
+    ("unknown_exercise_kind", lambda: raised(lambda: make_exercise(7, 1, kind="essay", level=1))),
+    ("exercise_level", lambda: raised(lambda: make_exercise(7, 1, kind="metric", level=4))),
+    ("diagnose_quantity", lambda: raised(lambda: diagnose("0.5", [1, 0], quantity="mrr"))),
+    # typed answers
+    ("only_numbers", lambda: raised(lambda: parse_answer("'1'"))),
+    ("type_a_number", lambda: raised(lambda: parse_answer("'1'"))),
+    ("divides_by_zero", lambda: raised(lambda: parse_answer("1/0"))),
+    ("exponent_too_large", lambda: raised(lambda: parse_answer("2^40"))),
+    ("negative_fractional_power", lambda: raised(lambda: parse_answer("(-2)^0.5"))),
+    ("no_functions", lambda: raised(lambda: parse_answer("log2(3)"))),
+    ("no_dotted_names", lambda: raised(lambda: parse_answer("math.pi"))),
+    ("a_name", lambda: raised(lambda: parse_answer("x"))),
+    ("only_arithmetic", lambda: raised(lambda: parse_answer("1 < 2"))),
+    ("answer_not_text", lambda: raised(lambda: parse_answer(0.5))),
+    ("answer_empty", lambda: raised(lambda: parse_answer("  "))),
+    ("answer_too_long", lambda: raised(lambda: parse_answer("1" * 81))),
+    ("not_arithmetic", lambda: raised(lambda: parse_answer("1 +"))),
+    ("number_too_large", lambda: raised(lambda: parse_answer("(10^32)^32"))),
+    ("more_decimals", lambda: precision_problem("1", 0.9766)),
+    # Practice's verdicts that judge nothing
+    ("answer_unreadable", lambda: problem_of(_NUMBER, "log2(3)")),
+    ("bad_order", lambda: problem_of(_ORDER, ["nobody"])),
+    ("no_choice", lambda: problem_of(_CHOICE, 99)),
+    # Class mode
+    ("class_exercise", lambda: raised(lambda: practice_definition(1, 1, "essay", 1))),
+    ("class_ask", lambda: raised(lambda: playground_definition(["A", "B"], [1, 0], _FORMULA, "mrr"))),
+    ("class_items", lambda: raised(lambda: playground_definition(["A"], [1], _FORMULA, "ndcg"))),
+    (
+        "class_labels_differ",
+        lambda: raised(lambda: playground_definition(["A", "A"], [1, 0], _FORMULA, "ndcg")),
+    ),
+    (
+        "class_needs_relevant",
+        lambda: raised(lambda: playground_definition(["A", "B"], [0, 0], _FORMULA, "ndcg")),
+    ),
+    ("class_question_source", lambda: raised(lambda: exercise({"source": "quiz"}))),
+    ("class_type_a_number", lambda: raised(lambda: grade(exercise(_DEFINITION), 0.5))),
+    (
+        "class_give_every_item",
+        lambda: raised(lambda: grade(exercise({**_DEFINITION, "ask": "highest"}), "A")),
+    ),
+    ("class_answer_too_long", lambda: raised(lambda: grade(exercise(_DEFINITION), "1" * 5000))),
+]
+
+
+@pytest.mark.parametrize(
+    ("code", "call"), TEACHING_PATHS, ids=[f"{c}-{i}" for i, (c, _f) in enumerate(TEACHING_PATHS)]
+)
+def test_the_teaching_layer_gives_each_code_by_its_real_path(code, call, zh):
+    set_language("en")
+    coded = call()
+    assert code in codes_in(coded), (code, coded)
+    message = coded.message if isinstance(coded, NDCGError) else coded
+    assert str(coded) == MESSAGES[message.code].format(**message.values)
+    set_language("zh")
+    assert error_text(coded) != str(coded)
+
+
+def test_class_mode_settings_raise_their_codes(monkeypatch, tmp_path):
+    monkeypatch.setenv("NDCG_ROOM_HOURS", "-1")
+    assert raised(room_hours).code == "room_hours"
+    assert raised(lambda: _status(tmp_path)).code == "question_status"
+
+
+#: Raised by the pages (views/): a custom gain table without a grade of the list, and a formula class
+#: questions cannot state (tests/app/test_app_errors.py shows both in Chinese).
+PAGE_CODES = {"grade_without_gain", "class_formula"}
+
+
+def test_every_code_the_teaching_layer_uses_has_a_real_path():
+    covered = {code for code, _call in TEACHING_PATHS} | {"room_hours", "question_status"}
+    assert sorted(set(codes_used(TEACHING)) - covered) == []
+    assert set(codes_used(PAGES)) == PAGE_CODES
+
+
+def test_a_students_unreadable_answer_is_a_coded_bad_answer(zh):
+    err = raised(lambda: grade(exercise(_DEFINITION), "log2(3)"))
+    assert isinstance(err, BadAnswer) and err.code == "answer_unreadable"
+    set_language("en")
+    assert str(err).startswith("Could not read your answer: functions such as log2(...) cannot be used")
+    set_language("zh")
+    assert error_text(err).startswith("无法读取你的答案")
+    assert "不能使用 log2(...) 这样的函数" in error_text(err)
+    # Class mode's pages keep str(err) in the session: it still has the code
+    assert error_text(str(err)) == error_text(err)
+    for again in (pickle.loads(pickle.dumps(err)), copy.deepcopy(err)):
+        assert type(again) is BadAnswer and error_text(again) == error_text(err)
+
+
+def test_bad_questions_are_translated(zh):
+    err = raised(lambda: playground_definition(["A", "B"], [0, 0], _FORMULA, "ndcg"))
+    assert isinstance(err, BadQuestion)
+    assert error_text(err) == "至少要有一个相关条目（等级大于 0）"
+
+
+def test_share_link_warnings_stay_english_text_and_keep_their_codes():
+    warnings = warnings_of({"rel": "3,2,1", "labels": "A,B", "preset": "sk-learn"})
+    assert warnings == [
+        "Share link parameter 'labels': 2 labels for 3 grades; using D1, D2, ... instead.",
+        "Share link parameter 'preset': unknown preset 'sk-learn'; using the formula above instead.",
+    ]
+    assert [w.code for w in warnings] == ["share_link_param", "share_link_param"]
