@@ -31,6 +31,7 @@ from typing import Any
 
 from .errors import NDCGError
 from .i18n import N_
+from .lists import read_list
 
 __all__ = [
     "DISCOUNTS",
@@ -407,14 +408,12 @@ def parse_gain_table(text: str) -> dict[float, float]:
     Raises ``ValueError`` naming the pair that could not be read.
     """
     table: dict[float, float] = {}
-    for i, pair in enumerate(p for p in re.split(r"[,;\s]+", text.strip()) if p):
-        grade, sep, gain = pair.partition(":")
-        try:
-            if not sep:
-                raise ValueError
-            g, v = float(grade), float(gain)
-        except ValueError:
-            raise NDCGError("gain_entry_form", n=i + 1, text=repr(pair)) from None
+    for i, entry in enumerate(read_list(text, ",;", spaces=True, skip_empty=True)):
+        pair = entry.text
+        halves = [half.value for half in read_list(pair, ":")]  # a pair: a list of two numbers
+        g, v = halves if len(halves) == 2 else (None, None)
+        if g is None or v is None:
+            raise NDCGError("gain_entry_form", n=i + 1, text=repr(pair))
         if not (math.isfinite(g) and math.isfinite(v)):
             raise NDCGError("gain_entry_finite", n=i + 1, text=repr(pair))
         table[g] = v

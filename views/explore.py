@@ -8,8 +8,9 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core import PRESETS, library_table
-from ndcg_core.errors import error_text
+from ndcg_core.errors import NDCGError, error_text
 from ndcg_core.i18n import N_, _
+from ndcg_core.lists import read_list
 from ndcg_core.teaching import get_example, variant_matrix
 from ndcg_core.teaching.cards import CARDS
 from ndcg_core.teaching.compare import (
@@ -302,7 +303,11 @@ def _libraries_section() -> None:
     scores = None
     if scores_text.strip():
         try:
-            scores = [float(x) for x in scores_text.replace(";", ",").split(",") if x.strip()]
+            entries = read_list(scores_text, ",;", skip_empty=True)
+            bad = next((n for n, e in enumerate(entries, start=1) if e.value is None), None)
+            if bad is not None:  # nan and inf are read: each library says what it makes of them
+                raise NDCGError("entry_not_finite", n=bad, text=repr(entries[bad - 1].text))
+            scores = [e.value for e in entries]
             if len(scores) != len(grades):
                 raise ValueError(
                     _("{a} scores for {b} items; give one score per item").format(

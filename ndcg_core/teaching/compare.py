@@ -16,7 +16,6 @@ ordering, which always sorts every judged item.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -25,6 +24,7 @@ import pandas as pd
 from ..errors import NDCGError
 from ..explanation import Explanation, explain
 from ..i18n import N_
+from ..lists import read_list
 from ..spec import Spec
 from ..variants import Variant
 from .examples import EXAMPLES, WorkedExample
@@ -98,7 +98,7 @@ def parse_ranking(text: str, judged: Mapping[str, float] | list[str]) -> tuple[s
     if not text:
         return ()
     if "," in text or ";" in text or "\n" in text:
-        parts = [p.strip() for p in re.split(r"[,;\n]", text) if p.strip()]
+        parts = [entry.text for entry in read_list(text, ",;\n", skip_empty=True)]
     elif text in known:
         parts = [text]
     elif " " in text:

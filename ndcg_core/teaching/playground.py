@@ -34,9 +34,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import math
 import random
-import re
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -46,6 +44,7 @@ import pandas as pd
 
 from ..errors import Message, NDCGError
 from ..explanation import Explanation, explain
+from ..lists import LINE_BREAKS, finite_number, read_list
 from ..metrics import GainSpec, gains, ndcg_curve
 from ..presets import PRESETS, resolve
 from ..spec import Spec
@@ -224,14 +223,6 @@ def reorder(
 # ---------------------------------------------------------------- parsing
 
 
-def _number(text: str) -> float | None:
-    try:
-        value = float(text.strip())
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
-
-
 def parse_entries(text: str) -> list[tuple[str | None, float]]:
     """Read a list typed or pasted by a person.
 
@@ -252,20 +243,16 @@ def parse_entries(text: str) -> list[tuple[str | None, float]]:
     ...     print(err)
     entry 2 ('two') is not a number; write a grade such as 2 or 0.5, or label:grade
     """
-    text = text.strip()
-    if not text:
-        return []
-    lines = [ln for ln in text.splitlines() if ln.strip()]
+    lines = read_list(text, LINE_BREAKS, skip_empty=True)
     multi_line = len(lines) > 1
-    entries = lines if multi_line else [e for e in re.split(r"[,;]", lines[0]) if e.strip()]
+    entries = lines if multi_line or not lines else read_list(lines[0].text, ",;", skip_empty=True)
     # Label/grade separators, most specific first; a pasted row may also use a comma.
     separators = ["\t", ":", "="] + ([",", ";"] if multi_line else [])
     out: list[tuple[str | None, float]] = []
-    for n, entry in enumerate(entries, start=1):
-        entry = entry.strip()
-        value = _number(entry)
-        if value is not None:
-            out.append((None, value))
+    for n, item in enumerate(entries, start=1):
+        entry = item.text
+        if item.number is not None:
+            out.append((None, item.number))
             continue
         sep = next((s for s in separators if s in entry), None)
         if sep is not None:
@@ -274,7 +261,7 @@ def parse_entries(text: str) -> list[tuple[str | None, float]]:
             label, _, grade_text = entry.rpartition(" ")
         else:
             label, grade_text = entry, entry
-        grade = _number(grade_text.split(sep)[0] if sep else grade_text)
+        grade = finite_number(grade_text.split(sep)[0] if sep else grade_text)
         if grade is None:
             if n == 1 and multi_line and label.strip() != entry:
                 continue  # a header row such as "item<TAB>relevance"
@@ -405,13 +392,13 @@ def _escape(label: str) -> str:
 
 
 def _split(text: str) -> list[str]:
-    return [t.strip() for t in text.split(",")] if text.strip() else []
+    return [entry.text for entry in read_list(text)]
 
 
 def _grades(text: str) -> list[float]:
     values = []
-    for n, part in enumerate(_split(text), start=1):
-        value = _number(part)
+    for n, entry in enumerate(read_list(text), start=1):
+        part, value = entry.text, entry.number
         if value is None:
             raise NDCGError("entry_not_finite", n=n, text=repr(part))
         values.append(value)

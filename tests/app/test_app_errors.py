@@ -1,4 +1,4 @@
-"""The two coded errors the pages raise themselves, shown in Chinese (the library's own codes are
+"""The coded errors the pages raise themselves, shown in Chinese (the library's own codes are
 checked in tests/engine/test_errors.py and tests/teaching/test_error_codes.py).
 """
 
@@ -63,3 +63,11 @@ def test_a_formula_class_questions_cannot_state_is_named_in_chinese(data_dir):
     assert not at.exception, [e.value for e in at.exception]
     shown = " ".join(e.value for e in at.error)
     assert "试验场的公式使用了课堂问题无法表述的增益表或折损" in shown, shown
+
+
+def test_a_model_score_explore_cannot_read_is_named_in_chinese():
+    at = chinese_app("views/explore.py")
+    at.text_input(key="lib_scores").input("0.9, x, 0.5").run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = " ".join(e.value for e in at.error)
+    assert "分数：第 2 项（'x'）不是有限数" in shown, shown

@@ -196,9 +196,10 @@ def test_class_mode_settings_raise_their_codes(monkeypatch, tmp_path):
     assert raised(lambda: _status(tmp_path)).code == "question_status"
 
 
-#: Raised by the pages (views/): a custom gain table without a grade of the list, and a formula class
-#: questions cannot state (tests/app/test_app_errors.py shows both in Chinese).
-PAGE_CODES = {"grade_without_gain", "class_formula"}
+#: Raised by the pages (views/): a custom gain table without a grade of the list, a formula class
+#: questions cannot state, and a model score Explore cannot read (tests/app/test_app_errors.py shows
+#: each in Chinese).
+PAGE_CODES = {"grade_without_gain", "class_formula", "entry_not_finite"}
 
 
 def test_every_code_the_teaching_layer_uses_has_a_real_path():

@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core.i18n import _
+from ndcg_core.lists import finite_number
 from ndcg_core.teaching.playground import (
     Item,
     all_scored,
@@ -32,14 +33,6 @@ def _items_frame(items: Sequence[Item], with_scores: bool) -> pd.DataFrame:
 
 def _cell(value) -> str:
     return "" if value is None or (isinstance(value, float) and math.isnan(value)) else str(value).strip()
-
-
-def _finite(text: str) -> float | None:
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
 
 
 def _added_ids(kind: str, key: str, count: int, known: tuple[Item, ...]) -> list[int]:
@@ -89,7 +82,7 @@ def _read_editor(rows: list[tuple[int, dict]], prefix: str, has_scores: bool):
     for n, (item_id, row) in enumerate(rows, start=1):
         label = _cell(row.get("Item")) or f"{prefix}{n}"
         text = _cell(row.get("Grade"))
-        grade = _finite(text)
+        grade = finite_number(text)
         if grade is None:
             shown = f"'{md_escape(text)}'" if text else _("empty")
             problems.append(
@@ -99,7 +92,7 @@ def _read_editor(rows: list[tuple[int, dict]], prefix: str, has_scores: bool):
             )
             continue
         score_text = _cell(row.get("Score")) if has_scores else ""
-        score = _finite(score_text) if score_text else None
+        score = finite_number(score_text) if score_text else None
         if score_text and score is None:
             problems.append(
                 _(
