@@ -1,0 +1,172 @@
+"""Each page's own state as plain data, read from and written to its share link.
+
+The Playground's list travels in the link as :class:`~ndcg_core.teaching.playground.PlaygroundState`
+(:mod:`ndcg_core.teaching.playground`); the pages around it add their own parameters:
+
+============  ==============================  ===========================================
+page          parameters                      state
+============  ==============================  ===========================================
+Learn         ``step``, ``present``           :class:`LearnState`
+Practice      ``seed``, ``ex``, ``level``,    :class:`PracticeState`
+              ``kind``
+Class         ``room``, ``key``, ``me``       :class:`ClassState`
+============  ==============================  ===========================================
+
+Each state is a frozen dataclass with the same three pure functions: ``from_params(params)``
+gives the state and a list of warnings (a bad value falls back to its default, and, where the
+page says so, a warning names it); ``to_params()`` gives the parameters back, defaults left out
+(except those that mark a link as the page's own, always written); ``carried_by(params)`` says
+whether a URL holds the state at all (a page switch drops every parameter: then the session's
+own state stands). ``views.ui.share`` adopts and writes them for every page.
+
+>>> LearnState.from_params({"step": "4", "present": "1"})
+(LearnState(step=4, present=True), [])
+>>> PracticeState(seed=7, ex=2, kind="cell").to_params()
+{'seed': '7', 'ex': '2', 'kind': 'cell'}
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..i18n import _
+from .lesson import clamp_step
+from .practice import KINDS, LEVELS
+
+__all__ = ["ClassState", "LearnState", "PracticeState"]
+
+
+@dataclass(frozen=True)
+class LearnState:
+    """The Learn page: which of the seven steps is shown, and whether in presenter mode.
+
+    A step out of 1..7 (:data:`~ndcg_core.teaching.lesson.N_STEPS`) opens the nearest step, and
+    one that is not a whole number the first: a slide deck's link does not complain. Only
+    ``present=1`` means presenter mode.
+    """
+
+    step: int = 1
+    present: bool = False
+
+    PARAMS: ClassVar[tuple[str, ...]] = ("step", "present")
+
+    @classmethod
+    def carried_by(cls, params: Mapping[str, str]) -> bool:
+        """Learn's link always writes its step."""
+        return "step" in params
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, str]) -> tuple[LearnState, list[str]]:
+        return cls(step=clamp_step(params.get("step", 1)), present=params.get("present") == "1"), []
+
+    def to_params(self) -> dict[str, str]:
+        """``step`` always (it marks the link as Learn's), ``present`` only in presenter mode."""
+        return {"step": str(self.step), **({"present": "1"} if self.present else {})}
+
+
+#: The share link's ranges of Practice's whole numbers (parameter: lowest, highest).
+PRACTICE_RANGES = {"seed": (0, 10**9), "ex": (1, 10_000), "level": (min(LEVELS), max(LEVELS))}
+
+
+@dataclass(frozen=True)
+class PracticeState:
+    """The Practice page: an exercise set (``seed``), an exercise in it, the level and the kind.
+
+    ``seed`` None: none was given (the page draws one); ``kind`` None: the set mixes every kind.
+    """
+
+    seed: int | None = None
+    ex: int = 1
+    level: int = 1
+    kind: str | None = None
+
+    PARAMS: ClassVar[tuple[str, ...]] = ("seed", "ex", "level", "kind")
+
+    @classmethod
+    def carried_by(cls, params: Mapping[str, str]) -> bool:
+        """Practice's link always writes its set and exercise."""
+        return "seed" in params or "ex" in params
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, str]) -> tuple[PracticeState, list[str]]:
+        """The state of a share link; each bad value is named in a warning and falls back."""
+        warnings: list[str] = []
+
+        def whole(key: str) -> int | None:
+            text = params.get(key)
+            if text is None:
+                return None
+            low, high = PRACTICE_RANGES[key]
+            try:
+                value = int(text)
+            except ValueError:
+                value = None
+            if value is None or not low <= value <= high:
+                warnings.append(
+                    _(
+                        "Share link parameter '{key}': '{text}' is not a whole number "
+                        "from {low} to {high}; ignored."
+                    ).format(key=key, text=text, low=low, high=high)
+                )
+                return None
+            return value
+
+        seed, ex, level = whole("seed"), whole("ex"), whole("level")
+        kind = params.get("kind")
+        if kind is not None and kind not in KINDS:
+            warnings.append(
+                _("Share link parameter 'kind': '{text}' is not one of {allowed}; ignored.").format(
+                    text=kind, allowed=", ".join(KINDS)
+                )
+            )
+            kind = None
+        return cls(seed=seed, ex=ex or 1, level=level or 1, kind=kind), warnings
+
+    def to_params(self) -> dict[str, str]:
+        """``seed`` (once there is one) and ``ex`` always, ``level`` and ``kind`` when not the defaults."""
+        params = {} if self.seed is None else {"seed": str(self.seed)}
+        params["ex"] = str(self.ex)
+        if self.level != 1:
+            params["level"] = str(self.level)
+        if self.kind is not None:
+            params["kind"] = self.kind
+        return params
+
+
+#: A student's id as the app makes them (``secrets.token_urlsafe(16)``), and as a link may carry it.
+STUDENT_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+
+@dataclass(frozen=True)
+class ClassState:
+    """The Class page: the room (its code), the lecturer's key, and a student's id (``me``).
+
+    The lecturer's link carries ``room`` and ``key``, a student's ``room`` and, once joined,
+    ``me``; without ``room`` the page is the landing page. The link is the whole state: a URL
+    without these parameters is a URL without a room. A ``me`` that is not an id the app could
+    have made is dropped without a word (the student gets a new id and is asked for a name).
+    """
+
+    room: str | None = None
+    key: str | None = None
+    me: str | None = None
+
+    PARAMS: ClassVar[tuple[str, ...]] = ("room", "key", "me")
+
+    @classmethod
+    def carried_by(cls, params: Mapping[str, str]) -> bool:
+        """Always: no room in the link means no room."""
+        return True
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, str]) -> tuple[ClassState, list[str]]:
+        me = params.get("me")
+        return cls(params.get("room"), params.get("key"), me if me and STUDENT_ID.match(me) else None), []
+
+    def to_params(self) -> dict[str, str]:
+        """The parameters that are set, in the order room, key, me."""
+        given = {"room": self.room, "key": self.key, "me": self.me}
+        return {name: value for name, value in given.items() if value is not None}

@@ -1,0 +1,208 @@
+"""Learn's, Practice's and Class's own state (ndcg_core.teaching.pages), without Streamlit.
+
+Expected values come from the pages' rules: Learn has steps 1 to 7 and only ``present=1`` means
+presenter mode; Practice's seed is a whole number from 0 to 10^9, its exercise from 1 to 10,000,
+its level from 1 to 3 and its kind one of the practice kinds; a student's id is 16 to 64 letters,
+digits, ``-`` or ``_``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ndcg_core import SCHEMA
+from ndcg_core.teaching.pages import ClassState, LearnState, PracticeState
+from ndcg_core.teaching.playground import DEFAULT_STATE, UI_PARAMS, to_query_params
+from ndcg_core.teaching.practice import KINDS
+
+PAGES = (LearnState, PracticeState, ClassState)
+
+
+def test_the_pages_parameters_are_their_own():
+    """No page reads another's parameter, nor the playground's or the language's."""
+    names = [name for page in PAGES for name in page.PARAMS]
+    playground = {o.url_key for o in SCHEMA} | {"rel", "labels", "scores", "pool", "pool_labels", "preset"}
+    playground |= {"state", "gains"}  # a compact link; older links' gain table
+    assert len(names) == len(set(names))
+    assert not set(names) & (playground | set(UI_PARAMS))
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_parameters_give_the_default_state_and_the_default_state_writes_only_its_marks(page):
+    state, warnings = page.from_params({})
+    assert (state, warnings) == (page(), [])
+
+
+# ------------------------------------------------------------------ Learn
+
+
+def test_learn_defaults_to_step_one_outside_presenter_mode():
+    assert LearnState() == LearnState(step=1, present=False)
+    assert LearnState().to_params() == {"step": "1"}  # the step is always written: Back needs it
+
+
+@pytest.mark.parametrize("step", range(1, 8))
+@pytest.mark.parametrize("present", [False, True])
+def test_learn_round_trip(step, present):
+    state = LearnState(step, present)
+    assert LearnState.from_params(state.to_params()) == (state, [])
+    assert list(state.to_params()) == (["step", "present"] if present else ["step"])
+
+
+@pytest.mark.parametrize(
+    ("given", "step"),
+    [("0", 1), ("-3", 1), ("8", 7), ("12", 7), ("two", 1), ("", 1), ("3.5", 1), (" 4 ", 4), ("7", 7)],
+)
+def test_a_bad_step_opens_the_nearest_step_without_a_warning(given, step):
+    assert LearnState.from_params({"step": given}) == (LearnState(step), [])
+
+
+@pytest.mark.parametrize(("given", "present"), [("1", True), ("0", False), ("yes", False), ("", False)])
+def test_only_present_1_is_presenter_mode(given, present):
+    assert LearnState.from_params({"step": "2", "present": given}) == (LearnState(2, present), [])
+
+
+def test_a_learn_link_is_one_with_a_step():
+    assert LearnState.carried_by({"step": "3"})
+    assert not LearnState.carried_by({"present": "1"}) and not LearnState.carried_by({"rel": "1,2"})
+
+
+# ------------------------------------------------------------------ Practice
+
+
+def test_practice_defaults_mix_every_kind_at_level_one_from_the_first_exercise():
+    assert PracticeState() == PracticeState(seed=None, ex=1, level=1, kind=None)
+    assert PracticeState().to_params() == {"ex": "1"}  # no seed yet: the page draws one
+
+
+def test_practice_writes_seed_and_exercise_always_and_the_rest_when_not_the_default():
+    assert PracticeState(seed=7).to_params() == {"seed": "7", "ex": "1"}
+    assert PracticeState(seed=7, ex=5, level=1).to_params() == {"seed": "7", "ex": "5"}
+    full = PracticeState(seed=7, ex=5, level=3, kind="cell").to_params()
+    assert full == {"seed": "7", "ex": "5", "level": "3", "kind": "cell"}
+    assert list(full) == ["seed", "ex", "level", "kind"]
+
+
+@given(
+    st.integers(0, 10**9) | st.none(),
+    st.integers(1, 10_000),
+    st.integers(1, 3),
+    st.sampled_from([None, *KINDS]),
+)
+def test_practice_round_trip(seed, ex, level, kind):
+    state = PracticeState(seed, ex, level, kind)
+    assert PracticeState.from_params(state.to_params()) == (state, [])
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "low", "high"),
+    [
+        ("seed", "abc", 0, 10**9),
+        ("seed", "-1", 0, 10**9),
+        ("seed", str(10**9 + 1), 0, 10**9),
+        ("seed", "1.5", 0, 10**9),
+        ("ex", "0", 1, 10_000),
+        ("ex", "10001", 1, 10_000),
+        ("ex", "", 1, 10_000),
+        ("level", "0", 1, 3),
+        ("level", "9", 1, 3),
+    ],
+)
+def test_a_bad_whole_number_is_named_and_falls_back(key, text, low, high):
+    given = {"seed": "7", "ex": "5", "level": "2", key: text}
+    state, warnings = PracticeState.from_params(given)
+    fallback = {"seed": None, "ex": 1, "level": 1}[key]
+    expected = {"seed": 7, "ex": 5, "level": 2, "kind": None, key: fallback}
+    assert state == PracticeState(**expected)  # the other parameters still apply
+    assert warnings == [
+        f"Share link parameter '{key}': '{text}' is not a whole number from {low} to {high}; ignored."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("key", "text"), [("seed", "0"), ("seed", str(10**9)), ("ex", "10000"), ("level", "3")]
+)
+def test_the_ends_of_each_range_are_accepted(key, text):
+    state, warnings = PracticeState.from_params({key: text})
+    assert warnings == [] and getattr(state, key) == int(text)
+
+
+@pytest.mark.parametrize("kind", ["nope", "", "**bold**", "Cell"])
+def test_an_unknown_kind_is_named_and_the_set_is_mixed(kind):
+    state, warnings = PracticeState.from_params({"seed": "7", "kind": kind})
+    assert state == PracticeState(seed=7)
+    assert warnings == [f"Share link parameter 'kind': '{kind}' is not one of {', '.join(KINDS)}; ignored."]
+
+
+def test_every_bad_parameter_gets_its_own_warning_in_the_links_order():
+    _, warnings = PracticeState.from_params({"kind": "x", "level": "9", "ex": "0", "seed": "abc"})
+    assert [w.split("'")[1] for w in warnings] == ["seed", "ex", "level", "kind"]
+
+
+def test_a_practice_link_is_one_with_a_seed_or_an_exercise():
+    assert PracticeState.carried_by({"seed": "7"}) and PracticeState.carried_by({"ex": "2"})
+    assert not PracticeState.carried_by({"level": "2", "kind": "cell"})
+
+
+# ------------------------------------------------------------------ Class
+
+ID = "Abc_def-0123456789"  # 18 characters of the id alphabet
+
+
+def test_class_defaults_to_no_room():
+    assert ClassState() == ClassState(room=None, key=None, me=None)
+    assert ClassState().to_params() == {}
+
+
+@given(
+    st.text(min_size=1, max_size=12) | st.none(),
+    st.text(max_size=40) | st.none(),
+    st.from_regex(r"[A-Za-z0-9_-]{16,64}", fullmatch=True) | st.none(),
+)
+def test_class_round_trip(room, key, me):
+    state = ClassState(room, key, me)
+    assert ClassState.from_params(state.to_params()) == (state, [])
+
+
+def test_class_writes_room_key_and_id_in_that_order():
+    assert list(ClassState(me=ID, key="k", room="ABC234").to_params()) == ["room", "key", "me"]
+    assert ClassState(room="ABC234").to_params() == {"room": "ABC234"}
+
+
+def test_an_empty_key_is_still_a_key():
+    """A forged empty key is the wrong key (the page says so), not a student's link."""
+    assert ClassState.from_params({"room": "ABC234", "key": ""}) == (ClassState("ABC234", ""), [])
+
+
+@pytest.mark.parametrize(
+    "me", ["", "short", "x" * 15, "x" * 65, "<script>alert(1)</script>" * 3, "abc def ghi jkl mno"]
+)
+def test_a_malformed_student_id_is_dropped_without_a_word(me):
+    assert ClassState.from_params({"room": "ABC234", "me": me}) == (ClassState("ABC234"), [])
+
+
+@pytest.mark.parametrize("me", ["x" * 16, "x" * 64, ID])
+def test_a_well_formed_student_id_is_kept(me):
+    assert ClassState.from_params({"room": "ABC234", "me": me})[0].me == me
+
+
+def test_the_class_link_is_the_whole_state():
+    assert ClassState.carried_by({}) and ClassState.carried_by({"room": "ABC234"})
+
+
+# ------------------------------------------------------------------ with the playground
+
+
+def test_a_page_reads_only_its_own_parameters_of_a_full_link():
+    link = to_query_params(DEFAULT_STATE) | {
+        "step": "3",
+        "seed": "7",
+        "ex": "2",
+        "room": "ABC234",
+        "lang": "zh",
+    }
+    assert LearnState.from_params(link) == (LearnState(3), [])
+    assert PracticeState.from_params(link) == (PracticeState(seed=7, ex=2), [])
+    assert ClassState.from_params(link) == (ClassState("ABC234"), [])
