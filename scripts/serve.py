@@ -40,6 +40,7 @@ FIRST_PAGE_MODULES = (
     "ndcg_core.teaching.export",
     "ndcg_core.teaching.history",
     "ndcg_core.teaching.lesson",
+    "ndcg_core.teaching.pages",
     "ndcg_core.teaching.playground",
     "ndcg_core.teaching.rendering",
 )

@@ -1,7 +1,8 @@
 """Class: the lecturer asks the room a question, students answer on their phones, answers show live.
 
 This page only decides which view to draw (:mod:`views.room`): the landing page without a room
-code, the lecturer's view with the room's key, a student's view otherwise.
+code, the lecturer's view with the room's key, a student's view otherwise. The link is the page's
+state (:class:`ndcg_core.teaching.pages.ClassState`), adopted and written by ``views.ui.share``.
 """
 
 from __future__ import annotations
@@ -11,13 +12,15 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ndcg_core.classroom import RoomExpired, RoomNotFound
 from ndcg_core.i18n import _
-from views.room.common import CSS, get_store, link_params, shown
+from views.room.common import CSS, get_store, link, set_link, shown
 from views.room.landing import landing
 from views.room.lecturer import lecturer
 from views.room.student import student
+from views.ui.share import CLASS, adopt, sync_url
 
 
 def render() -> None:
+    adopt(CLASS, set_link)
     st.html(CSS)
     st.markdown("### " + _("Class"))
     try:
@@ -31,10 +34,11 @@ def render() -> None:
                 "(Whoever runs the app: check NDCG_DATABASE_URL or NDCG_DATA_DIR.)"
             )
         )
+    sync_url((CLASS, link()))  # what a callback changed (a new room, a joined student) goes in the link
 
 
 def page() -> None:
-    code_param, key = link_params()
+    code_param, key = link().room, link().key
     if not code_param:
         landing()
         return

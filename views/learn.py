@@ -4,11 +4,12 @@ The list is the playground's own (``pg_items``, ``pg_pool``, ``pg_spec``): one s
 change here shows there and back. The lesson itself (text, columns, predictions) comes from
 ``ndcg_core.teaching.lesson``; this page only lays it out.
 
-Page state (non-widget, so it survives a visit to another page): ``learn_step``,
-``learn_present``, ``learn_revealed`` (steps whose new column is shown), ``learn_answers``
-(the checked prediction per step), ``learn_typed`` (what was typed, kept even when unreadable),
-``learn_problem`` (the message for an unreadable prediction) and ``learn_url`` (the page's
-parameters last written to the address bar).
+Page state (non-widget, so it survives a visit to another page): ``learn_step`` and
+``learn_present`` (what the page's share link carries: :class:`ndcg_core.teaching.pages.LearnState`),
+``learn_revealed`` (steps whose new column is shown), ``learn_answers`` (the checked prediction per
+step), ``learn_typed`` (what was typed, kept even when unreadable), ``learn_problem`` (the message
+for an unreadable prediction) and ``learn_url`` (the page's parameters last written to the address
+bar, see ``views.ui.share``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from ndcg_core.teaching.lesson import (
     lesson_step,
     step_frame,
 )
+from ndcg_core.teaching.pages import LearnState
 from ndcg_core.teaching.playground import all_scored, state_from_example
 from ndcg_core.teaching.rendering import explained, state_figure
 from ndcg_core.variants import format_number
@@ -45,7 +47,7 @@ from views.ui.history import history_buttons, record_history
 from views.ui.items import items_editor
 from views.ui.markup import md_escape
 from views.ui.session import bump
-from views.ui.share import sync_url
+from views.ui.share import LEARN, SHARED, adopt, sync_url
 from views.ui.state import current_state, load_state
 from views.ui.tables import column_help_config, export_buttons
 
@@ -96,19 +98,19 @@ def _init_page() -> None:
     ss.setdefault("learn_answers", {})
     ss.setdefault("learn_typed", {})
     ss.setdefault("learn_problem", {})
-    query = st.query_params.to_dict()
-    url = {key: query[key] for key in ("step", "present") if key in query}
-    last = ss.get("learn_url")
-    if last is None or ("step" in url and url != last):
-        ss.learn_step = clamp_step(url.get("step", ss.get("learn_step", 1)))
-        ss.learn_present = url.get("present") == "1"
-    ss.setdefault("learn_step", 1)
-    ss.setdefault("learn_present", False)
+    adopt(LEARN, _load)
 
 
-def _page_params() -> dict[str, str]:
+def _load(state: LearnState, warnings: list[str]) -> None:
+    """Put the page's state in place (a link's bad step already fell back to the nearest one)."""
     ss = st.session_state
-    return {"step": str(ss.learn_step), **({"present": "1"} if ss.learn_present else {})}
+    ss.learn_step = state.step
+    ss.learn_present = state.present
+
+
+def _state() -> LearnState:
+    ss = st.session_state
+    return LearnState(step=ss.learn_step, present=ss.learn_present)
 
 
 def _go(delta: int) -> None:
@@ -436,8 +438,7 @@ def render() -> None:
                 st.info(problem)
             else:
                 _lesson(lesson_step(ss.learn_step, ex), state, ex)
-    sync_url(state, _page_params())
-    ss.learn_url = _page_params()
+    sync_url((SHARED, state), (LEARN, _state()))
     record_history()
 
 

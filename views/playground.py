@@ -35,7 +35,7 @@ from views.ui.history import history_buttons, record_history
 from views.ui.items import items_table, read_items_table
 from views.ui.markup import md_escape
 from views.ui.session import bump, next_id
-from views.ui.share import state_file_controls, sync_url
+from views.ui.share import SHARED, state_file_controls, sync_url
 from views.ui.state import current_state, load_state
 from views.ui.tables import export_buttons, step_table
 
@@ -406,7 +406,7 @@ def _body() -> None:
     with messages:  # above the columns, where a projector audience sees them
         for message in ss.get("pg_messages", []) + problems:
             st.error(message)
-    if not sync_url(state):
+    if not sync_url((SHARED, state)):
         with messages:
             st.info(
                 _(

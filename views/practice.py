@@ -5,7 +5,7 @@ the set (``pr_seed``), the exercise number (``pr_number``), the chosen kind and
 level, the kind picked by "practise what you missed" (``pr_pick``), feedback and
 hints per exercise, and ``pr_progress`` (a :class:`ndcg_core.teaching.practice.Progress`).
 Widgets only mirror them. The share link carries ``seed``, ``ex`` and, when not
-the defaults, ``level`` and ``kind``.
+the defaults, ``level`` and ``kind`` (:class:`ndcg_core.teaching.pages.PracticeState`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from streamlit_sortables import sort_items
 
 from ndcg_core.i18n import N_, _
 from ndcg_core.teaching.formula import number
+from ndcg_core.teaching.pages import PracticeState
 from ndcg_core.teaching.practice import (
     KINDS,
     LEVELS,
@@ -31,8 +32,8 @@ from ndcg_core.teaching.practice import (
     make_exercise,
     next_kind,
 )
-from views.ui.language import ui_params
 from views.ui.markup import md_escape
+from views.ui.share import PRACTICE, adopt, sync_url
 
 MIXED = "mixed"
 # a hint table's own column (the step-table names are in ndcg_core.teaching.lesson)
@@ -68,72 +69,23 @@ def _defaults() -> None:
     ss.setdefault("pr_warnings", [])
 
 
-def _url_params() -> dict[str, str]:
+def _load(state: PracticeState, warnings: list[str]) -> None:
+    """Put a share link's exercise in place (without a seed of its own, the set stays the same)."""
     ss = st.session_state
-    params = {"seed": str(ss.pr_seed), "ex": str(ss.pr_number)}
-    if ss.pr_level != 1:
-        params["level"] = str(ss.pr_level)
-    kind = ss.pr_pick or (ss.pr_kind if ss.pr_kind != MIXED else None)
-    if kind:
-        params["kind"] = kind
-    return params
-
-
-def _read_url() -> None:
-    """Apply a share link when it differs from what this page last wrote."""
-    ss = st.session_state
-    given = st.query_params.to_dict()
-    if "seed" not in given and "ex" not in given:
-        return
-    wanted = {key: given[key] for key in ("seed", "ex", "level", "kind") if key in given}
-    if wanted == ss.get("pr_url"):
-        return
-    warnings = []
-
-    def whole(key: str, low: int, high: int) -> int | None:
-        text = given.get(key)
-        if text is None:
-            return None
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
-        if value is None or not low <= value <= high:
-            warnings.append(
-                _(
-                    "Share link parameter '{key}': '{text}' is not a whole number "
-                    "from {low} to {high}; ignored."
-                ).format(key=key, text=md_escape(text), low=low, high=high)
-            )
-            return None
-        return value
-
-    seed = whole("seed", 0, 10**9)
-    ex = whole("ex", 1, 10_000)
-    level = whole("level", 1, 3)
-    kind = given.get("kind")
-    if kind is not None and kind not in KINDS:
-        warnings.append(
-            _("Share link parameter 'kind': '{text}' is not one of {allowed}; ignored.").format(
-                text=md_escape(kind), allowed=", ".join(KINDS)
-            )
-        )
-        kind = None
-    if seed is not None:
-        ss.pr_seed = seed
-    ss.pr_number = ex or 1
-    ss.pr_level = level or 1
-    ss.pr_kind = kind or MIXED
+    if state.seed is not None:
+        ss.pr_seed = state.seed
+    ss.pr_number = state.ex
+    ss.pr_level = state.level
+    ss.pr_kind = state.kind or MIXED
     ss.pr_pick = None
     ss.pr_warnings = warnings
 
 
-def _write_url() -> None:
-    params = _url_params()
-    st.session_state.pr_url = params
-    full = {**params, **ui_params()}
-    if st.query_params.to_dict() != full:
-        st.query_params.from_dict(full)
+def _state() -> PracticeState:
+    """The page's share-link state: the kind picked by "practise what you missed" goes in the link."""
+    ss = st.session_state
+    kind = ss.pr_pick or (ss.pr_kind if ss.pr_kind != MIXED else None)
+    return PracticeState(seed=ss.pr_seed, ex=ss.pr_number, level=ss.pr_level, kind=kind)
 
 
 def current_exercise() -> Exercise:
@@ -370,10 +322,10 @@ def _progress() -> None:
 
 def render() -> None:
     _defaults()
-    _read_url()
+    adopt(PRACTICE, _load)
     ss = st.session_state
     e = current_exercise()
-    _write_url()
+    sync_url((PRACTICE, _state()))
 
     st.markdown("### " + _("Practice"))
     st.caption(
@@ -383,7 +335,7 @@ def render() -> None:
         )
     )
     for message in ss.pr_warnings:
-        st.warning(message)
+        st.warning(md_escape(message))
 
     with st.container(key="pr_controls"):
         c1, c2 = st.columns([0.5, 0.5])

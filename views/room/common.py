@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import functools
 import os
-from urllib.parse import quote
+from collections.abc import Sequence
+from urllib.parse import quote, urlencode
 
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
@@ -18,6 +19,7 @@ from ndcg_core.classroom import (
     Store,
 )
 from ndcg_core.i18n import N_, _
+from ndcg_core.teaching.pages import ClassState
 from ndcg_core.teaching.practice import Exercise
 from views.ui.language import ui_params
 from views.ui.markup import md_escape
@@ -74,8 +76,16 @@ def get_store() -> Store:
     return Store()
 
 
-def link_params() -> tuple[str | None, str | None]:
-    return st.query_params.get("room"), st.query_params.get("key")
+def link() -> ClassState:
+    """The page's state: the room, the lecturer's key, the student's id (what its link carries)."""
+    return st.session_state.get("cl_link") or ClassState()
+
+
+def set_link(state: ClassState, warnings: Sequence[str] = ()) -> None:
+    """Put the page's state in place: the link's when the page adopts it (see ``views.ui.share.adopt``;
+    a link's bad student id is dropped without a warning), or a callback's new room or joined student,
+    which the page writes into the link at the end of its run."""
+    st.session_state.cl_link = state
 
 
 def shown(text: str, limit: int = 24) -> str:
@@ -88,8 +98,8 @@ def join_link(code: str) -> str:
     """The students' link: NDCG_PUBLIC_URL (the address students reach) or the lecturer's own."""
     base = (os.environ.get("NDCG_PUBLIC_URL") or st.context.url or "").rstrip("/")
     base = base.removesuffix("/class")  # the lecturer's own address ends in this page's path
-    lang = "".join(f"&lang={quote(v)}" for v in ui_params().values())  # students see the room's language
-    return f"{base}/class?room={quote(code)}{lang}"
+    # Students see the room's language.
+    return f"{base}/class?{urlencode({**ClassState(room=code).to_params(), **ui_params()}, quote_via=quote)}"
 
 
 def guarded(callback):

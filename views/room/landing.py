@@ -8,15 +8,15 @@ from ndcg_core.classroom import (
     clean_code,
 )
 from ndcg_core.i18n import _
-from views.ui.language import ui_params
+from ndcg_core.teaching.pages import ClassState
 
-from .common import get_store, guarded, shown
+from .common import get_store, guarded, set_link, shown
 
 
 @guarded
 def _create_room() -> None:
     code, key = get_store().create_room()
-    st.query_params.from_dict({"room": code, "key": key, **ui_params()})
+    set_link(ClassState(room=code, key=key))
 
 
 def _join_code() -> None:
@@ -26,7 +26,7 @@ def _join_code() -> None:
         st.session_state.cl_landing_error = typed
         return
     st.session_state.cl_landing_error = None
-    st.query_params.from_dict({"room": code, **ui_params()})
+    set_link(ClassState(room=code))
 
 
 def landing() -> None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import re
 import secrets
+from dataclasses import replace
 
 import streamlit as st
 
@@ -27,17 +27,14 @@ from ndcg_core.i18n import _
 from ndcg_core.teaching.practice import Exercise, focus_rows
 from views.ui.markup import md_escape
 
-from .common import NAME_PROBLEMS, STUDENT_EVERY, get_store, guarded, show_exercise
-
-TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+from .common import NAME_PROBLEMS, STUDENT_EVERY, get_store, guarded, link, set_link, show_exercise
 
 
 def _token() -> str:
     """This student's id: kept in the URL (``me=``) so a reloaded phone tab is the same student."""
     ss = st.session_state
     if "cl_token" not in ss:
-        given = st.query_params.get("me") or ""
-        ss.cl_token = given if TOKEN.match(given) else secrets.token_urlsafe(16)
+        ss.cl_token = link().me or secrets.token_urlsafe(16)
     return ss.cl_token
 
 
@@ -50,7 +47,7 @@ def _join(code: str) -> None:
         ss.cl_name_error = err.reason
         return
     ss.cl_name_error = None
-    st.query_params["me"] = _token()
+    set_link(replace(link(), me=_token()))
 
 
 @guarded

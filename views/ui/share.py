@@ -1,11 +1,24 @@
-"""Share links: the playground's state read from and written to the URL, and saved to a file."""
+"""Share links: every page's state read from and written to the URL; the playground's saved to a file.
+
+One mechanism for every page: a :class:`Link` names a state's parameters and its pure share-link
+functions (``ndcg_core.teaching``); :func:`adopt` takes the state from the address bar when the
+page is first shown and after Back or Forward, and :func:`sync_url` writes it back at the end of
+the page's run. The playground's list (:data:`SHARED`) is adopted by app.py on every page and
+written by the Playground and Learn; Learn, Practice and Class add their own (:data:`LEARN`,
+:data:`PRACTICE`, :data:`CLASS`).
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 import streamlit as st
 
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import _
+from ndcg_core.teaching.pages import ClassState, LearnState, PracticeState
 from ndcg_core.teaching.playground import (
     UI_PARAMS,
     PlaygroundState,
@@ -20,51 +33,91 @@ from .language import ui_params
 from .markup import md_escape
 from .state import current_state, load_state
 
-PAGE_PARAMS = ("step", "present")  # share-link parameters of one page (Learn), not of the shared state
+S = TypeVar("S")
 
 
-def state_params(params: dict[str, str]) -> dict[str, str]:
-    """The shared state's share-link parameters (a page's own, such as ``step``, and ``lang`` left out)."""
-    return {key: value for key, value in params.items() if key not in PAGE_PARAMS + UI_PARAMS}
+@dataclass(frozen=True)
+class Link(Generic[S]):
+    """A state that travels in the address bar: the playground's list, or one page's own state.
+
+    ``read`` and ``write`` are the state's pure share-link functions (``write`` gives None when
+    the state is too long for a link); ``carried`` says whether a URL holds the state at all.
+    """
+
+    key: str  # session key: the state's parameters as last written to the address bar (or read)
+    names: tuple[str, ...] | None  # its parameters; None: every one no page names (the playground's)
+    carried: Callable[[Mapping[str, str]], bool]
+    read: Callable[[Mapping[str, str]], tuple[S, list[str]]]
+    write: Callable[[S], dict[str, str] | None]
+
+    def params(self, query: Mapping[str, str]) -> dict[str, str]:
+        """This state's parameters out of the whole query (the language and other pages' left out)."""
+        if self.names is None:
+            return {k: v for k, v in query.items() if k not in PAGE_PARAMS + UI_PARAMS}
+        return {k: v for k, v in query.items() if k in self.names}
 
 
-def _adopt_url() -> None:
-    """Follow the address bar when it changed from outside (the browser's Back and Forward).
+def _carries_a_list(params: Mapping[str, str]) -> bool:
+    """The playground's link always writes its list (or the compact ``state`` holding it)."""
+    return bool({"rel", "state"} & set(params))
 
-    ``pg_url`` holds the state parameters this session last wrote (or read). A URL that carries
-    a list (or a compact state) and differs from them was not written by the app: it is history
-    navigation, so the state follows the URL instead of rewriting it (which made Back fight the
-    app). A URL with no list (a page switch drops the parameters) changes nothing.
+
+def _page(state, key: str) -> Link:
+    return Link(key, state.PARAMS, state.carried_by, state.from_params, state.to_params)
+
+
+#: The playground's list and formula: every page shares it (app.py adopts it before any page).
+SHARED: Link[PlaygroundState] = Link("pg_url", None, _carries_a_list, from_query_params, share_params)
+LEARN: Link[LearnState] = _page(LearnState, "learn_url")
+PRACTICE: Link[PracticeState] = _page(PracticeState, "pr_url")
+CLASS: Link[ClassState] = _page(ClassState, "cl_url")
+#: Share-link parameters of one page, not of the shared state.
+PAGE_PARAMS = LearnState.PARAMS + PracticeState.PARAMS + ClassState.PARAMS
+
+
+def adopt(link: Link[S], load: Callable[[S, list[str]], None]) -> bool:
+    """Take the state from the address bar on a first visit, and when it changed from outside.
+
+    ``link.key`` holds the parameters this session last wrote (or read). A URL that carries the
+    state and differs from them was not written by the app: it is history navigation (the
+    browser's Back and Forward) or a link opened in this tab, so the state follows the URL
+    instead of rewriting it (which made Back fight the app). A URL without the state (a page
+    switch drops the parameters) changes nothing. ``load`` puts the state read, and its
+    warnings, in the session; True when it did.
     """
     ss = st.session_state
-    params = state_params(st.query_params.to_dict())
-    if not ({"rel", "state"} & set(params)) or params == ss.get("pg_url"):
-        return
-    state, warnings = from_query_params(params)
-    load_state(state)
-    ss.pg_url_warnings = warnings
-    ss.pg_url = params
+    params = link.params(st.query_params.to_dict())
+    last = ss.get(link.key)
+    if last is not None and (params == last or not link.carried(params)):
+        return False
+    state, warnings = link.read(params)
+    load(state, warnings)
+    ss[link.key] = params
+    return True
 
 
-def sync_url(state: PlaygroundState, page_params: dict[str, str] | None = None) -> bool:
-    """Write the state (and a page's own parameters) into the address bar, only when it changed.
+def sync_url(*states: tuple[Link[Any], Any]) -> bool:
+    """Write these states (each a link and its state, in that order) and the language into the
+    address bar, only when they changed.
 
     Every write adds a browser history entry, so unchanged state is never rewritten. Every URL
-    stays under ``MAX_URL`` characters: a long state goes into one compact ``state`` parameter;
-    when even that is too long, the address bar is cleared (a stale link would share another
-    state) and this returns False: the page then offers the state as a file.
+    stays under ``MAX_URL`` characters: a long playground state goes into one compact ``state``
+    parameter; when even that is too long, the address bar is cleared (a stale link would share
+    another state) and this returns False: the page then offers the state as a file.
     """
     ss = st.session_state
-    params = share_params(state)
-    if params is None:
+    written = [(link, link.write(state)) for link, state in states]
+    if any(params is None for _, params in written):
         if st.query_params.to_dict():
             st.query_params.clear()
-        ss.pg_url = {}
+        for link, params in written:
+            ss[link.key] = params or {}
         return False
-    full = {**params, **(page_params or {}), **ui_params()}
+    full = {key: value for _, params in written for key, value in params.items()} | ui_params()
     if st.query_params.to_dict() != full:
         st.query_params.from_dict(full)
-    ss.pg_url = params
+    for link, params in written:
+        ss[link.key] = params
     return True
 
 
@@ -80,9 +133,7 @@ def _load_state_file() -> None:
             _("State file: {problem}. Your list is unchanged.").format(problem=md_escape(error_text(err)))
         ]
         return
-    state, warnings = from_query_params(params)
-    load_state(state)
-    ss.pg_url_warnings = warnings
+    _load_shared(*from_query_params(params))
     ss.pg_messages = []
 
 
@@ -103,17 +154,17 @@ def state_file_controls(key: str = "pg_state_download", with_loader: bool = True
         )
 
 
-def init_session() -> None:
-    """On a session's first run, take the state from the share link (or the default)."""
-    ss = st.session_state
-    if ss.get("pg_ready"):
-        _adopt_url()
-        return
-    params = state_params(st.query_params.to_dict())
-    state, warnings = from_query_params(params)
+def _load_shared(state: PlaygroundState, warnings: list[str]) -> None:
     load_state(state)
-    load_spec(DATASETS, DATASET_DEFAULT)
-    ss.pg_url_warnings = warnings
-    ss.pg_messages = []
-    ss.pg_url = params
-    ss.pg_ready = True
+    st.session_state.pg_url_warnings = warnings
+
+
+def init_session() -> None:
+    """Every run, before any page: the shared state from the share link on a session's first run
+    (or the default), and from the address bar whenever it changed from outside (see :func:`adopt`)."""
+    ss = st.session_state
+    first = SHARED.key not in ss
+    adopt(SHARED, _load_shared)
+    if first:
+        load_spec(DATASETS, DATASET_DEFAULT)
+        ss.pg_messages = []
