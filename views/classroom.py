@@ -16,6 +16,7 @@ from views.room.common import CSS, get_store, link, set_link, shown
 from views.room.landing import landing
 from views.room.lecturer import lecturer
 from views.room.student import student
+from views.ui import keys
 from views.ui.share import CLASS, adopt, sync_url
 
 
@@ -24,7 +25,7 @@ def render() -> None:
     st.html(CSS)
     st.markdown("### " + _("Class"))
     try:
-        if st.session_state.pop("cl_db_error", False):
+        if st.session_state.pop(keys.CL_DB_ERROR, False):
             raise SQLAlchemyError("a callback could not reach the database")
         page()
     except SQLAlchemyError:

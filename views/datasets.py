@@ -18,6 +18,7 @@ from ndcg_core.teaching.drilldown import query_state
 from ndcg_core.teaching.figures import ndcg_histogram
 from ndcg_core.teaching.formula import latex_number, number
 from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, get_table, load
+from views.ui import keys
 from views.ui.charts import chart
 from views.ui.formula import formula_name
 from views.ui.internals import release_uploads
@@ -63,9 +64,9 @@ def _read(kind: str, upload) -> str | None:
         # getvalue() hands over the upload's own bytes; getbuffer() would copy them (BytesIO unshares).
         return load(kind, upload.getvalue(), upload.name)
     except ValueError as err:
-        st.session_state.ds_message = _("{kind} file: {problem} The previous data set stays loaded.").format(
-            kind=_(KINDS[kind]), problem=md_escape(error_text(err))
-        )
+        st.session_state[keys.DS_MESSAGE] = _(
+            "{kind} file: {problem} The previous data set stays loaded."
+        ).format(kind=_(KINDS[kind]), problem=md_escape(error_text(err)))
         return None
 
 
@@ -74,8 +75,8 @@ def _sample_data() -> dict:
 
 
 def _load_sample() -> None:
-    st.session_state.ds_data = _sample_data()
-    st.session_state.ds_message = ""
+    st.session_state[keys.DS_DATA] = _sample_data()
+    st.session_state[keys.DS_MESSAGE] = ""
 
 
 def _token(data: dict) -> str:
@@ -110,50 +111,50 @@ def _reconcile_uploads() -> None:
     of their bytes.
     """
     ss = st.session_state
-    version = ss.setdefault("ds_upload_version", 0)
+    version = ss.setdefault(keys.DS_UPLOAD_VERSION, 0)
     parsed = {}
     for kind in KINDS:
-        upload = ss.get(f"ds_{kind}_file_{version}")
+        upload = ss.get(keys.ds_file(kind, version))
         if upload is None:
-            ss.pop(f"ds_parsed_{kind}", None)
+            ss.pop(keys.ds_parsed(kind), None)
             continue
-        cached = ss.get(f"ds_parsed_{kind}")
+        cached = ss.get(keys.ds_parsed(kind))
         if cached is None or cached[0] != upload.file_id:
-            ss.ds_message = ""
+            ss[keys.DS_MESSAGE] = ""
             key = _read(kind, upload)
             cached = None if key is None else (upload.file_id, upload.name, key)
-            ss[f"ds_parsed_{kind}"] = cached
+            ss[keys.ds_parsed(kind)] = cached
         elif get_table(cached[2]) is None:  # dropped from the stores while waiting for its pair
             cached = (upload.file_id, upload.name, _read(kind, upload))
         if cached is not None and cached[2] is not None:
             parsed[kind] = cached
-    loaded = ss.get("ds_data") or _sample_data()
+    loaded = ss.get(keys.DS_DATA) or _sample_data()
     if not parsed or (len(parsed) == 1 and loaded["qrels"] in SAMPLE_KEYS):
         return  # wait for the other file (a lone file is not scored against the sample)
     names = {kind: loaded.get(f"{kind}_name", "") for kind in KINDS}
-    keys = {kind: loaded[kind] for kind in KINDS}
+    tables = {kind: loaded[kind] for kind in KINDS}
     for kind, (_table, name, key) in parsed.items():
-        names[kind], keys[kind] = name, key
-    if ss.get("ds_pair") == keys:
+        names[kind], tables[kind] = name, key
+    if ss.get(keys.DS_PAIR) == tables:
         return
-    ss.ds_pair = keys
+    ss[keys.DS_PAIR] = tables
     candidate = {
         "name": f"{names['qrels']} + {names['run']}",
-        **keys,
+        **tables,
         **{f"{k}_name": names[k] for k in KINDS},
     }
     try:
-        _score(candidate, ss.ds_spec)
+        _score(candidate, ss[keys.DS_SPEC])
     except ValueError as err:
-        ss.ds_message = _("{name}: {problem} The previous data set stays loaded.").format(
+        ss[keys.DS_MESSAGE] = _("{name}: {problem} The previous data set stays loaded.").format(
             name=md_escape(candidate["name"]), problem=md_escape(error_text(err))
         )
         return
-    ss.ds_data = candidate
-    ss.ds_message = ""
+    ss[keys.DS_DATA] = candidate
+    ss[keys.DS_MESSAGE] = ""
     for kind in KINDS:
-        ss.pop(f"ds_parsed_{kind}", None)
-    ss.ds_upload_version = version + 1  # fresh uploaders: the files' bytes are released
+        ss.pop(keys.ds_parsed(kind), None)
+    ss[keys.DS_UPLOAD_VERSION] = version + 1  # fresh uploaders: the files' bytes are released
     release_uploads([file_id for file_id, _, _ in parsed.values()])
 
 
@@ -167,14 +168,16 @@ def _sources() -> None:
             )
         )
         _reconcile_uploads()  # before drawing: a loaded pair gets fresh, empty uploaders at once
-        version = ss.setdefault("ds_upload_version", 0)
+        version = ss.setdefault(keys.DS_UPLOAD_VERSION, 0)
         c1, c2 = st.columns(2)
         # The uploaders' keys change once a pair is loaded (that releases the files); the keyed
         # containers around them keep one stable name for the page's styles and tests.
         c1.container(key="ds_qrels_file").file_uploader(
-            _("Qrels (judgements)"), key=f"ds_qrels_file_{version}"
+            _("Qrels (judgements)"), key=keys.ds_file("qrels", version)
         )
-        c2.container(key="ds_run_file").file_uploader(_("Run (ranked results)"), key=f"ds_run_file_{version}")
+        c2.container(key="ds_run_file").file_uploader(
+            _("Run (ranked results)"), key=keys.ds_file("run", version)
+        )
         st.caption(
             _(
                 "The pair is scored as soon as both files are in; a single new file is scored with the "
@@ -182,31 +185,31 @@ def _sources() -> None:
             )
         )
         st.button(_("Back to the bundled sample"), key="ds_sample", on_click=_load_sample)
-    if ss.get("ds_message"):
-        st.error(ss.ds_message)
+    if ss.get(keys.DS_MESSAGE):
+        st.error(ss[keys.DS_MESSAGE])
 
 
 def _open_query(query: str, spec: Spec) -> None:
     """Open a query in the playground under the very spec the table was scored with."""
     ss = st.session_state
-    data = ss.ds_data
+    data = ss[keys.DS_DATA]
     qrels, run = get_table(data["qrels"]), get_table(data["run"])
     if qrels is None or run is None:
         return
     load_state(query_state(qrels, run, query, spec=spec))
-    ss.go_to_playground = True
+    ss[keys.GO_TO_PLAYGROUND] = True
 
 
 def render() -> None:
     ss = st.session_state
-    if ss.pop("go_to_playground", False):
+    if ss.pop(keys.GO_TO_PLAYGROUND, False):
         st.switch_page("views/playground.py")
-    if "ds_data" not in ss:
+    if keys.DS_DATA not in ss:
         _load_sample()
     st.markdown("### " + _("Data sets: many queries at once"))
-    formula_name(ss.ds_spec)
+    formula_name(ss[keys.DS_SPEC])
     _sources()
-    data = ss.ds_data
+    data = ss[keys.DS_DATA]
     qrels, run = get_table(data["qrels"]), get_table(data["run"])
     if qrels is None or run is None:
         st.warning(
@@ -216,10 +219,10 @@ def render() -> None:
             ).format(name=md_escape(_data_name(data)))
         )
         _load_sample()
-        data = ss.ds_data
+        data = ss[keys.DS_DATA]
         qrels, run = get_table(data["qrels"]), get_table(data["run"])
 
-    spec: Spec = ss.ds_spec
+    spec: Spec = ss[keys.DS_SPEC]
     try:
         per_query = _score(data, spec)
         agg = aggregate(per_query)
@@ -284,22 +287,22 @@ def render() -> None:
         rows = event.selection.rows if event is not None else []
         queries = table["query"].astype(str)
         if rows and rows[0] < len(queries):
-            ss.ds_query = queries.iloc[rows[0]]
+            ss[keys.DS_QUERY] = queries.iloc[rows[0]]
         # A drop-down of every query of a large data set would be slow and useless: offer the
         # first few hundred (plus the one picked in the table); the search box narrows the rest.
         choices = list(queries.iloc[:MAX_CHOICES])
-        if ss.get("ds_query") in set(queries) and ss.ds_query not in choices:
-            choices.append(ss.ds_query)
+        if ss.get(keys.DS_QUERY) in set(queries) and ss[keys.DS_QUERY] not in choices:
+            choices.append(ss[keys.DS_QUERY])
         if choices:
-            if ss.get("ds_query") not in choices:
-                ss.ds_query = choices[0]
+            if ss.get(keys.DS_QUERY) not in choices:
+                ss[keys.DS_QUERY] = choices[0]
             c1, c2 = st.columns([0.6, 0.4], vertical_alignment="bottom")
-            c1.selectbox(_("Query to open"), choices, key="ds_query")
+            c1.selectbox(_("Query to open"), choices, key=keys.DS_QUERY)
             c2.button(
                 _("Open in the playground"),
                 key="ds_open",
                 on_click=_open_query,
-                args=(ss.ds_query, spec),
+                args=(ss[keys.DS_QUERY], spec),
                 width="stretch",
             )
         else:

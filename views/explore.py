@@ -25,6 +25,7 @@ from ndcg_core.teaching.figures import base_sensitivity_figure
 from ndcg_core.teaching.formula import number
 from ndcg_core.teaching.lesson import COLUMN_HELP
 from ndcg_core.teaching.playground import make_items, state_from_example
+from views.ui import keys
 from views.ui.charts import chart
 from views.ui.formula import OPTIONS, PLAYGROUND, formula_name, load_spec
 from views.ui.items import items_editor
@@ -33,7 +34,6 @@ from views.ui.session import bump, keep_widgets
 from views.ui.state import current_state, load_state
 from views.ui.tables import HEADERS, STYLE_LIMIT, step_table, table_box
 
-RANK_KEYS = [f"cmp_rank_{i}" for i in range(4)]
 #: Where the formula table's ideal ordering comes from (ndcg_core.teaching.variant_matrix's "ideal" values).
 IDEAL_SOURCES = {"list": N_("list"), "pool": N_("pool")}
 #: Column names of the formula table (ndcg_core.teaching.variant_matrix), shown translated.
@@ -42,7 +42,13 @@ NAMES = ["A", "B", "C", "D"]
 #: The step-table columns of each compared ranking.
 COMPARED_COLUMNS = ["Position", "Item", "Grade", "Discounted gain", "Cumulative DCG"]
 #: Widgets whose values must survive a visit to another page (Streamlit drops a page's widget state).
-KEPT = [*RANK_KEYS, *(f"{k}_name" for k in RANK_KEYS), "lib_scores", "cmp_base_demo", "lib_snippet"]
+KEPT = [
+    *keys.CMP_RANKS,
+    *map(keys.rank_name, keys.CMP_RANKS),
+    keys.LIB_SCORES,
+    keys.CMP_BASE_DEMO,
+    keys.LIB_SNIPPET,
+]
 
 
 # ------------------------------------------------------------------ state
@@ -50,18 +56,18 @@ KEPT = [*RANK_KEYS, *(f"{k}_name" for k in RANK_KEYS), "lib_scores", "cmp_base_d
 
 def _init() -> None:
     ss = st.session_state
-    if "cmp_judged" not in ss:
+    if keys.CMP_JUDGED not in ss:
         _load_group("items", set_variant=False)
 
 
 def _load_comparison(c: Comparison) -> None:
     ss = st.session_state
-    ss.cmp_judged = make_items(c.judged)
-    ss.cmp_count = len(c.rankings)
-    for i, key in enumerate(RANK_KEYS):
+    ss[keys.CMP_JUDGED] = make_items(c.judged)
+    ss[keys.CMP_COUNT] = len(c.rankings)
+    for i, key in enumerate(keys.CMP_RANKS):
         ss[key] = ", ".join(c.rankings[i][1]) if i < len(c.rankings) else ""
-        ss[f"{key}_name"] = c.rankings[i][0] if i < len(c.rankings) else NAMES[i]
-    bump("pg_cmp_version")
+        ss[keys.rank_name(key)] = c.rankings[i][0] if i < len(c.rankings) else NAMES[i]
+    bump(keys.table_version(keys.CMP))
 
 
 def _load_group(group: str, set_variant: bool = True) -> None:
@@ -76,7 +82,9 @@ def _from_playground() -> None:
     items = state.items + state.pool
     labels = [i.label for i in items]
     if len(set(labels)) != len(labels):
-        st.session_state.cmp_message = _("The playground list repeats a label; rename items to compare them.")
+        st.session_state[keys.CMP_MESSAGE] = _(
+            "The playground list repeats a label; rename items to compare them."
+        )
         return
     ideal = sorted(state.items, key=lambda i: -i.grade)
     c = Comparison(
@@ -91,22 +99,22 @@ def _from_playground() -> None:
 
 def _add_ranking() -> None:
     ss = st.session_state
-    if ss.cmp_count < 4:
-        key = RANK_KEYS[ss.cmp_count]
-        ss[key] = ", ".join(i.label for i in ss.cmp_judged)
-        ss[f"{key}_name"] = NAMES[ss.cmp_count]
-        ss.cmp_count += 1
+    if ss[keys.CMP_COUNT] < 4:
+        key = keys.CMP_RANKS[ss[keys.CMP_COUNT]]
+        ss[key] = ", ".join(i.label for i in ss[keys.CMP_JUDGED])
+        ss[keys.rank_name(key)] = NAMES[ss[keys.CMP_COUNT]]
+        ss[keys.CMP_COUNT] += 1
 
 
 def _remove_ranking() -> None:
     ss = st.session_state
-    if ss.cmp_count > 2:
-        ss.cmp_count -= 1
+    if ss[keys.CMP_COUNT] > 2:
+        ss[keys.CMP_COUNT] -= 1
 
 
 def _open_in_playground(key: str) -> None:
     load_state(state_from_example(get_example(key)), example=key)
-    st.session_state.go_to_playground = True
+    st.session_state[keys.GO_TO_PLAYGROUND] = True
 
 
 # ------------------------------------------------------------------ sections
@@ -118,17 +126,17 @@ def _rankings_form() -> tuple[Comparison | None, list[str]]:
     left, right = st.columns([0.4, 0.6], gap="medium")
     with left:
         st.markdown(_("**Judged items** (every item with a grade, retrieved or not)"))
-        judged, problems = items_editor("cmp", ss.cmp_judged, "I")
-        if not problems and judged != ss.cmp_judged:
-            ss.cmp_judged = judged
+        judged, problems = items_editor(keys.CMP, ss[keys.CMP_JUDGED], "I")
+        if not problems and judged != ss[keys.CMP_JUDGED]:
+            ss[keys.CMP_JUDGED] = judged
     with right:
         st.markdown(_("**Rankings**: item labels in ranked order, separated by commas"))
         rankings = []
-        labels = [i.label for i in ss.cmp_judged]
-        for i in range(ss.cmp_count):
+        labels = [i.label for i in ss[keys.CMP_JUDGED]]
+        for i in range(ss[keys.CMP_COUNT]):
             c1, c2 = st.columns([0.22, 0.78], vertical_alignment="bottom")
-            name = c1.text_input(_("Name"), key=f"{RANK_KEYS[i]}_name", max_chars=20) or NAMES[i]
-            text = c2.text_input(_("Order of {name}").format(name=md_escape(name)), key=RANK_KEYS[i])
+            name = c1.text_input(_("Name"), key=keys.rank_name(keys.CMP_RANKS[i]), max_chars=20) or NAMES[i]
+            text = c2.text_input(_("Order of {name}").format(name=md_escape(name)), key=keys.CMP_RANKS[i])
             try:
                 rankings.append((name, parse_ranking(text, labels)))
             except ValueError as err:
@@ -138,9 +146,9 @@ def _rankings_form() -> tuple[Comparison | None, list[str]]:
                     )
                 )
         b1, b2, b3 = st.columns(3)
-        b1.button(_("Add a ranking"), key="cmp_add", on_click=_add_ranking, disabled=ss.cmp_count >= 4)
+        b1.button(_("Add a ranking"), key="cmp_add", on_click=_add_ranking, disabled=ss[keys.CMP_COUNT] >= 4)
         b2.button(
-            _("Remove the last"), key="cmp_remove", on_click=_remove_ranking, disabled=ss.cmp_count <= 2
+            _("Remove the last"), key="cmp_remove", on_click=_remove_ranking, disabled=ss[keys.CMP_COUNT] <= 2
         )
         b3.button(
             _("Playground list"),
@@ -155,7 +163,7 @@ def _rankings_form() -> tuple[Comparison | None, list[str]]:
         return None, problems
     try:
         return Comparison(
-            tuple((i.label, i.grade) for i in ss.cmp_judged), tuple(rankings), current_state().spec
+            tuple((i.label, i.grade) for i in ss[keys.CMP_JUDGED]), tuple(rankings), current_state().spec
         ), []
     except ValueError as err:
         return None, [md_escape(error_text(err))]
@@ -271,7 +279,7 @@ def _matrix_section(c: Comparison) -> None:
         _("Log base b"),
         options=[1.5, 2.0, math.e, 3.0, 5.0, 10.0],
         value=2.0,
-        key="cmp_base_demo",
+        key=keys.CMP_BASE_DEMO,
         format_func=lambda b: "e" if b == math.e else f"{b:g}",
     )
     first_name, first = next(iter(rankings.items()))
@@ -295,7 +303,7 @@ def _libraries_section() -> None:
     )
     scores_text = st.text_input(
         _("Scores (optional, one per item, higher ranks first)"),
-        key="lib_scores",
+        key=keys.LIB_SCORES,
         placeholder=_("e.g. 0.9, 0.8, 0.8, 0.5, 0.5, 0.1"),
     )
     grades = [i.grade for i in state.items]
@@ -353,7 +361,7 @@ def _libraries_section() -> None:
     choice = st.selectbox(
         _("Details and code for one library"),
         list(table["preset"]),
-        key="lib_snippet",
+        key=keys.LIB_SNIPPET,
         format_func=lambda p: f"{p}: {PRESETS[p].library}",
     )
     row = table.set_index("preset").loc[choice]
@@ -412,10 +420,10 @@ def render() -> None:
 def _render() -> None:
     _init()
     ss = st.session_state
-    if ss.pop("go_to_playground", False):
+    if ss.pop(keys.GO_TO_PLAYGROUND, False):
         st.switch_page("views/playground.py")
     st.markdown("### " + _("Explore: rankings, formulas, libraries"))
-    formula_name(ss.pg_spec)
+    formula_name(ss[keys.PG_SPEC])
     with st.sidebar:
         st.subheader(_("Comparisons from the documents"))
         for key, (title, group) in COMPARISON_PRESETS.items():
@@ -425,16 +433,16 @@ def _render() -> None:
     )
     with compare_tab:
         comparison, problems = _rankings_form()
-        if ss.get("cmp_message"):
-            st.warning(ss.pop("cmp_message"))
+        if ss.get(keys.CMP_MESSAGE):
+            st.warning(ss.pop(keys.CMP_MESSAGE))
         for message in problems:
             st.error(message)
         if comparison is None:
-            comparison = ss.get("cmp_last")
+            comparison = ss.get(keys.CMP_LAST)
             if comparison is not None:
                 st.caption(_("Showing the last valid comparison."))
         else:
-            ss.cmp_last = comparison
+            ss[keys.CMP_LAST] = comparison
         if comparison is not None:
             _compare_section(comparison)
     with matrix_tab:

@@ -40,6 +40,7 @@ from ndcg_core.teaching.pages import LearnState
 from ndcg_core.teaching.playground import all_scored, state_from_example
 from ndcg_core.teaching.rendering import explained, state_figure
 from ndcg_core.variants import format_number
+from views.ui import keys
 from views.ui.charts import chart
 from views.ui.drag import drag_list
 from views.ui.formula import formula_name
@@ -94,48 +95,48 @@ METRIC_LABEL = {"NDCG": "NDCG", "DCG": "DCG", "IDCG": "IDCG", "CG": "CG"}
 def _init_page() -> None:
     """Take the step and presenter mode from the address bar on arrival and after Back/Forward."""
     ss = st.session_state
-    ss.setdefault("learn_revealed", set())
-    ss.setdefault("learn_answers", {})
-    ss.setdefault("learn_typed", {})
-    ss.setdefault("learn_problem", {})
+    ss.setdefault(keys.LEARN_REVEALED, set())
+    ss.setdefault(keys.LEARN_ANSWERS, {})
+    ss.setdefault(keys.LEARN_TYPED, {})
+    ss.setdefault(keys.LEARN_PROBLEM, {})
     adopt(LEARN, _load)
 
 
 def _load(state: LearnState, warnings: list[str]) -> None:
     """Put the page's state in place (a link's bad step already fell back to the nearest one)."""
     ss = st.session_state
-    ss.learn_step = state.step
-    ss.learn_present = state.present
+    ss[keys.LEARN_STEP] = state.step
+    ss[keys.LEARN_PRESENT] = state.present
 
 
 def _state() -> LearnState:
     ss = st.session_state
-    return LearnState(step=ss.learn_step, present=ss.learn_present)
+    return LearnState(step=ss[keys.LEARN_STEP], present=ss[keys.LEARN_PRESENT])
 
 
 def _go(delta: int) -> None:
     ss = st.session_state
-    ss.learn_step = clamp_step(ss.learn_step + delta)
+    ss[keys.LEARN_STEP] = clamp_step(ss[keys.LEARN_STEP] + delta)
 
 
 def _go_to(n: int) -> None:
-    st.session_state.learn_step = clamp_step(n)
+    st.session_state[keys.LEARN_STEP] = clamp_step(n)
 
 
 def _set_present(on: bool) -> None:
-    st.session_state.learn_present = on
+    st.session_state[keys.LEARN_PRESENT] = on
 
 
 def _toggle_present() -> None:
-    _set_present(bool(st.session_state.learn_present_toggle))
+    _set_present(bool(st.session_state[keys.LEARN_PRESENT_TOGGLE]))
 
 
 def _load_example() -> None:
     ss = st.session_state
-    key = ss.get("learn_example")
+    key = ss.get(keys.LEARN_EXAMPLE)
     if key:
         load_state(state_from_example(get_example(key)), example=key)
-        ss.pg_messages = []
+        ss[keys.PG_MESSAGES] = []
 
 
 # ------------------------------------------------------------------ predictions
@@ -143,29 +144,29 @@ def _load_example() -> None:
 
 def _check(n: int) -> None:
     ss = st.session_state
-    question = ss.learn_question
-    text = ss.get(f"learn_choice_{n}") if question.choices else ss.get(f"learn_guess_{n}", "")
+    question = ss[keys.LEARN_QUESTION]
+    text = ss.get(keys.learn_choice(n)) if question.choices else ss.get(keys.learn_guess(n), "")
     text = "" if text is None else str(text)
-    ss.learn_typed[n] = text
+    ss[keys.LEARN_TYPED][n] = text
     feedback = check_answer(question, text)
     if feedback.correct is None:
-        ss.learn_problem[n] = feedback.message
+        ss[keys.LEARN_PROBLEM][n] = feedback.message
         return
-    ss.learn_problem.pop(n, None)
-    ss.learn_answers[n] = text
-    ss.learn_revealed.add(n)
+    ss[keys.LEARN_PROBLEM].pop(n, None)
+    ss[keys.LEARN_ANSWERS][n] = text
+    ss[keys.LEARN_REVEALED].add(n)
 
 
 def _skip(n: int) -> None:
     ss = st.session_state
-    ss.learn_problem.pop(n, None)
-    ss.learn_answers.pop(n, None)
-    ss.learn_revealed.add(n)
+    ss[keys.LEARN_PROBLEM].pop(n, None)
+    ss[keys.LEARN_ANSWERS].pop(n, None)
+    ss[keys.LEARN_REVEALED].add(n)
 
 
 def _keep_typed(n: int) -> None:
     ss = st.session_state
-    ss.learn_typed[n] = ss.get(f"learn_guess_{n}", "")
+    ss[keys.LEARN_TYPED][n] = ss.get(keys.learn_guess(n), "")
 
 
 def _prediction(step: LessonStep) -> bool:
@@ -174,16 +175,16 @@ def _prediction(step: LessonStep) -> bool:
     q, n = step.question, step.number
     if q is None:
         return True
-    ss.learn_question = q
+    ss[keys.LEARN_QUESTION] = q
     with st.container(border=True, key="learn_predict"):
-        if n not in ss.learn_revealed:
+        if n not in ss[keys.LEARN_REVEALED]:
             st.markdown(_("**Predict first.** {prompt}").format(prompt=md_escape(q.prompt)))
             if q.choices:
-                st.radio(_("Your answer"), q.choices, index=None, key=f"learn_choice_{n}", format_func=_)
+                st.radio(_("Your answer"), q.choices, index=None, key=keys.learn_choice(n), format_func=_)
             else:
-                key = f"learn_guess_{n}"
-                if key not in ss and n in ss.learn_typed:
-                    ss[key] = ss.learn_typed[n]  # what was typed survives a page switch
+                key = keys.learn_guess(n)
+                if key not in ss and n in ss[keys.LEARN_TYPED]:
+                    ss[key] = ss[keys.LEARN_TYPED][n]  # what was typed survives a page switch
                 st.text_input(
                     _("Your answer"),
                     key=key,
@@ -197,12 +198,12 @@ def _prediction(step: LessonStep) -> bool:
                 _("Check"), key="learn_check", on_click=_check, args=(n,), type="primary", width="stretch"
             )
             c2.button(_("Skip: show me"), key="learn_skip", on_click=_skip, args=(n,), width="stretch")
-            if n in ss.learn_problem:
-                st.warning(md_escape(ss.learn_problem[n]))
+            if n in ss[keys.LEARN_PROBLEM]:
+                st.warning(md_escape(ss[keys.LEARN_PROBLEM][n]))
             return False
         with st.container(key="learn_feedback"):
-            if n in ss.learn_answers:
-                feedback = check_answer(q, ss.learn_answers[n])
+            if n in ss[keys.LEARN_ANSWERS]:
+                feedback = check_answer(q, ss[keys.LEARN_ANSWERS][n])
                 text = f"{md_escape(q.prompt)}  \n{md_escape(feedback.message)}"
                 if feedback.correct:
                     st.success(text, icon=":material/check_circle:")
@@ -272,7 +273,7 @@ def _figure(step: LessonStep, state, ex):
 
 def _nav(present: bool) -> None:
     ss = st.session_state
-    n = ss.learn_step
+    n = ss[keys.LEARN_STEP]
     with st.container(horizontal=True, key="learn_nav", vertical_alignment="center"):
         st.button(
             _("Previous"),
@@ -303,12 +304,12 @@ def _nav(present: bool) -> None:
                 args=(False,),
                 shortcut="Esc",
             )
-            history_buttons("learn_present", inline=True)
+            history_buttons("learn_presenter", inline=True)
         else:
-            ss.learn_present_toggle = ss.learn_present
+            ss[keys.LEARN_PRESENT_TOGGLE] = ss[keys.LEARN_PRESENT]
             st.toggle(
                 _("Presenter mode"),
-                key="learn_present_toggle",
+                key=keys.LEARN_PRESENT_TOGGLE,
                 on_change=_toggle_present,
                 help=_(
                     "Full screen steps in large type for a projector. Keys: → / PageDown / Space next, "
@@ -350,23 +351,23 @@ def _presenter(step: LessonStep, ex) -> None:
 def _list_panel() -> None:
     ss = st.session_state
     st.markdown("**" + _("Your list") + "**")
-    if all_scored(ss.pg_items):
+    if all_scored(ss[keys.PG_ITEMS]):
         st.caption(_("The ranking follows the items' scores; clear them in the Playground to drag."))
     else:
-        drag_list(ss.pg_items)
+        drag_list(ss[keys.PG_ITEMS])
     history_buttons("learn")
     with st.expander(_("Edit names and grades")):
-        items, problems = items_editor("editor", ss.pg_items, "D", with_scores=True)
-        if not problems and items != ss.pg_items:
-            ss.pg_items = items
-            bump("pg_sort_version")
+        items, problems = items_editor(keys.ITEMS, ss[keys.PG_ITEMS], "D", with_scores=True)
+        if not problems and items != ss[keys.PG_ITEMS]:
+            ss[keys.PG_ITEMS] = items
+            bump(keys.PG_SORT_VERSION)
         for message in problems:
             st.error(message)
     st.selectbox(
         _("Load a worked example"),
         [e.key for e in EXAMPLES],
         index=None,
-        key="learn_example",
+        key=keys.LEARN_EXAMPLE,
         on_change=_load_example,
         format_func=lambda key: _(get_example(key).title),
         placeholder=_("Choose an example"),
@@ -374,7 +375,6 @@ def _list_panel() -> None:
 
 
 def _lesson(step: LessonStep, state, ex) -> None:
-    ss = st.session_state
     st.markdown(f"### {step.number}. {md_escape(step.title)}")
     for paragraph in step.text:
         st.markdown(md_escape(paragraph))
@@ -394,7 +394,6 @@ def _lesson(step: LessonStep, state, ex) -> None:
     with st.expander(_("Export this step for slides"), icon=":material/download:"):
         frame = step_frame(ex, IDEAL_COLUMNS, ideal=True) if step.ideal else step_frame(ex, columns)
         export_buttons("learn", frame, step.formulas, figure, f"ndcg-step-{step.number}")
-    ss.learn_last_columns = columns
 
 
 def _explain(state):
@@ -412,20 +411,20 @@ def _explain(state):
 def render() -> None:
     ss = st.session_state
     _init_page()
-    if ss.learn_present:
+    if ss[keys.LEARN_PRESENT]:
         state = current_state()
         ex, problem = _explain(state)
         if ex is not None:
-            _presenter(lesson_step(ss.learn_step, ex), ex)
+            _presenter(lesson_step(ss[keys.LEARN_STEP], ex), ex)
         else:
             st.html(PRESENT_CSS)
             st.info(problem)
             _nav(present=True)
     else:
-        for message in ss.get("pg_url_warnings", []):
+        for message in ss.get(keys.PG_URL_WARNINGS, []):
             st.warning(md_escape(error_text(message)))
         st.markdown("## " + _("Learn NDCG in seven steps"))
-        formula_name(ss.pg_spec)
+        formula_name(ss[keys.PG_SPEC])
         _nav(present=False)
         # The lesson comes first (on a phone the columns stack), the list beside it.
         right, left = st.columns([0.7, 0.3], gap="large")
@@ -437,7 +436,7 @@ def render() -> None:
             if ex is None:
                 st.info(problem)
             else:
-                _lesson(lesson_step(ss.learn_step, ex), state, ex)
+                _lesson(lesson_step(ss[keys.LEARN_STEP], ex), state, ex)
     sync_url((SHARED, state), (LEARN, _state()))
     record_history()
 

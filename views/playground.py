@@ -28,9 +28,10 @@ from ndcg_core.teaching.playground import (
 )
 from ndcg_core.teaching.rendering import explained, state_figure, state_formulas
 from ndcg_core.variants import format_number
+from views.ui import keys
 from views.ui.charts import chart
 from views.ui.drag import drag_list, dragged
-from views.ui.formula import formula_name
+from views.ui.formula import PLAYGROUND, formula_name
 from views.ui.history import history_buttons, record_history
 from views.ui.items import items_table, read_items_table
 from views.ui.markup import md_escape
@@ -53,12 +54,6 @@ ORDER_LABELS = {
     "shuffle": N_("Shuffle"),
     "reset": N_("Reset"),
 }
-#: The list as the sidebar last saw it (non-widget state; see _sidebar_inputs).
-SIDEBAR_INPUTS = "_pg_sidebar_inputs"
-#: How many times the playground's body has run in this session (a drag should cost one).
-BODY_RUNS = "_pg_body_runs"
-#: Whether this run is the redraw of a run whose list changed after its numbers were drawn.
-REDRAWN = "_pg_redrawn"
 CHARTS = {
     N_("Gain per position"): "gains",
     N_("Cumulative DCG"): "cumulative",
@@ -73,28 +68,28 @@ SHOWN_COLUMNS = ["Position", "Item", "Grade", "Gain", "Divisor", "Discounted gai
 def _set_items(items: tuple[Item, ...], *, keep_editor: bool = False) -> None:
     """Adopt ``items``; ``keep_editor``: the item table still holds them (a new order, or its own edit)."""
     ss = st.session_state
-    ss.pg_items = items
-    ss.pg_messages = []  # a successful change retires the last complaint
-    bump("pg_sort_version")
+    ss[keys.PG_ITEMS] = items
+    ss[keys.PG_MESSAGES] = []  # a successful change retires the last complaint
+    bump(keys.PG_SORT_VERSION)
     if not keep_editor:
-        bump("pg_editor_version")
+        bump(keys.table_version(keys.ITEMS))
 
 
 def _order(how: str) -> None:
     try:  # Ideal and Worst sort by the formula's gain (a custom table may rank grades otherwise)
-        items = reorder(st.session_state.pg_items, how, gain=current_state().spec.variant.gain_spec)
+        items = reorder(st.session_state[keys.PG_ITEMS], how, gain=current_state().spec.variant.gain_spec)
     except ValueError:  # a grade the gain table lacks: the page already says so; sort by grade
-        items = reorder(st.session_state.pg_items, how)
+        items = reorder(st.session_state[keys.PG_ITEMS], how)
     _set_items(items, keep_editor=True)
 
 
 def _move(delta: int) -> None:
     ss = st.session_state
-    items = list(ss.pg_items)
+    items = list(ss[keys.PG_ITEMS])
     ids = [i.id for i in items]
-    if ss.get("pg_move_id") not in ids:
+    if ss.get(keys.PG_MOVE_ID) not in ids:
         return
-    pos = ids.index(ss.pg_move_id)
+    pos = ids.index(ss[keys.PG_MOVE_ID])
     new = pos + delta
     if 0 <= new < len(items):
         items[pos], items[new] = items[new], items[pos]
@@ -104,33 +99,33 @@ def _move(delta: int) -> None:
 def _quick_entry() -> None:
     ss = st.session_state
     try:
-        pairs = parse_entries(ss.quick_entry)
+        pairs = parse_entries(ss[keys.QUICK_ENTRY])
     except ValueError as err:
-        ss.pg_messages = [
+        ss[keys.PG_MESSAGES] = [
             _("Quick entry: {problem}. Your list is unchanged.").format(problem=md_escape(error_text(err)))
         ]
         return
     if not pairs:
-        ss.pg_messages = [_("Quick entry is empty: type grades such as 3,2,3,0,1,2 or A:0.5, B:0.9.")]
+        ss[keys.PG_MESSAGES] = [_("Quick entry is empty: type grades such as 3,2,3,0,1,2 or A:0.5, B:0.9.")]
         return
-    ss.pg_messages = []
+    ss[keys.PG_MESSAGES] = []
     _set_items(make_items(fill_labels(pairs), start=next_id()))
-    if not ss.k_all and ss.k > len(pairs):
-        ss.k = len(pairs)
+    if not ss[PLAYGROUND.key("k_all")] and ss[PLAYGROUND.key("k")] > len(pairs):
+        ss[PLAYGROUND.key("k")] = len(pairs)
 
 
 def _load_example(key: str) -> None:
     load_state(state_from_example(get_example(key)), example=key)
-    st.session_state.pg_messages = []
+    st.session_state[keys.PG_MESSAGES] = []
 
 
 def _clear_scores() -> None:
-    _set_items(tuple(replace(i, score=None) for i in st.session_state.pg_items))
+    _set_items(tuple(replace(i, score=None) for i in st.session_state[keys.PG_ITEMS]))
 
 
 def _reset_all() -> None:
     load_state(DEFAULT_STATE)
-    st.session_state.pg_messages = []
+    st.session_state[keys.PG_MESSAGES] = []
 
 
 # ------------------------------------------------------------------ sidebar
@@ -169,7 +164,7 @@ def _shown_columns(steps: pd.DataFrame) -> list[str]:
 
 
 def _figures_panel(state: PlaygroundState, ex) -> None:
-    key = st.session_state.get("pg_example")
+    key = st.session_state.get(keys.PG_EXAMPLE)
     if not key:
         return
     example = get_example(key)
@@ -208,12 +203,12 @@ def _read_tables() -> list[str]:
     Read before anything is drawn, so the numbers a change moves are drawn first.
     """
     ss = st.session_state
-    items, problems = read_items_table("editor", ss.pg_items, "D", with_scores=True)
-    if not problems and items != ss.pg_items:
+    items, problems = read_items_table(keys.ITEMS, ss[keys.PG_ITEMS], "D", with_scores=True)
+    if not problems and items != ss[keys.PG_ITEMS]:
         _set_items(items, keep_editor=True)
-    pool, pool_problems = read_items_table("pool", ss.pg_pool, "J")
-    if not pool_problems and pool != ss.pg_pool:
-        ss.pg_pool = pool
+    pool, pool_problems = read_items_table(keys.POOL, ss[keys.PG_POOL], "J")
+    if not pool_problems and pool != ss[keys.PG_POOL]:
+        ss[keys.PG_POOL] = pool
     return problems + pool_problems
 
 
@@ -222,17 +217,17 @@ def _edit_controls() -> None:
     ss = st.session_state
     st.text_input(
         _("Type or paste a list"),
-        key="quick_entry",
+        key=keys.QUICK_ENTRY,
         on_change=_quick_entry,
         placeholder=_("3,2,3,0,1,2   or   A:0.5, B:0.9, C:0.3"),
         help=_("Grades alone, label:grade pairs, or rows pasted from a spreadsheet. Press Enter."),
     )
-    items_table("editor", ss.pg_items, with_scores=True)
+    items_table(keys.ITEMS, ss[keys.PG_ITEMS], with_scores=True)
 
 
 def _pool_controls() -> None:
     """The Not retrieved tab: the judged items outside the ranking."""
-    spec = st.session_state.pg_spec
+    spec = st.session_state[keys.PG_SPEC]
     if spec.ideal_source == "retrieved":
         st.caption(
             _(
@@ -242,13 +237,13 @@ def _pool_controls() -> None:
         )
     else:
         st.caption(_("Judged items the ranking did not retrieve: they only enter the ideal ordering."))
-    items_table("pool", st.session_state.pg_pool)
+    items_table(keys.POOL, st.session_state[keys.PG_POOL])
 
 
 def _order_controls() -> None:
     """The Order tab: the drag list (or the note on scores), one-click orders, move up/down, undo."""
     ss = st.session_state
-    score_mode = all_scored(ss.pg_items)
+    score_mode = all_scored(ss[keys.PG_ITEMS])
     if score_mode:  # scored items follow their scores: nothing to drag
         st.info(
             _(
@@ -258,7 +253,7 @@ def _order_controls() -> None:
         )
         st.button(_("Clear the scores"), key="clear_scores", on_click=_clear_scores)
     else:
-        drag_list(ss.pg_items)
+        drag_list(ss[keys.PG_ITEMS])
         with st.container(horizontal=True, gap="small", key="button_row_order"):
             for how in ORDER_LABELS:
                 st.button(
@@ -269,22 +264,23 @@ def _order_controls() -> None:
                     width="stretch",
                     help=_(ORDER_HELP[how]),
                 )
-    movable = bool(ss.pg_items) and not score_mode
+    movable = bool(ss[keys.PG_ITEMS]) and not score_mode
     if movable:
-        ids = [i.id for i in ss.pg_items]
+        ids = [i.id for i in ss[keys.PG_ITEMS]]
         labels = {
-            i.id: f"{n}. {i.label} ({format_number(i.grade)})" for n, i in enumerate(ss.pg_items, start=1)
+            i.id: f"{n}. {i.label} ({format_number(i.grade)})"
+            for n, i in enumerate(ss[keys.PG_ITEMS], start=1)
         }
-        if ss.get("pg_move_id") not in ids:
-            ss.pg_move_id = ids[0]
+        if ss.get(keys.PG_MOVE_ID) not in ids:
+            ss[keys.PG_MOVE_ID] = ids[0]
         # The choice is kept in non-widget state (pg_move_id); the box is a new widget whenever
         # the order changes, so its labels (which carry positions) are never stale.
         order_key = abs(hash(tuple(ids))) % 10**9
-        ss.pg_move_id = st.selectbox(
+        ss[keys.PG_MOVE_ID] = st.selectbox(
             _("Move an item (keyboard friendly)"),
             ids,
-            index=ids.index(ss.pg_move_id),
-            key=f"move_item_{ss.get('pg_sort_version', 0)}_{order_key}",
+            index=ids.index(ss[keys.PG_MOVE_ID]),
+            key=f"move_item_{ss.get(keys.PG_SORT_VERSION, 0)}_{order_key}",
             format_func=labels.get,
         )
     with st.container(horizontal=True, gap="small", key="button_row_move"):
@@ -337,7 +333,7 @@ def render() -> None:
             state_file_controls()
         _gallery()
 
-    for message in ss.get("pg_url_warnings", []):
+    for message in ss.get(keys.PG_URL_WARNINGS, []):
         st.warning(md_escape(error_text(message)))
 
     st.markdown("### " + _("NDCG, step by step"))
@@ -347,16 +343,20 @@ def render() -> None:
             "every number on this page follows."
         )
     )
-    formula_name(ss.pg_spec)
-    ss[SIDEBAR_INPUTS] = _sidebar_inputs()
+    formula_name(ss[keys.PG_SPEC])
+    ss[keys.PG_SIDEBAR_INPUTS] = _sidebar_inputs()
     _body()
 
 
 def _sidebar_inputs() -> tuple:
     """What the sidebar's formula controls read from the list (its length, scores, grades)."""
     ss = st.session_state
-    grades = frozenset(i.grade for i in ss.pg_items + ss.pg_pool) if ss.get("gain") == "custom" else None
-    return (len(ss.pg_items) + len(ss.pg_pool), all_scored(ss.pg_items), grades)
+    grades = (
+        frozenset(i.grade for i in ss[keys.PG_ITEMS] + ss[keys.PG_POOL])
+        if ss.get(PLAYGROUND.key("gain")) == "custom"
+        else None
+    )
+    return (len(ss[keys.PG_ITEMS]) + len(ss[keys.PG_POOL]), all_scored(ss[keys.PG_ITEMS]), grades)
 
 
 @st.fragment
@@ -370,11 +370,11 @@ def _body() -> None:
     change before the tables and buttons are redrawn.
     """
     ss = st.session_state
-    ss[BODY_RUNS] = ss.get(BODY_RUNS, 0) + 1
-    if (order := dragged(ss.pg_items)) is not None:
-        ss.pg_items = order  # the drop, adopted before the drag list is drawn again
+    ss[keys.PG_BODY_RUNS] = ss.get(keys.PG_BODY_RUNS, 0) + 1
+    if (order := dragged(ss[keys.PG_ITEMS])) is not None:
+        ss[keys.PG_ITEMS] = order  # the drop, adopted before the drag list is drawn again
     problems = _read_tables()
-    if _sidebar_inputs() != ss.get(SIDEBAR_INPUTS):
+    if _sidebar_inputs() != ss.get(keys.PG_SIDEBAR_INPUTS):
         st.rerun()  # the sidebar was drawn for another list: redraw the whole page
     state = current_state()
     messages = st.container()
@@ -396,15 +396,15 @@ def _body() -> None:
             _pool_controls()
         with order_tab:
             _order_controls()
-    if (ss.pg_items, ss.pg_pool) != (state.items, state.pool) and not ss.get(REDRAWN):
+    if (ss[keys.PG_ITEMS], ss[keys.PG_POOL]) != (state.items, state.pool) and not ss.get(keys.PG_REDRAWN):
         # A control changed the list after the numbers were drawn (none should: drops and table
         # edits were read first, buttons act in callbacks). Never leave stale numbers on screen,
         # and redraw once only: a control that kept changing the list must not loop the server.
-        ss[REDRAWN] = True
+        ss[keys.PG_REDRAWN] = True
         st.rerun()
-    ss[REDRAWN] = False
+    ss[keys.PG_REDRAWN] = False
     with messages:  # above the columns, where a projector audience sees them
-        for message in ss.get("pg_messages", []) + problems:
+        for message in ss.get(keys.PG_MESSAGES, []) + problems:
             st.error(message)
     if not sync_url((SHARED, state)):
         with messages:
@@ -426,13 +426,15 @@ def _body() -> None:
         st.latex(formula)
     st.caption(_("Each term is gain / divisor; the grey #n under it is its row in the step table."))
 
-    if ss.get("chart") not in CHARTS:
-        ss.chart = next(iter(CHARTS))
-    st.segmented_control(_("Chart"), list(CHARTS), key="chart", label_visibility="collapsed", format_func=_)
-    figure = state_figure(state, CHARTS[ss.chart])
+    if ss.get(keys.CHART) not in CHARTS:
+        ss[keys.CHART] = next(iter(CHARTS))
+    st.segmented_control(
+        _("Chart"), list(CHARTS), key=keys.CHART, label_visibility="collapsed", format_func=_
+    )
+    figure = state_figure(state, CHARTS[ss[keys.CHART]])
     chart(figure, key="chart_figure")
     export = st.expander(
-        _("Export for slides"), icon=":material/download:", key="pg_export", on_change="rerun"
+        _("Export for slides"), icon=":material/download:", key=keys.PG_EXPORT, on_change="rerun"
     )
     if not export.open:
         return  # its buttons are drawn only when it is open (opening it reruns this fragment)

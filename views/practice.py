@@ -32,6 +32,7 @@ from ndcg_core.teaching.practice import (
     make_exercise,
     next_kind,
 )
+from views.ui import keys
 from views.ui.markup import md_escape
 from views.ui.share import PRACTICE, adopt, sync_url
 
@@ -56,42 +57,44 @@ SORTABLE_STYLE = """
 
 def _defaults() -> None:
     ss = st.session_state
-    ss.setdefault("pr_seed", random.randrange(1, 10_000))
-    ss.setdefault("pr_number", 1)
-    ss.setdefault("pr_kind", MIXED)
-    ss.setdefault("pr_level", 1)
-    ss.setdefault("pr_pick", None)
-    ss.setdefault("pr_missed_mode", False)
-    ss.setdefault("pr_progress", Progress())
-    ss.setdefault("pr_feedback", {})
-    ss.setdefault("pr_hints", {})
-    ss.setdefault("pr_orders", {})
-    ss.setdefault("pr_warnings", [])
+    ss.setdefault(keys.PR_SEED, random.randrange(1, 10_000))
+    ss.setdefault(keys.PR_NUMBER, 1)
+    ss.setdefault(keys.PR_KIND, MIXED)
+    ss.setdefault(keys.PR_LEVEL, 1)
+    ss.setdefault(keys.PR_PICK, None)
+    ss.setdefault(keys.PR_MISSED_MODE, False)
+    ss.setdefault(keys.PR_PROGRESS, Progress())
+    ss.setdefault(keys.PR_FEEDBACK, {})
+    ss.setdefault(keys.PR_HINTS, {})
+    ss.setdefault(keys.PR_ORDERS, {})
+    ss.setdefault(keys.PR_WARNINGS, [])
 
 
 def _load(state: PracticeState, warnings: list[str]) -> None:
     """Put a share link's exercise in place (without a seed of its own, the set stays the same)."""
     ss = st.session_state
     if state.seed is not None:
-        ss.pr_seed = state.seed
-    ss.pr_number = state.ex
-    ss.pr_level = state.level
-    ss.pr_kind = state.kind or MIXED
-    ss.pr_pick = None
-    ss.pr_warnings = warnings
+        ss[keys.PR_SEED] = state.seed
+    ss[keys.PR_NUMBER] = state.ex
+    ss[keys.PR_LEVEL] = state.level
+    ss[keys.PR_KIND] = state.kind or MIXED
+    ss[keys.PR_PICK] = None
+    ss[keys.PR_WARNINGS] = warnings
 
 
 def _state() -> PracticeState:
     """The page's share-link state: the kind picked by "practise what you missed" goes in the link."""
     ss = st.session_state
-    kind = ss.pr_pick or (ss.pr_kind if ss.pr_kind != MIXED else None)
-    return PracticeState(seed=ss.pr_seed, ex=ss.pr_number, level=ss.pr_level, kind=kind)
+    kind = ss[keys.PR_PICK] or (ss[keys.PR_KIND] if ss[keys.PR_KIND] != MIXED else None)
+    return PracticeState(seed=ss[keys.PR_SEED], ex=ss[keys.PR_NUMBER], level=ss[keys.PR_LEVEL], kind=kind)
 
 
 def current_exercise() -> Exercise:
     ss = st.session_state
-    kind = ss.pr_pick or (ss.pr_kind if ss.pr_kind != MIXED else kind_for(ss.pr_seed, ss.pr_number))
-    return make_exercise(ss.pr_seed, ss.pr_number, kind, ss.pr_level)
+    kind = ss[keys.PR_PICK] or (
+        ss[keys.PR_KIND] if ss[keys.PR_KIND] != MIXED else kind_for(ss[keys.PR_SEED], ss[keys.PR_NUMBER])
+    )
+    return make_exercise(ss[keys.PR_SEED], ss[keys.PR_NUMBER], kind, ss[keys.PR_LEVEL])
 
 
 # ------------------------------------------------------------------ callbacks
@@ -99,43 +102,43 @@ def current_exercise() -> Exercise:
 
 def _go(number: int) -> None:
     ss = st.session_state
-    ss.pr_warnings = []  # a share link's complaints are retired by the first move
-    ss.pr_number = max(1, number)
-    if ss.pr_missed_mode and ss.pr_kind == MIXED:
-        ss.pr_pick = next_kind(ss.pr_progress, ss.pr_seed, ss.pr_number)
+    ss[keys.PR_WARNINGS] = []  # a share link's complaints are retired by the first move
+    ss[keys.PR_NUMBER] = max(1, number)
+    if ss[keys.PR_MISSED_MODE] and ss[keys.PR_KIND] == MIXED:
+        ss[keys.PR_PICK] = next_kind(ss[keys.PR_PROGRESS], ss[keys.PR_SEED], ss[keys.PR_NUMBER])
     else:
-        ss.pr_pick = None
+        ss[keys.PR_PICK] = None
 
 
 def _set_level() -> None:
-    st.session_state.pr_warnings = []
-    st.session_state.pr_level = int(st.session_state.pr_w_level or 1)
-    st.session_state.pr_pick = None
+    st.session_state[keys.PR_WARNINGS] = []
+    st.session_state[keys.PR_LEVEL] = int(st.session_state[keys.PR_W_LEVEL] or 1)
+    st.session_state[keys.PR_PICK] = None
 
 
 def _set_kind() -> None:
-    st.session_state.pr_warnings = []
-    st.session_state.pr_kind = st.session_state.pr_w_kind
-    st.session_state.pr_pick = None
+    st.session_state[keys.PR_WARNINGS] = []
+    st.session_state[keys.PR_KIND] = st.session_state[keys.PR_W_KIND]
+    st.session_state[keys.PR_PICK] = None
 
 
 def _set_missed() -> None:
-    st.session_state.pr_missed_mode = st.session_state.pr_w_missed
+    st.session_state[keys.PR_MISSED_MODE] = st.session_state[keys.PR_W_MISSED]
 
 
 def _new_set() -> None:
     ss = st.session_state
-    ss.pr_warnings = []
-    ss.pr_seed = random.randrange(1, 10_000)
-    ss.pr_number = 1
-    ss.pr_pick = None
+    ss[keys.PR_WARNINGS] = []
+    ss[keys.PR_SEED] = random.randrange(1, 10_000)
+    ss[keys.PR_NUMBER] = 1
+    ss[keys.PR_PICK] = None
 
 
 def _judge(exercise: Exercise, response) -> None:
     ss = st.session_state
     feedback = check(exercise, response)
-    ss.pr_feedback = {**ss.pr_feedback, exercise.key: feedback}
-    ss.pr_progress = ss.pr_progress.record(exercise, feedback)
+    ss[keys.PR_FEEDBACK] = {**ss[keys.PR_FEEDBACK], exercise.key: feedback}
+    ss[keys.PR_PROGRESS] = ss[keys.PR_PROGRESS].record(exercise, feedback)
 
 
 def _check_number(exercise: Exercise, key: str) -> None:
@@ -148,13 +151,13 @@ def _check_choice(exercise: Exercise, key: str) -> None:
 
 
 def _check_order(exercise: Exercise) -> None:
-    order = st.session_state.pr_orders.get(exercise.key, exercise.labels)
+    order = st.session_state[keys.PR_ORDERS].get(exercise.key, exercise.labels)
     _judge(exercise, list(order))
 
 
 def _more_hint(key: str) -> None:
     ss = st.session_state
-    ss.pr_hints = {**ss.pr_hints, key: min(3, ss.pr_hints.get(key, 0) + 1)}
+    ss[keys.PR_HINTS] = {**ss[keys.PR_HINTS], key: min(3, ss[keys.PR_HINTS].get(key, 0) + 1)}
 
 
 # ------------------------------------------------------------------ drawing
@@ -224,7 +227,7 @@ def _show_data(e: Exercise) -> None:
 def _answer_area(e: Exercise) -> None:
     ss = st.session_state
     if e.answer_type == "number":
-        key = f"pr_answer_{e.key}"
+        key = keys.pr_answer(e.key)
         with st.form(key=f"pr_form_{e.key}", border=False):
             st.text_input(
                 _("Your answer"),
@@ -234,11 +237,11 @@ def _answer_area(e: Exercise) -> None:
             )
             st.form_submit_button(_("Check"), type="primary", on_click=_check_number, args=(e, key))
     elif e.answer_type == "choice":
-        key = f"pr_choice_{e.key}"
+        key = keys.pr_choice(e.key)
         st.radio(_("Your answer"), list(e.choices), index=None, key=key, format_func=md_escape)
         st.button(_("Check"), key=f"pr_check_{e.key}", type="primary", on_click=_check_choice, args=(e, key))
     else:
-        order = list(ss.pr_orders.get(e.key, e.labels))
+        order = list(ss[keys.PR_ORDERS].get(e.key, e.labels))
         grade = dict(zip(e.labels, e.grades, strict=True))
         shown = {
             _("{label}  ·  grade {g}").format(label=label, g=f"{grade[label]:g}"): label for label in order
@@ -248,15 +251,15 @@ def _answer_area(e: Exercise) -> None:
             list(shown), direction="vertical", custom_style=SORTABLE_STYLE, key=f"pr_sort_{e.key}"
         )
         if new and sorted(new) == sorted(shown) and new != list(shown):
-            ss.pr_orders = {**ss.pr_orders, e.key: tuple(shown[t] for t in new)}
+            ss[keys.PR_ORDERS] = {**ss[keys.PR_ORDERS], e.key: tuple(shown[t] for t in new)}
         st.button(_("Check order"), key=f"pr_check_{e.key}", type="primary", on_click=_check_order, args=(e,))
 
 
 def _feedback(e: Exercise) -> None:
-    fb = st.session_state.pr_feedback.get(e.key)
+    fb = st.session_state[keys.PR_FEEDBACK].get(e.key)
     if fb is None:
         return
-    with st.container(key="pr_feedback"):
+    with st.container(key=keys.PR_FEEDBACK):
         if fb.correct:
             st.success(md_escape(fb.message), icon=":material/check_circle:")
         elif fb.problem:
@@ -286,9 +289,9 @@ def _cell(value) -> str:
 
 def _hints(e: Exercise) -> None:
     ss = st.session_state
-    shown = ss.pr_hints.get(e.key, 0)
+    shown = ss[keys.PR_HINTS].get(e.key, 0)
     levels = hints(e)
-    with st.container(key="pr_hints"):
+    with st.container(key=keys.PR_HINTS):
         for hint in levels[:shown]:
             st.markdown(_("**Hint {n}.** {text}").format(n=hint.level, text=md_escape(hint.text)))
             for latex in hint.latex:
@@ -309,7 +312,7 @@ def _hints(e: Exercise) -> None:
 
 
 def _progress() -> None:
-    p: Progress = st.session_state.pr_progress
+    p: Progress = st.session_state[keys.PR_PROGRESS]
     with st.expander(_("Your progress this session"), expanded=False):
         total_attempts = sum(p.attempts.values())
         total_correct = sum(p.correct.values())
@@ -334,35 +337,35 @@ def render() -> None:
             "Each exercise states its own formula."
         )
     )
-    for message in ss.pr_warnings:
+    for message in ss[keys.PR_WARNINGS]:
         st.warning(md_escape(message))
 
     with st.container(key="pr_controls"):
         c1, c2 = st.columns([0.5, 0.5])
-        ss.pr_w_level = ss.pr_level
+        ss[keys.PR_W_LEVEL] = ss[keys.PR_LEVEL]
         c1.segmented_control(
             _("Level"),
             list(LEVELS),
-            key="pr_w_level",
+            key=keys.PR_W_LEVEL,
             on_change=_set_level,
             format_func=lambda n: _("Level {n}").format(n=n),
             help=" · ".join(map(_, LEVELS.values())),
         )
-        ss.pr_w_kind = ss.pr_kind
+        ss[keys.PR_W_KIND] = ss[keys.PR_KIND]
         c2.selectbox(
             _("Kind"),
             KIND_OPTIONS,
-            key="pr_w_kind",
+            key=keys.PR_W_KIND,
             on_change=_set_kind,
             format_func=lambda k: _("Mixed") if k == MIXED else _(KINDS[k]),
         )
-        ss.pr_w_missed = ss.pr_missed_mode
+        ss[keys.PR_W_MISSED] = ss[keys.PR_MISSED_MODE]
         st.toggle(
             _("Practise what you missed"),
-            key="pr_w_missed",
+            key=keys.PR_W_MISSED,
             on_change=_set_missed,
             help=_("In a mixed set, the next exercise favours the kinds you answered wrongly."),
-            disabled=ss.pr_kind != MIXED,
+            disabled=ss[keys.PR_KIND] != MIXED,
         )
 
     with st.container(key="pr_exercise", border=True):
@@ -392,7 +395,7 @@ def render() -> None:
     n3.button(_("New set"), key="pr_new", on_click=_new_set, width="stretch", help=_("A new random seed"))
     st.caption(
         _("Exercise set {seed}: share this page's link to hand out the same exercises.").format(
-            seed=ss.pr_seed
+            seed=ss[keys.PR_SEED]
         )
     )
     _progress()

@@ -21,6 +21,7 @@ from ndcg_core.classroom import (
 from ndcg_core.i18n import N_, _
 from ndcg_core.teaching.pages import ClassState
 from ndcg_core.teaching.practice import Exercise
+from views.ui import keys
 from views.ui.language import ui_params
 from views.ui.markup import md_escape
 
@@ -78,14 +79,14 @@ def get_store() -> Store:
 
 def link() -> ClassState:
     """The page's state: the room, the lecturer's key, the student's id (what its link carries)."""
-    return st.session_state.get("cl_link") or ClassState()
+    return st.session_state.get(keys.CL_LINK) or ClassState()
 
 
 def set_link(state: ClassState, warnings: Sequence[str] = ()) -> None:
     """Put the page's state in place: the link's when the page adopts it (see ``views.ui.share.adopt``;
     a link's bad student id is dropped without a warning), or a callback's new room or joined student,
     which the page writes into the link at the end of its run."""
-    st.session_state.cl_link = state
+    st.session_state[keys.CL_LINK] = state
 
 
 def shown(text: str, limit: int = 24) -> str:
@@ -110,7 +111,7 @@ def guarded(callback):
         try:
             callback(*args)
         except SQLAlchemyError:
-            st.session_state.cl_db_error = True
+            st.session_state[keys.CL_DB_ERROR] = True
 
     return run
 

@@ -9,6 +9,7 @@ from ndcg_core.classroom import (
 )
 from ndcg_core.i18n import _
 from ndcg_core.teaching.pages import ClassState
+from views.ui import keys
 
 from .common import get_store, guarded, set_link, shown
 
@@ -20,12 +21,12 @@ def _create_room() -> None:
 
 
 def _join_code() -> None:
-    typed = st.session_state.get("cl_code_input") or ""
+    typed = st.session_state.get(keys.CL_CODE_INPUT) or ""
     code = clean_code(typed)
     if code is None:
-        st.session_state.cl_landing_error = typed
+        st.session_state[keys.CL_LANDING_ERROR] = typed
         return
-    st.session_state.cl_landing_error = None
+    st.session_state[keys.CL_LANDING_ERROR] = None
     set_link(ClassState(room=code))
 
 
@@ -52,9 +53,9 @@ def landing() -> None:
         with join:
             st.markdown("#### " + _("Join"))
             with st.form("cl_join_code", border=False):
-                st.text_input(_("Room code"), key="cl_code_input", max_chars=12, placeholder="ABC234")
+                st.text_input(_("Room code"), key=keys.CL_CODE_INPUT, max_chars=12, placeholder="ABC234")
                 st.form_submit_button(_("Join room"), on_click=_join_code, width="stretch")
-            bad = st.session_state.get("cl_landing_error")
+            bad = st.session_state.get(keys.CL_LANDING_ERROR)
             if bad is not None:
                 st.error(
                     _("'{code}' is not a room code: a code has 6 letters and digits.").format(code=shown(bad))

@@ -25,6 +25,7 @@ from ndcg_core.errors import error_text
 from ndcg_core.i18n import _, ngettext
 from ndcg_core.teaching.playground import DEFAULT_STATE
 from ndcg_core.teaching.practice import KINDS, LEVELS, MISTAKES, Exercise
+from views.ui import keys
 from views.ui.markup import md_escape
 
 from .common import LIVE_EVERY, QR_WIDTH, STATUS_TEXT, get_store, guarded, join_link, show_exercise
@@ -34,24 +35,24 @@ from .common import LIVE_EVERY, QR_WIDTH, STATUS_TEXT, get_store, guarded, join_
 def _ask(code: str, key: str) -> None:
     ss = st.session_state
     try:
-        if (ss.get("cl_source") or "practice") == "practice":
+        if (ss.get(keys.CL_SOURCE) or "practice") == "practice":
             definition = practice_definition(
-                secrets.randbelow(10**6), 1, ss.get("cl_kind") or "metric", ss.get("cl_level") or 1
+                secrets.randbelow(10**6), 1, ss.get(keys.CL_KIND) or "metric", ss.get(keys.CL_LEVEL) or 1
             )
         else:
-            definition = _playground_definition(ss.get("cl_ask") or "ndcg")
+            definition = _playground_definition(ss.get(keys.CL_ASK) or "ndcg")
         q = get_store().ask(code, key, definition)
     except BadQuestion as err:
-        ss.cl_ask_error = str(err)
+        ss[keys.CL_ASK_ERROR] = str(err)
         return
-    ss.cl_ask_error = None
-    ss[f"cl_view_{code}"] = q.number
+    ss[keys.CL_ASK_ERROR] = None
+    ss[keys.cl_view(code)] = q.number
 
 
 def _playground_list() -> tuple[list[str], list[float], object]:
     ss = st.session_state
-    items = ss.get("pg_items") or DEFAULT_STATE.items
-    spec = ss.get("pg_spec") or DEFAULT_STATE.spec
+    items = ss.get(keys.PG_ITEMS) or DEFAULT_STATE.items
+    spec = ss.get(keys.PG_SPEC) or DEFAULT_STATE.spec
     return [i.label for i in items], [i.grade for i in items], spec
 
 
@@ -75,17 +76,17 @@ def _show(code: str, key: str, number: int) -> None:
 
 def ask_panel(code: str, key: str) -> None:
     ss = st.session_state
-    with st.expander(_("Ask a new question"), expanded=not ss.get(f"cl_view_{code}")):
-        ss.setdefault("cl_source", "practice")
+    with st.expander(_("Ask a new question"), expanded=not ss.get(keys.cl_view(code))):
+        ss.setdefault(keys.CL_SOURCE, "practice")
         st.segmented_control(
             _("Question from"),
             ["practice", "playground"],
-            key="cl_source",
+            key=keys.CL_SOURCE,
             format_func=lambda s: _("A Practice exercise") if s == "practice" else _("The playground's list"),
         )
-        if ss.get("cl_source") == "playground":
+        if ss.get(keys.CL_SOURCE) == "playground":
             labels, grades, spec = _playground_list()
-            st.selectbox(_("Ask for"), list(ASKS), key="cl_ask", format_func=lambda a: _(ASKS[a]))
+            st.selectbox(_("Ask for"), list(ASKS), key=keys.CL_ASK, format_func=lambda a: _(ASKS[a]))
             st.caption(
                 _("The list: {items}. Formula: {formula}.").format(
                     items=md_escape(
@@ -96,21 +97,23 @@ def ask_panel(code: str, key: str) -> None:
             )
         else:
             c1, c2 = st.columns(2)
-            c1.selectbox(_("Kind"), list(KINDS), key="cl_kind", format_func=lambda k: md_escape(_(KINDS[k])))
+            c1.selectbox(
+                _("Kind"), list(KINDS), key=keys.CL_KIND, format_func=lambda k: md_escape(_(KINDS[k]))
+            )
             c2.segmented_control(
                 _("Level"),
                 list(LEVELS),
-                key="cl_level",
+                key=keys.CL_LEVEL,
                 default=1,
                 format_func=lambda n: _("Level {n}").format(n=n),
             )
         st.button(
             _("Ask this question"), key="cl_ask_button", type="primary", on_click=_ask, args=(code, key)
         )
-        if ss.get("cl_ask_error"):
+        if ss.get(keys.CL_ASK_ERROR):
             st.error(
                 _("This list cannot be asked: {reason}. Change it on the Playground.").format(
-                    reason=md_escape(error_text(ss.cl_ask_error))
+                    reason=md_escape(error_text(ss[keys.CL_ASK_ERROR]))
                 )
             )
 
@@ -129,7 +132,7 @@ def lecturer(code: str, key: str) -> None:
             join_panel(code)
         return
     numbers = [q.number for q in history]
-    view_key = f"cl_view_{code}"
+    view_key = keys.cl_view(code)
     if ss.get(view_key) not in numbers:
         ss[view_key] = numbers[-1]
     prompts = {q.number: exercise(q.definition).prompt for q in history}  # in the reader's language

@@ -25,6 +25,7 @@ from ndcg_core.classroom import (
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import _
 from ndcg_core.teaching.practice import Exercise, focus_rows
+from views.ui import keys
 from views.ui.markup import md_escape
 
 from .common import NAME_PROBLEMS, STUDENT_EVERY, get_store, guarded, link, set_link, show_exercise
@@ -33,20 +34,20 @@ from .common import NAME_PROBLEMS, STUDENT_EVERY, get_store, guarded, link, set_
 def _token() -> str:
     """This student's id: kept in the URL (``me=``) so a reloaded phone tab is the same student."""
     ss = st.session_state
-    if "cl_token" not in ss:
-        ss.cl_token = link().me or secrets.token_urlsafe(16)
-    return ss.cl_token
+    if keys.CL_TOKEN not in ss:
+        ss[keys.CL_TOKEN] = link().me or secrets.token_urlsafe(16)
+    return ss[keys.CL_TOKEN]
 
 
 @guarded
 def _join(code: str) -> None:
     ss = st.session_state
     try:
-        get_store().join(code, _token(), ss.get("cl_name") or "")
+        get_store().join(code, _token(), ss.get(keys.CL_NAME) or "")
     except BadName as err:
-        ss.cl_name_error = err.reason
+        ss[keys.CL_NAME_ERROR] = err.reason
         return
-    ss.cl_name_error = None
+    ss[keys.CL_NAME_ERROR] = None
     set_link(replace(link(), me=_token()))
 
 
@@ -54,35 +55,35 @@ def _join(code: str) -> None:
 def _submit(code: str, number: int, e: Exercise) -> None:
     ss = st.session_state
     if e.answer_type == "number":
-        response = ss.get(f"cl_answer_{number}") or ""
+        response = ss.get(keys.cl_answer(number)) or ""
     elif e.answer_type == "choice":
-        picked = ss.get(f"cl_choice_{number}")
+        picked = ss.get(keys.cl_choice(number))
         response = e.choices.index(picked) if picked in e.choices else None
     else:
-        response = list(ss.get(f"cl_order_{number}") or [])
+        response = list(ss.get(keys.cl_order(number)) or [])
     try:
         get_store().submit(code, _token(), number, response)
     except BadAnswer as err:
-        ss.cl_answer_error = (number, str(err))
+        ss[keys.CL_ANSWER_ERROR] = (number, str(err))
         return
     except (QuestionNotOpen, UnknownQuestion):
-        ss.cl_answer_error = (number, _("This question is closed: your answer was not taken."))
+        ss[keys.CL_ANSWER_ERROR] = (number, _("This question is closed: your answer was not taken."))
         return
     except NotJoined:
-        ss.cl_answer_error = (number, _("Join the room with your name first."))
+        ss[keys.CL_ANSWER_ERROR] = (number, _("Join the room with your name first."))
         return
-    ss.cl_answer_error = None
+    ss[keys.CL_ANSWER_ERROR] = None
 
 
 def name_form(code: str) -> None:
     ss = st.session_state
     st.markdown(_("Room **{code}**: type the name your lecturer will see.").format(code=md_escape(code)))
     with st.form("cl_join_form", border=False):
-        st.text_input(_("Your name"), key="cl_name")
+        st.text_input(_("Your name"), key=keys.CL_NAME)
         st.form_submit_button(_("Join"), type="primary", on_click=_join, args=(code,), width="stretch")
-    problem = ss.get("cl_name_error")
+    problem = ss.get(keys.CL_NAME_ERROR)
     if problem:
-        with st.container(key="cl_name_error"):
+        with st.container(key=keys.CL_NAME_ERROR):
             st.error(_(NAME_PROBLEMS[problem]).format(n=MAX_NAME))
 
 
@@ -122,9 +123,9 @@ def student_question(code: str, q: QuestionInfo) -> None:
         show_exercise(e)
         if q.status == "open":
             answer_area(code, q.number, e)
-            error = ss.get("cl_answer_error")
+            error = ss.get(keys.CL_ANSWER_ERROR)
             if error and error[0] == q.number:
-                with st.container(key="cl_answer_error"):
+                with st.container(key=keys.CL_ANSWER_ERROR):
                     st.error(md_escape(error_text(error[1])))
             elif mine is not None:
                 with st.container(key="cl_saved"):
@@ -163,7 +164,7 @@ def answer_area(code: str, number: int, e: Exercise) -> None:
         if e.answer_type == "number":
             st.text_input(
                 _("Your answer"),
-                key=f"cl_answer_{number}",
+                key=keys.cl_answer(number),
                 placeholder=_("e.g. 0.82 or 3 + 2/1.585"),
                 help=_("A number (at least 2 decimals unless it is whole) or arithmetic with + - * / ^ ( )."),
             )
@@ -172,14 +173,14 @@ def answer_area(code: str, number: int, e: Exercise) -> None:
                 _("Your answer"),
                 list(e.choices),
                 index=None,
-                key=f"cl_choice_{number}",
+                key=keys.cl_choice(number),
                 format_func=md_escape,
             )
         else:
             st.multiselect(
                 _("Tap the items in your order, first to last"),
                 list(e.labels),
-                key=f"cl_order_{number}",
+                key=keys.cl_order(number),
                 format_func=lambda label: _("{label} (grade {grade})").format(
                     label=md_escape(label), grade=f"{dict(zip(e.labels, e.grades, strict=True))[label]:g}"
                 ),

@@ -7,9 +7,7 @@ import streamlit as st
 from ndcg_core.i18n import _
 from ndcg_core.teaching.figures import HEIGHT as FIGURE_HEIGHT
 
-#: Non-widget state: a plotly chart was sent to this session's browser, so its plotly bundle is loaded.
-CHART_SENT = "_chart_sent"
-
+from . import keys
 
 #: A component with no markup: once the browser has painted the page it arrived with, it asks the
 #: server for a rerun (a trigger value), which draws the chart its placeholder stands for.
@@ -35,10 +33,10 @@ def chart(figure, *, key: str) -> None:
     chart comes with the next rerun, whatever causes it.
     """
     ss = st.session_state
-    if ss.get(CHART_SENT):
+    if ss.get(keys.CHART_SENT):
         st.plotly_chart(figure, key=key)
         return
-    ss[CHART_SENT] = True  # the next run draws the chart, whatever asks for it
+    ss[keys.CHART_SENT] = True  # the next run draws the chart, whatever asks for it
     # Every figure is FIGURE_HEIGHT tall. The key's prefix is what assets/style.css styles.
     with st.container(height=FIGURE_HEIGHT, border=False, key=f"pending_chart_{key}"):
         st.caption(_("Drawing the chart…"))

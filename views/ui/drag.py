@@ -10,6 +10,8 @@ from ndcg_core.teaching.playground import (
     Item,
 )
 
+from . import keys
+
 DRAG_LIMIT = 1000
 
 
@@ -69,7 +71,7 @@ def _drag_texts(items: tuple[Item, ...]) -> dict[str, Item]:
 
 def _sort_key() -> str:
     """The drag list's widget key (a new list, and key, whenever the items are set anew)."""
-    return f"sort_{st.session_state.get('pg_sort_version', 0)}"
+    return keys.drag_list(st.session_state.get(keys.PG_SORT_VERSION, 0))
 
 
 def _new_order(shown: dict[str, Item], lines: list[str]) -> tuple[Item, ...] | None:
@@ -107,4 +109,4 @@ def drag_list(items: tuple[Item, ...]) -> None:
     with st.container(key=f"drag_rows_{min(len(items), DRAG_ROWS)}"):  # its height (DRAG_LIST_CSS)
         lines = sort_items(list(shown), direction="vertical", custom_style=SORTABLE_STYLE, key=_sort_key())
     if (order := _new_order(shown, lines)) is not None:
-        ss.pg_items = order  # the item table keeps its rows (entry order)
+        ss[keys.PG_ITEMS] = order  # the item table keeps its rows (entry order)

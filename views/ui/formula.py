@@ -24,6 +24,7 @@ from ndcg_core.teaching.playground import (
 from ndcg_core.variants import LOG_BASES as SCHEMA_BASES
 from ndcg_core.variants import format_base, format_number, parse_gain_table
 
+from . import keys
 from .markup import md_escape
 from .session import drawn_last_run
 
@@ -50,8 +51,8 @@ class FormulaScope:
 
 
 PLAYGROUND = FormulaScope(
-    prefix="",
-    store="pg_spec",
+    prefix=keys.PG_FORMULA,
+    store=keys.PG_SPEC,
     title=N_("Formula"),
     note=N_("Shared by the Playground and Explore."),
     ties=tuple(OPTIONS["ties"].choices),
@@ -61,8 +62,8 @@ PLAYGROUND = FormulaScope(
 
 
 DATASETS = FormulaScope(
-    prefix="ds_",
-    store="ds_spec",
+    prefix=keys.DS_FORMULA,
+    store=keys.DS_SPEC,
     title=N_("Data-set formula"),
     note=N_("This page only (default: trec_eval's NDCG@10)."),
     ties=tuple(TIE_RULES),
@@ -102,7 +103,7 @@ def load_spec(scope: FormulaScope, spec: Spec, n: int | None = None, *, with_pre
     ss = st.session_state
     ss[scope.store] = spec
     v = spec.variant
-    n = len(ss.get("pg_items", ())) if n is None else n
+    n = len(ss.get(keys.PG_ITEMS, ())) if n is None else n
     if with_preset:
         ss[scope.key("preset")] = spec.preset or FORMULA_BELOW
     ss[scope.key("k_all")] = v.k is None
@@ -144,7 +145,7 @@ def spec_from_controls(scope: FormulaScope) -> tuple[Spec, list[str]]:
         return spec, errors
     gain = ss[scope.key("gain")]
     if gain == "custom":
-        grades = {i.grade for i in ss.pg_items + ss.pg_pool} if scope is PLAYGROUND else set()
+        grades = {i.grade for i in ss[keys.PG_ITEMS] + ss[keys.PG_POOL]} if scope is PLAYGROUND else set()
         try:
             gain = parse_gain_table(ss[scope.key("gain_table")])
             missing = sorted(grades - set(gain))
@@ -233,7 +234,7 @@ def formula_controls(scope: FormulaScope = PLAYGROUND) -> Spec:
     k_opt = OPTIONS["k"]
     whole = _("Whole list (k = n)") if scope.k_up_to_list else _("No cutoff (every document)")
     st.toggle(whole, key=scope.key("k_all"), help=_(k_opt.help))
-    n_max = len(ss.pg_items) + len(ss.pg_pool) if scope.k_up_to_list else None
+    n_max = len(ss[keys.PG_ITEMS]) + len(ss[keys.PG_POOL]) if scope.k_up_to_list else None
     st.number_input(
         _(k_opt.label),
         min_value=1,
@@ -281,7 +282,7 @@ def formula_controls(scope: FormulaScope = PLAYGROUND) -> Spec:
     _choice(scope, "zero_idcg", st.selectbox, OPTIONS["zero_idcg"].choices, fixed)
     st.caption(_(OPTIONS["zero_idcg"].choices[ss[scope.key("zero_idcg")]]))
     _choice(scope, "ties", st.selectbox, scope.ties, fixed)
-    if scope is DATASETS or all_scored(ss.get("pg_items", ())):
+    if scope is DATASETS or all_scored(ss.get(keys.PG_ITEMS, ())):
         st.caption(_(OPTIONS["ties"].choices[ss[scope.key("ties")]]))
     else:
         st.caption(_("Only matters when the items carry scores (Edit items, Score column)."))

@@ -9,29 +9,30 @@ import streamlit as st
 from ndcg_core.i18n import _
 from ndcg_core.teaching.history import History
 
+from . import keys
 from .session import bump
 
 
 def _snapshot() -> tuple:
     ss = st.session_state
-    return (ss.pg_items, ss.pg_pool)
+    return (ss[keys.PG_ITEMS], ss[keys.PG_POOL])
 
 
 def record_history() -> None:
     """Note the list after this run's changes (call once per run, after the list may have changed)."""
     ss = st.session_state
-    history = ss.get("pg_history")
-    ss.pg_history = History.start(_snapshot()) if history is None else history.record(_snapshot())
+    history = ss.get(keys.PG_HISTORY)
+    ss[keys.PG_HISTORY] = History.start(_snapshot()) if history is None else history.record(_snapshot())
 
 
 def _restore(which: str) -> None:
     ss = st.session_state
-    history = ss.get("pg_history") or History.start(_snapshot())
+    history = ss.get(keys.PG_HISTORY) or History.start(_snapshot())
     history, (items, pool) = history.undo() if which == "undo" else history.redo()
-    ss.pg_history = history
-    ss.pg_items, ss.pg_pool = items, pool
-    ss.pg_messages = []
-    for name in ("pg_sort_version", "pg_editor_version", "pg_pool_version"):
+    ss[keys.PG_HISTORY] = history
+    ss[keys.PG_ITEMS], ss[keys.PG_POOL] = items, pool
+    ss[keys.PG_MESSAGES] = []
+    for name in keys.LIST_VERSIONS:
         bump(name)
 
 
@@ -42,7 +43,7 @@ def history_buttons(prefix: str, *, inline: bool = False) -> None:
     draws them in the caller's horizontal container instead, after its own buttons.
     """
     record_history()  # a change made earlier in this run (a drag) enables Undo right away
-    history = st.session_state.get("pg_history")
+    history = st.session_state.get(keys.PG_HISTORY)
     buttons = (
         ("undo", _("Undo"), ":material/undo:", history is not None and history.can_undo,
          _("Undo the last change to the list")),

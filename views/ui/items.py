@@ -16,6 +16,7 @@ from ndcg_core.teaching.playground import (
 )
 from ndcg_core.variants import format_number
 
+from . import keys
 from .markup import md_escape
 from .session import next_id
 
@@ -43,14 +44,14 @@ def _added_ids(kind: str, key: str, count: int, known: tuple[Item, ...]) -> list
     id in use (the playground's, ``known``'s, and those handed to added rows before).
     """
     ss = st.session_state
-    store = f"pg_{kind}_added_ids"
+    store = keys.table_added_ids(kind)
     kept_key, ids = ss.get(store, (None, []))
     if kept_key != key:
         ids = []
     if len(ids) < count:  # never an id handed out before, even to a row still being fixed
-        start = max([next_id(), ss.get("_pg_added_id_floor", 0), *(i.id + 1 for i in known)])
+        start = max([next_id(), ss.get(keys.PG_ADDED_ID_FLOOR, 0), *(i.id + 1 for i in known)])
         ids = ids + list(range(start, start + count - len(ids)))
-        ss["_pg_added_id_floor"] = ids[-1] + 1
+        ss[keys.PG_ADDED_ID_FLOOR] = ids[-1] + 1
     ss[store] = (key, ids)
     return ids[:count]
 
@@ -63,8 +64,7 @@ def _table_rows(kind: str, key: str, delta: dict, known: tuple[Item, ...]):
     ``added_rows`` (cells of each new row, appended).
     """
     ss = st.session_state
-    base_key = _base_key(kind)
-    base, base_ids = ss[base_key], ss[f"{base_key}_ids"]
+    base, base_ids = ss[keys.table_base(kind)], ss[keys.table_base_ids(kind)]
     edits = {int(pos): cells for pos, cells in (delta.get("edited_rows") or {}).items()}
     deleted = {int(pos) for pos in delta.get("deleted_rows") or ()}
     rows = [
@@ -112,12 +112,6 @@ def _read_editor(rows: list[tuple[int, dict]], prefix: str, has_scores: bool):
     return tuple(items), problems
 
 
-def _base_key(kind: str) -> str:
-    """Where the item table of ``kind`` keeps its starting rows (non-widget state); their item ids
-    are under the same key plus ``_ids``, the table version they were built for plus ``_version``."""
-    return f"pg_{kind}_base"
-
-
 def _table_key(kind: str, items: tuple[Item, ...], with_scores: bool) -> str:
     """The widget key of the current item table of ``kind``; (re)builds its starting rows when due.
 
@@ -126,16 +120,15 @@ def _table_key(kind: str, items: tuple[Item, ...], with_scores: bool) -> str:
     typed. A new version (a list loaded or typed elsewhere) starts a new table.
     """
     ss = st.session_state
-    version = ss.get(f"pg_{kind}_version", 0)
-    base_key = _base_key(kind)
-    key = f"{kind}_{version}"
+    version = ss.get(keys.table_version(kind), 0)
+    key = keys.table(kind, version)
     # Rebuild the table's starting point when its version changed, or when Streamlit dropped the
     # editor's pending edits (it forgets widgets that were not drawn, e.g. on another page).
-    if ss.get(f"{base_key}_version") != version or key not in ss:
+    if ss.get(keys.table_base_version(kind)) != version or key not in ss:
         entered = sorted(items, key=lambda i: i.id)
-        ss[base_key] = _items_frame(entered, with_scores)
-        ss[f"{base_key}_ids"] = [i.id for i in entered]
-        ss[f"{base_key}_version"] = version
+        ss[keys.table_base(kind)] = _items_frame(entered, with_scores)
+        ss[keys.table_base_ids(kind)] = [i.id for i in entered]
+        ss[keys.table_base_version(kind)] = version
     return key
 
 
@@ -177,7 +170,9 @@ def items_table(kind: str, items: tuple[Item, ...], *, with_scores: bool = False
             help=_("Optional model score; when every item has one, the ranking follows the scores"),
         ),
     }
-    st.data_editor(ss[_base_key(kind)], key=key, num_rows="dynamic", hide_index=True, column_config=config)
+    st.data_editor(
+        ss[keys.table_base(kind)], key=key, num_rows="dynamic", hide_index=True, column_config=config
+    )
 
 
 def items_editor(kind: str, items: tuple[Item, ...], prefix: str, *, with_scores: bool = False):

@@ -6,10 +6,9 @@ import streamlit as st
 
 from ndcg_core.i18n import LANGUAGES, _, language, language_of, use_language_source
 
+from . import keys
 from .formula import _CONTROLS, DATASETS, PLAYGROUND
 from .internals import run_cache, run_cache_set
-
-LANG_KEY = "ui_lang"  # non-widget state: the session's language (a code of ndcg_core.i18n.LANGUAGES)
 
 
 def _session_language() -> str | None:
@@ -25,14 +24,14 @@ def _session_language() -> str | None:
 def _stored_language(state) -> str | None:
     """The language kept in the run's session state (a mapping without ``get``), or None."""
     try:
-        return state[LANG_KEY]
+        return state[keys.UI_LANG]
     except KeyError:
         return None
 
 
 def _set_session_language(lang: str) -> None:
     """Make ``lang`` the session's language, from this point of the run on."""
-    st.session_state[LANG_KEY] = lang
+    st.session_state[keys.UI_LANG] = lang
     run_cache_set("language", lang)
 
 
@@ -51,7 +50,7 @@ def init_language() -> None:
     wanted = language_of(st.query_params.get("lang"))
     if wanted is not None:
         _set_session_language(wanted)
-    elif LANG_KEY not in ss:
+    elif keys.UI_LANG not in ss:
         _set_session_language(browser_language())
 
 
@@ -64,9 +63,9 @@ def ui_params() -> dict[str, str]:
 def _translated_choices() -> list[str]:
     """Keys of the widgets whose option labels are translated (formula controls, chart, examples)."""
     ss = st.session_state
-    keys = [scope.key(name) for scope in (PLAYGROUND, DATASETS) for name in _CONTROLS]
-    keys += ["chart", "learn_example", *(k for k in ss if str(k).startswith("learn_choice_"))]
-    return [k for k in keys if k in ss]
+    widgets = [scope.key(name) for scope in (PLAYGROUND, DATASETS) for name in _CONTROLS]
+    widgets += [keys.CHART, keys.LEARN_EXAMPLE, *(k for k in ss if str(k).startswith(keys.LEARN_CHOICE))]
+    return [k for k in widgets if k in ss]
 
 
 def _switch_language() -> None:
@@ -75,7 +74,9 @@ def _switch_language() -> None:
     # the other language and no longer names an option. Pin each choice (read now, while the
     # labels still match) as a value the next run draws the widget with.
     kept = {key: ss[key] for key in _translated_choices()}
-    _set_session_language(ss["lang_switch"] or ss[LANG_KEY])  # clicking the chosen one again unselects it
+    _set_session_language(
+        ss[keys.LANG_SWITCH] or ss[keys.UI_LANG]
+    )  # clicking the chosen one again unselects it
     for key, value in kept.items():
         ss[key] = value
     given = st.query_params.to_dict()
@@ -87,11 +88,11 @@ def _switch_language() -> None:
 def language_switch() -> None:
     """The language switch (drawn in the sidebar of every page by app.py)."""
     ss = st.session_state
-    ss["lang_switch"] = ss[LANG_KEY]
+    ss[keys.LANG_SWITCH] = ss[keys.UI_LANG]
     st.segmented_control(
         _("Language"),
         list(LANGUAGES),
-        key="lang_switch",
+        key=keys.LANG_SWITCH,
         format_func=LANGUAGES.get,
         on_change=_switch_language,
         label_visibility="collapsed",

@@ -12,6 +12,8 @@ from ndcg_core.teaching.playground import (
 )
 from ndcg_core.teaching.rendering import warm
 
+from . import keys
+
 
 @st.cache_resource(show_spinner=False)
 def warm_process() -> bool:
@@ -30,7 +32,7 @@ def warm_process() -> bool:
 
 def count_run() -> None:
     """Number this script run (app.py calls it first): see :func:`drawn_last_run`."""
-    st.session_state["_run"] = st.session_state.get("_run", 0) + 1
+    st.session_state[keys.RUN] = st.session_state.get(keys.RUN, 0) + 1
 
 
 def drawn_last_run(tag: str) -> bool:
@@ -40,30 +42,30 @@ def drawn_last_run(tag: str) -> bool:
     left a stale value behind: the caller redraws them from its non-widget copy.
     """
     ss = st.session_state
-    last = ss.get(f"_drawn_{tag}")
-    ss[f"_drawn_{tag}"] = ss.get("_run", 0)
-    return last is not None and last == ss.get("_run", 0) - 1
+    last = ss.get(keys.drawn(tag))
+    ss[keys.drawn(tag)] = ss.get(keys.RUN, 0)
+    return last is not None and last == ss.get(keys.RUN, 0) - 1
 
 
 @contextlib.contextmanager
-def keep_widgets(tag: str, keys: list[str]):
+def keep_widgets(tag: str, widgets: list[str]):
     """Keep these widgets' values across page changes (Streamlit drops a page's widget state).
 
-    Each value is copied to non-widget state (``_kept_<key>``) after the page ran, and put
+    Each value is copied to non-widget state (:func:`views.ui.keys.kept`) after the page ran, and put
     back when the page is drawn again after another page, as Streamlit's multipage
     documentation advises.
     """
     ss = st.session_state
     if not drawn_last_run(tag):
-        for key in keys:
-            if f"_kept_{key}" in ss:
-                ss[key] = ss[f"_kept_{key}"]
+        for key in widgets:
+            if keys.kept(key) in ss:
+                ss[key] = ss[keys.kept(key)]
     try:
         yield
     finally:
-        for key in keys:
+        for key in widgets:
             if key in ss:
-                ss[f"_kept_{key}"] = ss[key]
+                ss[keys.kept(key)] = ss[key]
 
 
 def bump(name: str) -> None:
@@ -74,4 +76,4 @@ def bump(name: str) -> None:
 def next_id() -> int:
     """An item id not used by the playground's items or pool."""
     ss = st.session_state
-    return PlaygroundState(items=ss.pg_items, pool=ss.pg_pool).next_id()
+    return PlaygroundState(items=ss[keys.PG_ITEMS], pool=ss[keys.PG_POOL]).next_id()

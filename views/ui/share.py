@@ -28,6 +28,7 @@ from ndcg_core.teaching.playground import (
     state_to_file,
 )
 
+from . import keys
 from .formula import DATASET_DEFAULT, DATASETS, load_spec
 from .language import ui_params
 from .markup import md_escape
@@ -67,10 +68,10 @@ def _page(state, key: str) -> Link:
 
 
 #: The playground's list and formula: every page shares it (app.py adopts it before any page).
-SHARED: Link[PlaygroundState] = Link("pg_url", None, _carries_a_list, from_query_params, share_params)
-LEARN: Link[LearnState] = _page(LearnState, "learn_url")
-PRACTICE: Link[PracticeState] = _page(PracticeState, "pr_url")
-CLASS: Link[ClassState] = _page(ClassState, "cl_url")
+SHARED: Link[PlaygroundState] = Link(keys.PG_URL, None, _carries_a_list, from_query_params, share_params)
+LEARN: Link[LearnState] = _page(LearnState, keys.LEARN_URL)
+PRACTICE: Link[PracticeState] = _page(PracticeState, keys.PR_URL)
+CLASS: Link[ClassState] = _page(ClassState, keys.CL_URL)
 #: Share-link parameters of one page, not of the shared state.
 PAGE_PARAMS = LearnState.PARAMS + PracticeState.PARAMS + ClassState.PARAMS
 
@@ -123,18 +124,18 @@ def sync_url(*states: tuple[Link[Any], Any]) -> bool:
 
 def _load_state_file() -> None:
     ss = st.session_state
-    upload = ss.get("pg_state_file")
+    upload = ss.get(keys.PG_STATE_FILE)
     if upload is None:
         return
     try:
         params = state_from_file(upload.getvalue())
     except ValueError as err:
-        ss.pg_messages = [
+        ss[keys.PG_MESSAGES] = [
             _("State file: {problem}. Your list is unchanged.").format(problem=md_escape(error_text(err)))
         ]
         return
     _load_shared(*from_query_params(params))
-    ss.pg_messages = []
+    ss[keys.PG_MESSAGES] = []
 
 
 def state_file_controls(key: str = "pg_state_download", with_loader: bool = True) -> None:
@@ -150,13 +151,13 @@ def state_file_controls(key: str = "pg_state_download", with_loader: bool = True
     )
     if with_loader:
         st.file_uploader(
-            _("Load a saved state"), type=["json"], key="pg_state_file", on_change=_load_state_file
+            _("Load a saved state"), type=["json"], key=keys.PG_STATE_FILE, on_change=_load_state_file
         )
 
 
 def _load_shared(state: PlaygroundState, warnings: list[str]) -> None:
     load_state(state)
-    st.session_state.pg_url_warnings = warnings
+    st.session_state[keys.PG_URL_WARNINGS] = warnings
 
 
 def init_session() -> None:
@@ -167,4 +168,4 @@ def init_session() -> None:
     adopt(SHARED, _load_shared)
     if first:
         load_spec(DATASETS, DATASET_DEFAULT)
-        ss.pg_messages = []
+        ss[keys.PG_MESSAGES] = []

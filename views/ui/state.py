@@ -8,6 +8,7 @@ from ndcg_core.teaching.playground import (
     PlaygroundState,
 )
 
+from . import keys
 from .formula import PLAYGROUND, load_spec
 from .session import bump
 
@@ -15,16 +16,16 @@ from .session import bump
 def load_state(state: PlaygroundState, example: str | None = None) -> None:
     """Put a whole state in place: items, pool and the playground's formula."""
     ss = st.session_state
-    ss.pg_items = state.items
-    ss.pg_pool = state.pool
-    ss.pg_example = example
-    ss.pop("pg_move_id", None)
+    ss[keys.PG_ITEMS] = state.items
+    ss[keys.PG_POOL] = state.pool
+    ss[keys.PG_EXAMPLE] = example
+    ss.pop(keys.PG_MOVE_ID, None)
     load_spec(PLAYGROUND, state.spec)
-    for name in ("pg_sort_version", "pg_editor_version", "pg_pool_version"):
+    for name in keys.LIST_VERSIONS:
         bump(name)
 
 
 def current_state() -> PlaygroundState:
     """The shared state: items and pool, and the spec the playground's controls settled on this run."""
     ss = st.session_state
-    return PlaygroundState(items=ss.pg_items, pool=ss.pg_pool, spec=ss.pg_spec)
+    return PlaygroundState(items=ss[keys.PG_ITEMS], pool=ss[keys.PG_POOL], spec=ss[keys.PG_SPEC])

@@ -1,0 +1,233 @@
+"""Every session-state key the app reads or writes, named once.
+
+Pages and helpers read and write ``st.session_state`` only through these names (a test in
+``tests/app/test_session_keys.py`` fails on a key spelled in two modules, and on a session key written
+as a literal or an attribute). The values are the keys Streamlit stores: the AppTest tests and the
+browser tests' ``.st-key-<key>`` selectors use the same strings.
+
+A prefix says whose a key is: ``pg_`` the playground's list, shared by every page; ``learn_``,
+``pr_`` (Practice), ``cl_`` (Class), ``cmp_`` and ``lib_`` (Explore), ``ds_`` (Data sets); a leading
+``_`` marks bookkeeping no widget shows. Widgets whose value no code reads from the session (a
+button, a keyed container for the page's styles) keep their key at the one place that draws them.
+"""
+
+from __future__ import annotations
+
+# ------------------------------------------------------------------ script runs (views.ui.session)
+
+RUN = "_run"  # the number of this script run
+
+
+def drawn(tag: str) -> str:
+    """The run in which the widgets tagged ``tag`` were last drawn."""
+    return f"_drawn_{tag}"
+
+
+def kept(key: str) -> str:
+    """A widget's value kept across page changes (non-widget state)."""
+    return f"_kept_{key}"
+
+
+# ------------------------------------------------------------------ language (views.ui.language)
+
+UI_LANG = "ui_lang"  # the session's language (a code of ndcg_core.i18n.LANGUAGES)
+LANG_SWITCH = "lang_switch"
+
+# ------------------------------------------------------------------ the shared list and formula
+
+PG_ITEMS = "pg_items"  # the ranking: a tuple of Items
+PG_POOL = "pg_pool"  # judged items the ranking did not retrieve
+PG_SPEC = "pg_spec"  # the playground formula's settled Spec (Playground, Learn, Explore)
+PG_EXAMPLE = "pg_example"  # the worked example loaded last (its printed figures show)
+PG_MESSAGES = "pg_messages"  # complaints about the last change (a bad quick entry, a bad file)
+PG_URL = "pg_url"  # the shared state's share-link parameters last written or read
+PG_URL_WARNINGS = "pg_url_warnings"  # what the share link got wrong
+PG_HISTORY = "pg_history"  # undo and redo
+PG_MOVE_ID = "pg_move_id"  # the item "Move up/down" moves
+PG_STATE_FILE = "pg_state_file"  # the uploader of a saved state
+PG_SORT_VERSION = "pg_sort_version"  # bumped to redraw the drag list from the state
+PG_SIDEBAR_INPUTS = "_pg_sidebar_inputs"  # the list as the sidebar last saw it
+PG_BODY_RUNS = "_pg_body_runs"  # how many times the playground's body ran (a drag costs one)
+PG_REDRAWN = "_pg_redrawn"  # this run redraws a run whose list changed after its numbers were drawn
+PG_EXPORT = "pg_export"  # the playground's export panel (open or closed)
+QUICK_ENTRY = "quick_entry"
+CHART = "chart"  # the playground's chart choice
+CHART_SENT = "_chart_sent"  # a plotly chart reached this session's browser
+
+
+def drag_list(version: int) -> str:
+    """The drag list's widget (a new one, and key, whenever the items are set anew)."""
+    return f"sort_{version}"
+
+
+#: The formula controls (views.ui.formula): a control's key is its scope's prefix and its name.
+PG_FORMULA = ""  # the playground's, kept short: k, gain, discount, ... (as the share link names them)
+DS_FORMULA = "ds_"  # the Data sets page's
+
+# Item tables (views.ui.items): the editable table of a kind of list keeps its starting rows, their
+# item ids and the table version under keys made from its kind.
+ITEMS = "editor"  # the ranking (the Playground and Learn draw the same table)
+POOL = "pool"  # the judged items not retrieved
+CMP = "cmp"  # Explore's judged items
+PG_ADDED_ID_FLOOR = "_pg_added_id_floor"  # above every id handed to an added row
+
+
+def table(kind: str, version: int) -> str:
+    """The table editor's widget of ``kind``, at ``version``."""
+    return f"{kind}_{version}"
+
+
+def table_version(kind: str) -> str:
+    """Bumped to start the table of ``kind`` anew from the list (a list loaded or typed elsewhere)."""
+    return f"pg_{kind}_version"
+
+
+def table_base(kind: str) -> str:
+    """The starting rows of the table of ``kind`` (a DataFrame in entry order)."""
+    return f"pg_{kind}_base"
+
+
+def table_base_ids(kind: str) -> str:
+    """The item ids of the starting rows of the table of ``kind``."""
+    return f"{table_base(kind)}_ids"
+
+
+def table_base_version(kind: str) -> str:
+    """The table version the starting rows of ``kind`` were built for."""
+    return f"{table_base(kind)}_version"
+
+
+def table_added_ids(kind: str) -> str:
+    """The item ids handed to rows added to the table of ``kind``."""
+    return f"pg_{kind}_added_ids"
+
+
+#: Bumped together when a whole list is put in place: the drag list and both item tables redraw.
+LIST_VERSIONS = (PG_SORT_VERSION, table_version(ITEMS), table_version(POOL))
+
+
+# ------------------------------------------------------------------ Learn
+
+LEARN_STEP = "learn_step"
+LEARN_PRESENT = "learn_present"
+LEARN_URL = "learn_url"  # the page's share-link parameters last written or read
+LEARN_REVEALED = "learn_revealed"  # steps whose new column is shown
+LEARN_ANSWERS = "learn_answers"  # the checked prediction per step
+LEARN_TYPED = "learn_typed"  # what was typed per step, kept even when unreadable
+LEARN_PROBLEM = "learn_problem"  # the message for an unreadable prediction, per step
+LEARN_QUESTION = "learn_question"  # the question the prediction buttons check
+LEARN_EXAMPLE = "learn_example"
+LEARN_PRESENT_TOGGLE = "learn_present_toggle"
+LEARN_CHOICE = "learn_choice_"  # + the step: a choice prediction's radio
+
+
+def learn_choice(step: int) -> str:
+    return f"{LEARN_CHOICE}{step}"
+
+
+def learn_guess(step: int) -> str:
+    """A numeric prediction's text box."""
+    return f"learn_guess_{step}"
+
+
+# ------------------------------------------------------------------ Practice
+
+PR_SEED = "pr_seed"  # the exercise set
+PR_NUMBER = "pr_number"  # the exercise in it
+PR_KIND = "pr_kind"  # the chosen kind ("mixed" or a kind)
+PR_LEVEL = "pr_level"
+PR_PICK = "pr_pick"  # the kind "practise what you missed" picked
+PR_MISSED_MODE = "pr_missed_mode"
+PR_PROGRESS = "pr_progress"
+PR_FEEDBACK = "pr_feedback"  # per exercise
+PR_HINTS = "pr_hints"  # how many hints are shown, per exercise
+PR_ORDERS = "pr_orders"  # a drag exercise's order, per exercise
+PR_WARNINGS = "pr_warnings"  # what the share link got wrong
+PR_URL = "pr_url"  # the page's share-link parameters last written or read
+PR_W_LEVEL = "pr_w_level"  # the widgets mirroring the state above
+PR_W_KIND = "pr_w_kind"
+PR_W_MISSED = "pr_w_missed"
+
+
+def pr_answer(exercise: str) -> str:
+    """A numeric exercise's answer box."""
+    return f"pr_answer_{exercise}"
+
+
+def pr_choice(exercise: str) -> str:
+    """A choice exercise's radio."""
+    return f"pr_choice_{exercise}"
+
+
+# ------------------------------------------------------------------ Class
+
+CL_LINK = "cl_link"  # the page's state: room, key, student id (ndcg_core.teaching.pages.ClassState)
+CL_URL = "cl_url"  # the page's share-link parameters last written or read
+CL_TOKEN = "cl_token"  # this student's id
+CL_DB_ERROR = "cl_db_error"  # a callback could not reach the database
+CL_CODE_INPUT = "cl_code_input"
+CL_LANDING_ERROR = "cl_landing_error"
+CL_NAME = "cl_name"
+CL_NAME_ERROR = "cl_name_error"
+CL_ANSWER_ERROR = "cl_answer_error"
+CL_SOURCE = "cl_source"  # the lecturer's question source: a Practice exercise or the playground's list
+CL_KIND = "cl_kind"
+CL_LEVEL = "cl_level"
+CL_ASK = "cl_ask"
+CL_ASK_ERROR = "cl_ask_error"
+
+
+def cl_view(room: str) -> str:
+    """The question the lecturer looks at, in a room."""
+    return f"cl_view_{room}"
+
+
+def cl_answer(question: int) -> str:
+    return f"cl_answer_{question}"
+
+
+def cl_choice(question: int) -> str:
+    return f"cl_choice_{question}"
+
+
+def cl_order(question: int) -> str:
+    return f"cl_order_{question}"
+
+
+# ------------------------------------------------------------------ Explore
+
+CMP_JUDGED = "cmp_judged"
+CMP_COUNT = "cmp_count"  # how many rankings are compared
+CMP_LAST = "cmp_last"  # the last valid comparison
+CMP_MESSAGE = "cmp_message"
+CMP_BASE_DEMO = "cmp_base_demo"
+LIB_SCORES = "lib_scores"
+LIB_SNIPPET = "lib_snippet"
+#: The rankings' text boxes (plus ``_name``: their names).
+CMP_RANKS = tuple(f"cmp_rank_{i}" for i in range(4))
+
+
+def rank_name(rank: str) -> str:
+    return f"{rank}_name"
+
+
+GO_TO_PLAYGROUND = "go_to_playground"  # a callback opened a list in the playground (Explore, Data sets)
+
+# ------------------------------------------------------------------ Data sets
+
+DS_SPEC = "ds_spec"  # the Data sets formula's settled Spec
+DS_DATA = "ds_data"  # the loaded data set: its name and its tables' store keys
+DS_MESSAGE = "ds_message"
+DS_PAIR = "ds_pair"  # the pair of files last scored
+DS_QUERY = "ds_query"  # the query to open
+DS_UPLOAD_VERSION = "ds_upload_version"  # bumped for fresh uploaders once a pair is loaded
+
+
+def ds_file(kind: str, version: int) -> str:
+    """The uploader of a ``qrels`` or ``run`` file."""
+    return f"ds_{kind}_file_{version}"
+
+
+def ds_parsed(kind: str) -> str:
+    """The uploaded file of ``kind`` once parsed: (file id, name, store key)."""
+    return f"ds_parsed_{kind}"
