@@ -278,3 +278,19 @@ def test_an_unreachable_database_is_a_message_not_a_traceback(data_dir, monkeypa
     at.button(key="cl_create").click().run()
     ok(at)
     assert "The class database cannot be reached" in at.error[0].value
+
+
+def test_the_room_follows_the_address_bar(data_dir):
+    """The link is the page's state: Back to the address without a room is the landing page again."""
+    at = page()
+    at.button(key="cl_create").click().run()
+    code = at.query_params["room"]
+    assert "cl_open" not in keys(at) and "cl_ask_button" in keys(at)  # the lecturer's view
+    at.query_params.clear()  # the browser's Back
+    at.run()
+    ok(at)
+    assert "cl_create" in keys(at) and "room" not in at.query_params
+    at.query_params["room"] = code  # Forward, without the key: the student's page
+    at.run()
+    ok(at)
+    assert [t.label for t in at.text_input] == ["Your name"]

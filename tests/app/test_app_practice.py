@@ -206,3 +206,14 @@ def test_level_three_scored_exercise_shows_scores_and_names_the_tie_mistake():
         "average": "averaged the gains of tied items",
     }
     assert md_escape(expected[other]) in messages(at)
+
+
+def test_back_to_an_earlier_exercise_in_the_url_is_followed():
+    at = practice({"seed": "7", "ex": "3"})
+    at = at.button(key="pr_next").click().run()
+    assert at.session_state["pr_number"] == 4 and at.query_params["ex"] == "4"
+    at.query_params["ex"] = "3"  # the browser's Back
+    at = at.run()
+    ok(at)
+    assert at.session_state["pr_number"] == 3 and at.query_params["ex"] == "3"
+    assert "**Exercise 3**" in texts(at)
