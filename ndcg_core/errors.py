@@ -146,11 +146,11 @@ MESSAGES: dict[str, str] = {
     # ---------------------------------------------------------------- data sets: scoring
     "judged_twice": N_(
         "qrels: document {doc} is judged twice for query {query} ({first} and {second}); "
-        "each (query, doc) pair must appear once"
+        "remove one, or pass duplicates='max' to keep the higher grade"
     ),
     "judged_twice_many": N_(
         "qrels: document {doc} is judged twice for query {query} ({first} and {second}); "
-        "each (query, doc) pair must appear once ({n} duplicate pairs in all)"
+        "remove one, or pass duplicates='max' to keep the higher grade ({n} duplicate pairs in all)"
     ),
     "retrieved_twice": N_(
         "run: document {doc} is retrieved twice for query {query} ({first} and {second}); "

@@ -84,10 +84,10 @@ QUERY_RULES: dict[str, str] = {
     "qrels": "the queries of the qrels (trec_eval -c): run-only queries are left out",
     "both": "only queries present on both sides (trec_eval and pytrec_eval without -c)",
 }
-#: What a data set does when the run lists a document twice for a query.
+#: What a data set does when the run lists a document twice for a query, or the qrels judge it twice.
 DUPLICATE_RULES: dict[str, str] = {
     "error": "raise a ValueError naming the query, the document and both rows (the default)",
-    "max": "keep the row with the highest score",
+    "max": "keep the row with the highest score (in the run) or grade (in the qrels)",
 }
 
 _CHOICES: dict[str, dict[str, str]] = {

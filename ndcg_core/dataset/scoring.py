@@ -85,7 +85,8 @@ def evaluate(
         Which queries get a row when the two sides disagree; see
         :data:`QUERY_RULES`.
     duplicates : {"error", "max"}, optional, default "error"
-        A document listed twice for one query in the run; see
+        A document listed twice for one query in the run (or judged twice
+        in the qrels); ``"max"`` keeps the higher score (grade). See
         :data:`DUPLICATE_RULES`.
     score_dtype : {"float64", "float32"}, optional, default "float64"
         Compare scores at this precision (``"docid_desc"`` always uses float32).
@@ -145,6 +146,13 @@ def evaluate(
     for table, frame in (("qrels", qrels), ("run", run)):
         _check_ids(frame, table)
     grades = _numeric(qrels["relevance"], "relevance", "qrels")
+    if spec.duplicates == "max":  # a pair judged twice keeps its higher grade (the first such row)
+        twice = qrels.duplicated(["query", "doc"], keep=False).to_numpy()
+        if twice.any():
+            order = np.lexsort((np.arange(grades.size), -grades))  # highest grade first, then row order
+            first = ~qrels.iloc[order].duplicated(["query", "doc"]).to_numpy()
+            keep = np.sort(order[first])
+            qrels, grades = qrels.iloc[keep], grades[keep]
     spec.check_grades(
         grades, lambda i: Message("on_row", row=_row_name(qrels.index, i)), Message("these_qrels")
     )

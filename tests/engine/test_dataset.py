@@ -237,6 +237,20 @@ def test_duplicates_in_qrels_name_the_pair_and_rows():
         evaluate(qrels, run)
 
 
+def test_duplicates_in_qrels_keep_the_higher_grade_with_max():
+    qrels = pd.DataFrame(
+        {"query": ["q", "q", "q", "q"], "doc": ["a", "b", "a", "c"], "relevance": [1, 0, 2, 1]}
+    )
+    run = pd.DataFrame({"query": ["q", "q"], "doc": ["b", "a"], "score": [2.0, 1.0]})
+    got = evaluate(qrels, run, duplicates="max").iloc[0]
+    # a keeps grade 2 (not 1, not both): DCG = 2 / log2(3); IDCG = 2 + 1 / log2(3) (a, then c)
+    assert got["n_judged"] == 3 and got["n_relevant"] == 2
+    assert got["dcg"] == pytest.approx(2 / math.log2(3))
+    assert got["idcg"] == pytest.approx(2 + 1 / math.log2(3))
+    with pytest.raises(ValueError, match=r"judged twice.*duplicates='max' to keep the higher grade"):
+        evaluate(qrels, run)
+
+
 def test_duplicates_in_run_error_or_keep_max():
     qrels = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "relevance": [1, 0]})
     run = pd.DataFrame({"query": ["q"] * 4, "doc": ["b", "a", "b", "b"], "score": [3.0, 2.0, 1.0, 0.5]})
