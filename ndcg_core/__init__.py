@@ -5,7 +5,8 @@ with :func:`ndcg`, :func:`dcg` and :func:`explain`; formula choices are describe
 by :data:`SCHEMA` and carried as :class:`Variant` values; :func:`resolve` turns
 a library preset and/or formula choices into the one :class:`Spec` every
 function takes; :func:`read_qrels`, :func:`read_run` and :func:`evaluate` score
-whole data sets. Invalid input raises :class:`NDCGError`, a ``ValueError`` with a
+whole data sets; :func:`compare` compares several runs on one with paired tests
+(it needs scipy). Invalid input raises :class:`NDCGError`, a ``ValueError`` with a
 ``code`` (see :mod:`ndcg_core.errors`).
 
 The teaching layer (:mod:`ndcg_core.teaching`: worked examples, the lesson,
@@ -18,6 +19,7 @@ them.
 0.9315
 """
 
+from .compare_runs import RunComparison, compare
 from .dataset import Aggregate, aggregate, evaluate, read_qrels, read_run
 from .errors import NDCGError
 from .explanation import Explanation, explain
@@ -43,6 +45,7 @@ __all__ = [
     "to_grades",
 ]
 __all__ += ["Aggregate", "NDCGError", "aggregate", "evaluate", "read_qrels", "read_run"]
+__all__ += ["RunComparison", "compare"]
 __all__ += ["PRESETS", "Preset", "Spec", "library_table", "resolve", "snippet_for"]
 
 __version__ = "0.1.0"

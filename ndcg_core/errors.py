@@ -183,6 +183,15 @@ MESSAGES: dict[str, str] = {
     ),
     "idcg_zero_count": N_("{n} of {total} queries have IDCG = 0 and zero_idcg='error'"),
     "cannot_average": N_("cannot average this data set: {problem}"),
+    # ---------------------------------------------------------------- data sets: comparing runs
+    "runs_count": N_("compare needs at least 2 runs, got {n}"),
+    "unknown_baseline": N_("the baseline {name} is not one of the runs ({names})"),
+    "alpha_range": N_("alpha must be a number between 0 and 1, got {value}"),
+    "permutations_count": N_("permutations must be a whole number of at least 1, got {value}"),
+    "in_run": N_("run {name}: {problem}"),
+    "no_common_queries": N_(
+        "no query has a score in every run ({runs}): are these runs for the same queries as the qrels?"
+    ),
     # ---------------------------------------------------------------- typed or pasted lists, share links
     "entry_not_number": N_(
         "entry {n} ({text}) is not a number; write a grade such as 2 or 0.5, or label:grade"

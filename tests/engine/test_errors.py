@@ -330,6 +330,17 @@ ENGINE_PATHS = [
     ("not_evaluate_table", lambda: aggregate(pd.DataFrame({"ndcg": [1.0]}))),
     ("idcg_zero_count", lambda: aggregate(evaluate(_QRELS, _RUN), zero_idcg="error")),
     ("cannot_average", lambda: aggregate(pd.DataFrame({"dcg": [1e308, 1e308], "idcg": [1e308, 1e308]}))),
+    # comparing runs
+    ("runs_count", lambda: ndcg_core.compare(_QRELS, {"A": _RUN})),
+    ("unknown_baseline", lambda: ndcg_core.compare(_QRELS, {"A": _RUN, "B": _RUN}, baseline="C")),
+    ("alpha_range", lambda: ndcg_core.compare(_QRELS, {"A": _RUN, "B": _RUN}, alpha=0)),
+    ("permutations_count", lambda: ndcg_core.compare(_QRELS, {"A": _RUN, "B": _RUN}, permutations=0.5)),
+    ("in_run", lambda: ndcg_core.compare(_QRELS, {"A": _RUN, "B": _with(_RUN, doc=["a", "a", "c"])})),
+    ("not_one_of", lambda: ndcg_core.compare(_QRELS, {"A": _RUN, "B": _RUN}, correction="sidak")),
+    (
+        "no_common_queries",
+        lambda: ndcg_core.compare(_QRELS.assign(relevance=0.0), {"A": _RUN, "B": _RUN}, zero_idcg="skip"),
+    ),
 ]
 
 

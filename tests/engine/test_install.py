@@ -18,7 +18,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 #: What the app brings (its extra) and the engine must run without.
-APP_ONLY = {"streamlit", "plotly", "kaleido", "sqlalchemy", "psycopg", "segno", "babel", "pyarrow"}
+APP_ONLY = {"streamlit", "plotly", "kaleido", "sqlalchemy", "psycopg", "segno", "babel", "pyarrow", "scipy"}
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +60,13 @@ def test_ndcg_explain_and_evaluate_run_in_the_engine_alone(engine_python, tmp_pa
         ex = ndcg_core.explain([3, 2, 3, 0, 1, 2], discount="jarvelin")
         qrels, run = ndcg_core.read_qrels(sys.argv[1]), ndcg_core.read_run(sys.argv[2])
         per_query = ndcg_core.evaluate(qrels, run, k=3)
+        try:
+            ndcg_core.compare(qrels, {"A": run, "B": run}, k=3)
+            needs_scipy = ""
+        except ImportError as err:
+            needs_scipy = str(err)
         print(json.dumps({
+            "compare": needs_scipy,
             "ndcg": ndcg_core.ndcg([3, 2, 3, 0, 1, 2], discount="jarvelin"),
             "explain": [ex.dcg, ex.idcg, ex.ndcg],
             "evaluate": dict(zip(per_query["query"].astype(str), per_query["ndcg"].astype(float))),
@@ -86,3 +92,5 @@ def test_ndcg_explain_and_evaluate_run_in_the_engine_alone(engine_python, tmp_pa
     q1 = (0 + 3 / math.log2(3) + 2 / 2) / (3 + 2 / math.log2(3) + 0)
     assert got["evaluate"] == pytest.approx({"q1": q1, "q2": 1.0})
     assert not set(got["modules"]) & APP_ONLY
+    # comparing runs needs scipy (the app's extra): without it, a message that says what to install
+    assert "pip install scipy" in got["compare"]
