@@ -48,7 +48,16 @@ from .errors import NDCGError
 from .presets import Preset, as_spec
 from .spec import Spec
 
-__all__ = ["CORRECTIONS", "MAX_EXACT_QUERIES", "TESTS", "RunComparison", "compare", "sign_flip_test"]
+__all__ = [
+    "CORRECTIONS",
+    "MAX_EXACT_QUERIES",
+    "TESTS",
+    "RunComparison",
+    "adjust",
+    "compare",
+    "compare_tables",
+    "sign_flip_test",
+]
 
 #: The paired tests: which one decides the significance marks.
 TESTS: dict[str, str] = {
@@ -305,34 +314,70 @@ def compare(
         fewer than one permutation, no query scored by every run, or anything
         :func:`ndcg_core.evaluate` refuses (naming the run).
     """
+    spec = as_spec(spec, preset, base=DATASET_BASE, k=k, **_choice_names(choices))
+    _check_settings(runs, baseline, test, correction, alpha, permutations)
+    tables = {}
+    for name, run in runs.items():
+        try:
+            tables[str(name)] = evaluate(qrels, run, spec=spec)
+        except NDCGError as err:
+            raise NDCGError("in_run", name=repr(str(name)), problem=err) from None
+    return compare_tables(
+        tables,
+        baseline=baseline,
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        permutations=permutations,
+        seed=seed,
+    )
+
+
+def _check_settings(runs: Mapping, baseline, test, correction, alpha, permutations) -> None:
     try:
-        import scipy.stats  # noqa: F401  (the tests below need it: say so before scoring anything)
+        import scipy.stats  # noqa: F401  (the tests need it: say so before scoring anything)
     except ImportError:
         raise ImportError("ndcg_core.compare needs scipy: pip install scipy") from None
     names = [str(name) for name in runs]
     if len(names) < 2:
         raise NDCGError("runs_count", n=len(names))
-    baseline = names[0] if baseline is None else str(baseline)
-    if baseline not in names:
-        raise NDCGError("unknown_baseline", name=repr(baseline), names=", ".join(map(repr, names)))
+    if baseline is not None and str(baseline) not in names:
+        raise NDCGError("unknown_baseline", name=repr(str(baseline)), names=", ".join(map(repr, names)))
     if test not in TESTS:
         raise NDCGError("not_one_of", name="test", allowed=", ".join(TESTS), value=repr(test))
     if correction not in CORRECTIONS:
         raise NDCGError(
             "not_one_of", name="correction", allowed=", ".join(CORRECTIONS), value=repr(correction)
         )
-    if not (isinstance(alpha, (int, float)) and 0 < alpha < 1):
+    if isinstance(alpha, bool) or not (isinstance(alpha, (int, float)) and 0 < alpha < 1):
         raise NDCGError("alpha_range", value=repr(alpha))
     if isinstance(permutations, bool) or not isinstance(permutations, (int, np.integer)) or permutations < 1:
         raise NDCGError("permutations_count", value=repr(permutations))
-    spec = as_spec(spec, preset, base=DATASET_BASE, k=k, **_choice_names(choices))
-    columns = {}
-    for name, run in zip(names, runs.values(), strict=True):
-        try:
-            table = evaluate(qrels, run, spec=spec)
-        except NDCGError as err:
-            raise NDCGError("in_run", name=repr(name), problem=err) from None
-        columns[name] = pd.Series(table["ndcg"].to_numpy(dtype=float), index=table["query"].astype(str))
+
+
+def compare_tables(
+    per_query: Mapping[str, pd.DataFrame],
+    *,
+    baseline: str | None = None,
+    test: str = "t",
+    correction: str = "holm",
+    alpha: float = 0.05,
+    permutations: int = 10_000,
+    seed: int = 0,
+) -> RunComparison:
+    """:func:`compare` on per-query tables already made by :func:`ndcg_core.evaluate`, one per run.
+
+    For a caller that keeps each run's table (the app scores each run once for its own page).
+    The tables should come from one spec; the first one's (``.attrs["spec"]``) is reported.
+    """
+    _check_settings(per_query, baseline, test, correction, alpha, permutations)
+    names = [str(name) for name in per_query]
+    baseline = names[0] if baseline is None else str(baseline)
+    columns = {
+        name: pd.Series(table["ndcg"].to_numpy(dtype=float), index=table["query"].astype(str))
+        for name, table in zip(names, per_query.values(), strict=True)
+    }
+    spec = next(iter(per_query.values())).attrs.get("spec", DATASET_BASE)
     values = pd.DataFrame(columns)  # the union of the runs' queries, NaN where a run has no score
     complete = values.notna().all(axis=1)
     left_out = tuple(values.index[~complete])

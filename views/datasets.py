@@ -1,37 +1,91 @@
-"""Data sets: NDCG over many queries, both averages, and a drill-down into any one query.
+"""Data sets: NDCG over many queries, up to five runs compared, and a drill-down into any one query.
 
-The session keeps only small things: the loaded data set's name and the store keys of its two
-tables (see ``views.datastore``). The tables themselves live once per process, keyed by their
-content, so a re-uploaded file of the same name is a new data set, and a closed tab leaves no
-data set behind in its session.
+The session keeps only small things: the loaded qrels' and runs' names and store keys (see
+``views.datastore``). The tables themselves live once per process, keyed by their content, so
+a re-uploaded file of the same name is a new file, and a closed tab leaves no data set behind
+in its session.
+
+Uploads: each file is read once (by its upload id) and keeps its message while it is in its
+uploader, so both files' problems show at once and none disappears when another file comes in;
+nothing new is loaded until every uploaded file can be read and scored.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
 
 from ndcg_core import Spec, aggregate, evaluate
-from ndcg_core.errors import error_text
+from ndcg_core.errors import NDCGError
 from ndcg_core.i18n import N_, _
 from ndcg_core.teaching.drilldown import query_state
 from ndcg_core.teaching.figures import ndcg_histogram
 from ndcg_core.teaching.formula import latex_number, number
-from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, get_table, load
+from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, get_table, load, read_as
 from views.ui import keys
 from views.ui.charts import chart
 from views.ui.formula import formula_name
 from views.ui.internals import release_uploads
-from views.ui.markup import md_escape
+from views.ui.markup import code_span, message_markdown, sentence
+from views.ui.runs import compare_section
 from views.ui.state import load_state
 
 MAX_CHOICES = 500
+MAX_RUNS = 5
 KINDS = {"qrels": N_("Qrels"), "run": N_("Run")}
+SAMPLE_RUN = N_("sample run")  # the bundled sample's run, shown through _()
+#: Codes of a document judged or retrieved twice: the page offers the choice that fixes them.
+TWICE = {"judged_twice", "judged_twice_many", "retrieved_twice", "retrieved_twice_many"}
+DUPLICATE_CHOICES = {
+    "error": N_("refuse the files (an error naming the rows)"),
+    "max": N_("keep the higher grade or score"),
+}
 
 
-def _data_name(data: dict) -> str:
-    """The data set's name as shown: the bundled sample's in the reader's language, a user's as given."""
-    return _(SAMPLE_NAME) if data["name"] == SAMPLE_NAME else data["name"]
+# ------------------------------------------------------------------ the loaded data set
+
+
+def _sample_data() -> dict:
+    return {
+        "qrels": SAMPLE_KEYS[0],
+        "qrels_name": SAMPLE_NAME,
+        "runs": [(SAMPLE_RUN, SAMPLE_KEYS[1])],
+    }
+
+
+def _is_sample(data: dict) -> bool:
+    return data["qrels"] in SAMPLE_KEYS
+
+
+def _run_label(name: str) -> str:
+    return _(SAMPLE_RUN) if name == SAMPLE_RUN else name
+
+
+def _data_name(data: dict, run: str) -> str:
+    """The data set's name as shown: the bundled sample's in the reader's language, a user's files' names."""
+    if _is_sample(data) and run == SAMPLE_RUN:
+        return _(SAMPLE_NAME)
+    return f"{_(data['qrels_name']) if _is_sample(data) else data['qrels_name']} + {_run_label(run)}"
+
+
+def _load_sample() -> None:
+    st.session_state[keys.DS_DATA] = _sample_data()
+
+
+def _remove_run(n: int) -> None:
+    ss = st.session_state
+    data = dict(ss[keys.DS_DATA])
+    data["runs"] = [run for i, run in enumerate(data["runs"]) if i != n]
+    ss[keys.DS_DATA] = data
+    ss.pop(keys.DS_PAIR, None)  # files waiting for room are tried again
+
+
+def _spec() -> Spec:
+    """The page's formula, with the choice for documents judged or retrieved twice."""
+    ss = st.session_state
+    return replace(ss[keys.DS_SPEC], duplicates=ss.get(keys.DS_DUPLICATES, "error"))
 
 
 def _policy_effect(agg) -> str:
@@ -58,182 +112,288 @@ def _policy_effect(agg) -> str:
     return what.format(nz=f"{nz:,}", n=f"{n:,}", rule=rule)
 
 
-def _read(kind: str, upload) -> str | None:
-    """Parse an upload into the shared stores (once per content); its key, or None and a message."""
-    try:
-        # getvalue() hands over the upload's own bytes; getbuffer() would copy them (BytesIO unshares).
-        return load(kind, upload.getvalue(), upload.name)
-    except ValueError as err:
-        st.session_state[keys.DS_MESSAGE] = _(
-            "{kind} file: {problem} The previous data set stays loaded."
-        ).format(kind=_(KINDS[kind]), problem=md_escape(error_text(err)))
-        return None
+# ------------------------------------------------------------------ scoring (cached per process)
 
 
-def _sample_data() -> dict:
-    return {"name": SAMPLE_NAME, "qrels": SAMPLE_KEYS[0], "run": SAMPLE_KEYS[1]}
-
-
-def _load_sample() -> None:
-    st.session_state[keys.DS_DATA] = _sample_data()
-    st.session_state[keys.DS_MESSAGE] = ""
-
-
-def _token(data: dict) -> str:
-    return f"{data['qrels']}|{data['run']}"
-
-
-@st.cache_data(max_entries=16, show_spinner="Scoring every query ...")
+@st.cache_data(max_entries=32, show_spinner="Scoring every query ...")
 def _evaluate(token: str, _qrels: pd.DataFrame, _run: pd.DataFrame, spec: Spec):
-    """Per-query table, cached by the data set's token and the (hashable) spec."""
+    """Per-query table, cached by the two tables' keys and the (hashable) spec."""
     return evaluate(_qrels, _run, spec=spec)
 
 
-def _score(data: dict, spec: Spec) -> pd.DataFrame:
-    """The per-query table of a data set under the page's formula (ValueError if it cannot)."""
-    qrels, run = get_table(data["qrels"]), get_table(data["run"])
+def _score(qrels_key: str, run_key: str, spec: Spec) -> pd.DataFrame:
+    """The per-query table of one run under the page's formula (ValueError if it cannot)."""
+    qrels, run = get_table(qrels_key), get_table(run_key)
     if qrels is None or run is None:
         raise ValueError(
             _("the server no longer holds this file (too many large data sets): upload it again.")
         )
-    return _evaluate(_token(data), qrels, run, spec)
+    return _evaluate(f"{qrels_key}|{run_key}", qrels, run, spec)
 
 
-def _reconcile_uploads() -> None:
-    """Parse each uploaded file once (by its file id) and score the pair when both are in.
+# ------------------------------------------------------------------ uploads
+
+
+def _read(kind: str, upload) -> tuple[str, str | None, tuple | None]:
+    """(name, store key, None), or (name, None, problem): ("error", err) or ("looks_like", other kind)."""
+    data = upload.getvalue()  # the upload's own bytes; getbuffer() would copy them (BytesIO unshares)
+    try:
+        return upload.name, load(kind, data, upload.name), None
+    except ValueError as err:
+        other = "run" if kind == "qrels" else "qrels"
+        if read_as(other, data, upload.name):
+            return upload.name, None, ("looks_like", other)
+        return upload.name, None, ("error", err)
+
+
+def _read_uploads(kind: str, uploads: list) -> list[tuple[str, str, str | None, tuple | None]]:
+    """Each file of an uploader read once by its upload id: (file id, name, key, problem)."""
+    ss = st.session_state
+    cache = ss.get(keys.ds_parsed(kind)) or {}
+    fresh, out = {}, []
+    for upload in uploads:
+        hit = cache.get(upload.file_id)
+        if hit is None or (hit[1] is not None and get_table(hit[1]) is None):  # new, or dropped meanwhile
+            hit = _read(kind, upload)
+        fresh[upload.file_id] = hit
+        out.append((upload.file_id, *hit))
+    ss[keys.ds_parsed(kind)] = fresh
+    return out
+
+
+def _unique(runs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Runs by content (one file loaded twice is one run), each with its own name."""
+    out, names, seen = [], set(), set()
+    for name, key in runs:
+        if key in seen:
+            continue
+        seen.add(key)
+        shown, n = name, 2
+        while shown in names:
+            shown, n = f"{name} ({n})", n + 1
+        names.add(shown)
+        out.append((shown, key))
+    return out
+
+
+def _score_problems(candidate: dict, spec: Spec) -> list[tuple]:
+    """Why a candidate data set cannot be scored: (kind, file name, problem) for each run that fails."""
+    problems = []
+    for name, key in candidate["runs"]:
+        try:
+            _score(candidate["qrels"], key, spec)
+        except NDCGError as err:
+            if err.code.startswith("judged_twice"):  # the qrels' problem, the same with every run
+                return [("qrels", candidate["qrels_name"], ("error", err))]
+            problems.append(("run", name, ("error", err)))
+        except ValueError as err:
+            problems.append(("run", name, ("error", err)))
+    return problems
+
+
+def _reconcile_uploads() -> tuple[list[tuple], str]:
+    """Read what the uploaders hold and load it once it can be scored; (problems, what is awaited).
 
     Done on every run rather than in upload callbacks, so a quick second upload cannot
-    interrupt the first file's parsing, and a bad file keeps its message while it is there.
-    A new file pairs with the other one uploaded, or else with the loaded data set's other
-    table (a second run against the same qrels). A pair that cannot be scored (say, a document
-    judged twice) leaves the previous data set loaded. Once a pair is loaded, the uploaders are
-    reset and the files are dropped from Streamlit's upload manager, so the session holds none
-    of their bytes.
+    interrupt the first file's reading, and each bad file keeps its message while it is there.
+    A new qrels with runs replaces the data set; a new qrels alone is scored with the loaded runs;
+    runs alone join the loaded ones (up to five; with the bundled sample they wait for their
+    qrels). Nothing loads while a file has a problem. Once loaded, the uploaders are reset and
+    the files dropped from Streamlit's upload manager, so the session holds none of their bytes.
     """
     ss = st.session_state
     version = ss.setdefault(keys.DS_UPLOAD_VERSION, 0)
-    parsed = {}
-    for kind in KINDS:
-        upload = ss.get(keys.ds_file(kind, version))
-        if upload is None:
-            ss.pop(keys.ds_parsed(kind), None)
-            continue
-        cached = ss.get(keys.ds_parsed(kind))
-        if cached is None or cached[0] != upload.file_id:
-            ss[keys.DS_MESSAGE] = ""
-            key = _read(kind, upload)
-            cached = None if key is None else (upload.file_id, upload.name, key)
-            ss[keys.ds_parsed(kind)] = cached
-        elif get_table(cached[2]) is None:  # dropped from the stores while waiting for its pair
-            cached = (upload.file_id, upload.name, _read(kind, upload))
-        if cached is not None and cached[2] is not None:
-            parsed[kind] = cached
-    loaded = ss.get(keys.DS_DATA) or _sample_data()
-    if not parsed or (len(parsed) == 1 and loaded["qrels"] in SAMPLE_KEYS):
-        return  # wait for the other file (a lone file is not scored against the sample)
-    names = {kind: loaded.get(f"{kind}_name", "") for kind in KINDS}
-    tables = {kind: loaded[kind] for kind in KINDS}
-    for kind, (_table, name, key) in parsed.items():
-        names[kind], tables[kind] = name, key
-    if ss.get(keys.DS_PAIR) == tables:
-        return
-    ss[keys.DS_PAIR] = tables
-    candidate = {
-        "name": f"{names['qrels']} + {names['run']}",
-        **tables,
-        **{f"{k}_name": names[k] for k in KINDS},
+    qrels_upload = ss.get(keys.ds_file("qrels", version))
+    files = {
+        "qrels": _read_uploads("qrels", [qrels_upload] if qrels_upload is not None else []),
+        "run": _read_uploads("run", list(ss.get(keys.ds_file("run", version)) or [])),
     }
-    try:
-        _score(candidate, ss[keys.DS_SPEC])
-    except ValueError as err:
-        ss[keys.DS_MESSAGE] = _("{name}: {problem} The previous data set stays loaded.").format(
-            name=md_escape(candidate["name"]), problem=md_escape(error_text(err))
-        )
-        return
+    problems = [
+        (kind, name, problem) for kind, got in files.items() for _, name, key, problem in got if key is None
+    ]
+    if problems:
+        return problems, ""
+    if not files["qrels"] and not files["run"]:
+        ss.pop(keys.DS_PAIR, None)
+        return [], ""
+    loaded = ss[keys.DS_DATA]
+    new_runs = [(name, key) for _, name, key, _ in files["run"]]
+    if not files["qrels"] and _is_sample(loaded):
+        return [], "qrels"  # a run is not scored against the sample's judgements
+    if files["qrels"] and not new_runs and _is_sample(loaded):
+        return [], "run"
+    if files["qrels"]:
+        _, qrels_name, qrels_key, _ = files["qrels"][0]
+        runs = new_runs or loaded["runs"]
+    else:
+        qrels_name, qrels_key = loaded["qrels_name"], loaded["qrels"]
+        runs = [*loaded["runs"], *new_runs]
+    runs = _unique([tuple(run) for run in runs])
+    if len(runs) > MAX_RUNS:
+        return [("run", "", ("too_many", len(runs)))], ""
+    candidate = {"qrels": qrels_key, "qrels_name": qrels_name, "runs": runs}
+    spec = _spec()
+    attempt = (qrels_key, tuple(key for _, key in runs), spec)
+    if ss.get(keys.DS_PAIR) != attempt:  # each set of files is scored once per formula
+        ss[keys.DS_PAIR] = attempt
+        ss[keys.DS_MESSAGE] = _score_problems(candidate, spec)
+    if ss.get(keys.DS_MESSAGE):
+        return ss[keys.DS_MESSAGE], ""
     ss[keys.DS_DATA] = candidate
-    ss[keys.DS_MESSAGE] = ""
+    added = [name for name, key in runs if key in {key for _, key in new_runs}]
+    if added:
+        ss[keys.DS_SHOWN] = added[0]  # the detail below shows what just came in
     for kind in KINDS:
         ss.pop(keys.ds_parsed(kind), None)
+    ss.pop(keys.DS_PAIR, None)
     ss[keys.DS_UPLOAD_VERSION] = version + 1  # fresh uploaders: the files' bytes are released
-    release_uploads([file_id for file_id, _, _ in parsed.values()])
+    release_uploads([file_id for got in files.values() for file_id, _, _, _ in got])
+    return [], ""
 
 
-def _sources() -> None:
+def _twice_text(err: NDCGError, name: str) -> str:
+    v = err.values
+    values = {
+        "name": code_span(name),
+        "doc": code_span(v["doc"]),
+        "query": code_span(v["query"]),
+        "first": message_markdown(v["first"]),
+        "second": message_markdown(v["second"]),
+    }
+    if err.code.startswith("judged_twice"):
+        text = _(
+            "Qrels file {name}: document {doc} is judged twice for query {query} ({first} and {second})."
+        )
+    else:
+        text = _(
+            "Run file {name}: document {doc} is retrieved twice for query {query} ({first} and {second})."
+        )
+    text = text.format(**values)
+    if "n" in v:
+        text += " " + _("{n} such pairs in all.").format(n=f"{v['n']:,}")
+    return text + " " + _("Fix the file, or choose below to keep the higher grade or score.")
+
+
+def _problem_text(kind: str, name: str, problem: tuple) -> str:
+    """One file's problem as Markdown: what is wrong, then what to do on this page."""
+    what, detail = problem
+    file = (_("Qrels file {name}") if kind == "qrels" else _("Run file {name}")).format(name=code_span(name))
+    if what == "looks_like":
+        if detail == "qrels":
+            return _(
+                "{file}: this looks like a qrels file (query, 0, document, grade), not a run. "
+                "Remove it here (×) and upload it under Qrels."
+            ).format(file=file)
+        return _(
+            "{file}: this looks like a run (query, Q0, document, rank, score, tag), not a qrels file. "
+            "Remove it here (×) and upload it under Run."
+        ).format(file=file)
+    if what == "too_many":
+        return _(
+            "{n} runs: the page compares five at most. Remove a loaded run (its Remove button) or a "
+            "file from the uploader (×)."
+        ).format(n=detail)
+    if isinstance(detail, NDCGError) and detail.code in TWICE:
+        return _twice_text(detail, name)
+    return (
+        sentence(_("{file}: {problem}").format(file=file, problem=message_markdown(detail)))
+        + " "
+        + _("Fix the file and upload it again, or remove it (×).")
+    )
+
+
+# ------------------------------------------------------------------ the page's parts
+
+
+def _sources(data: dict) -> None:
     ss = st.session_state
-    with st.expander(_("Data: the bundled sample, or your own qrels and run"), expanded=False):
+    problems, awaited = _reconcile_uploads()  # before drawing: a loaded set gets fresh, empty uploaders
+    data = ss[keys.DS_DATA]
+    with st.expander(
+        _("Data: the bundled sample, or your own qrels and up to five runs"),
+        expanded=bool(problems or awaited),
+    ):
         st.caption(
             _(
                 "TREC files (`qid 0 docno rel` and `qid Q0 docno rank score tag`) or CSV/TSV with a "
                 "header (query/qid, doc/docno, relevance/label, score)."
             )
         )
-        _reconcile_uploads()  # before drawing: a loaded pair gets fresh, empty uploaders at once
-        version = ss.setdefault(keys.DS_UPLOAD_VERSION, 0)
+        version = ss[keys.DS_UPLOAD_VERSION]
         c1, c2 = st.columns(2)
-        # The uploaders' keys change once a pair is loaded (that releases the files); the keyed
+        # The uploaders' keys change once files are loaded (that releases them); the keyed
         # containers around them keep one stable name for the page's styles and tests.
         c1.container(key="ds_qrels_file").file_uploader(
             _("Qrels (judgements)"), key=keys.ds_file("qrels", version)
         )
         c2.container(key="ds_run_file").file_uploader(
-            _("Run (ranked results)"), key=keys.ds_file("run", version)
+            _("Run (ranked results): one or more"),
+            key=keys.ds_file("run", version),
+            accept_multiple_files=True,
         )
         st.caption(
             _(
-                "The pair is scored as soon as both files are in; a single new file is scored with the "
-                "loaded data set's other file."
+                "Qrels with runs replace the data set; runs alone join the loaded ones (five at most); "
+                "a qrels file alone is scored with the loaded runs."
             )
         )
+        if not _is_sample(data):
+            st.markdown(_("**Loaded runs**, judged by {qrels}:").format(qrels=code_span(data["qrels_name"])))
+            for n, (name, _key) in enumerate(data["runs"]):
+                c1, c2 = st.columns([0.75, 0.25], vertical_alignment="center")
+                c1.markdown(code_span(_run_label(name)))
+                c2.button(
+                    _("Remove"),
+                    key=keys.ds_remove(n),
+                    on_click=_remove_run,
+                    args=(n,),
+                    disabled=len(data["runs"]) < 2,
+                    width="stretch",
+                )
         st.button(_("Back to the bundled sample"), key="ds_sample", on_click=_load_sample)
-    if ss.get(keys.DS_MESSAGE):
-        st.error(ss[keys.DS_MESSAGE])
+    for kind, name, problem in problems:
+        st.error(_problem_text(kind, name, problem))
+    twice = any(p[0] == "error" and getattr(p[1], "code", "") in TWICE for _, _, p in problems)
+    if twice or ss.get(keys.DS_DUPLICATES, "error") != "error":
+        st.radio(
+            _("Documents judged or retrieved twice"),
+            list(DUPLICATE_CHOICES),
+            key=keys.DS_DUPLICATES,
+            format_func=lambda c: _(DUPLICATE_CHOICES[c]),
+            horizontal=True,
+        )
+    if problems:
+        st.info(
+            _(
+                "Still showing {name}: nothing new is loaded until every file above can be read and scored."
+            ).format(name=code_span(_data_name(data, data["runs"][0][0])))
+        )
+    elif awaited == "qrels":
+        st.info(
+            _("Runs read. Now add the qrels file that judges them: runs are not scored against the sample's.")
+        )
+    elif awaited == "run":
+        st.info(_("Qrels read. Now add one or more runs to score against it."))
 
 
-def _open_query(query: str, spec: Spec) -> None:
+def _open_query(query: str, run_key: str, spec: Spec) -> None:
     """Open a query in the playground under the very spec the table was scored with."""
     ss = st.session_state
-    data = ss[keys.DS_DATA]
-    qrels, run = get_table(data["qrels"]), get_table(data["run"])
+    qrels, run = get_table(ss[keys.DS_DATA]["qrels"]), get_table(run_key)
     if qrels is None or run is None:
         return
     load_state(query_state(qrels, run, query, spec=spec))
     ss[keys.GO_TO_PLAYGROUND] = True
 
 
-def render() -> None:
+def _one_run_section(data: dict, run_name: str, per_query: pd.DataFrame, spec: Spec, k_text: str) -> None:
     ss = st.session_state
-    if ss.pop(keys.GO_TO_PLAYGROUND, False):
-        st.switch_page("views/playground.py")
-    if keys.DS_DATA not in ss:
-        _load_sample()
-    st.markdown("### " + _("Data sets: many queries at once"))
-    formula_name(ss[keys.DS_SPEC])
-    _sources()
-    data = ss[keys.DS_DATA]
-    qrels, run = get_table(data["qrels"]), get_table(data["run"])
-    if qrels is None or run is None:
-        st.warning(
-            _(
-                "{name} is no longer in the server's memory (it keeps only the most "
-                "recently used data sets): upload the files again. Showing the bundled sample."
-            ).format(name=md_escape(_data_name(data)))
-        )
-        _load_sample()
-        data = ss[keys.DS_DATA]
-        qrels, run = get_table(data["qrels"]), get_table(data["run"])
-
-    spec: Spec = ss[keys.DS_SPEC]
-    try:
-        per_query = _score(data, spec)
-        agg = aggregate(per_query)
-    except ValueError as err:
-        st.error(_("Cannot score this data set: {problem}").format(problem=md_escape(error_text(err))))
-        return
-
-    k_text = f"@{spec.k}" if spec.k else ""
+    run_key = dict(data["runs"])[run_name]
+    qrels, run = get_table(data["qrels"]), get_table(run_key)
+    agg = aggregate(per_query)
     st.caption(
         _("{name}: {judged} judgements, {retrieved} retrieved documents, {queries} queries.").format(
-            name=md_escape(_data_name(data)),
+            name=code_span(_data_name(data, run_name)),
             judged=f"{len(qrels):,}",
             retrieved=f"{len(run):,}",
             queries=f"{agg.n_queries:,}",
@@ -302,11 +462,62 @@ def render() -> None:
                 _("Open in the playground"),
                 key="ds_open",
                 on_click=_open_query,
-                args=(ss[keys.DS_QUERY], spec),
+                args=(ss[keys.DS_QUERY], run_key, spec),
                 width="stretch",
             )
         else:
             st.info(_("No query matches that search."))
+
+
+def render() -> None:
+    ss = st.session_state
+    if ss.pop(keys.GO_TO_PLAYGROUND, False):
+        st.switch_page("views/playground.py")
+    if ss.pop(keys.GO_TO_EXPLORE, False):
+        st.switch_page("views/explore.py")
+    if keys.DS_DATA not in ss:
+        _load_sample()
+    st.markdown("### " + _("Data sets: many queries at once"))
+    spec = _spec()
+    formula_name(spec)
+    _sources(ss[keys.DS_DATA])
+    data = ss[keys.DS_DATA]
+    gone = [name for name, key in [("", data["qrels"]), *data["runs"]] if get_table(key) is None]
+    if gone:
+        st.warning(
+            _(
+                "{name} is no longer in the server's memory (it keeps only the most "
+                "recently used data sets): upload the files again. Showing the bundled sample."
+            ).format(name=code_span(_data_name(data, data["runs"][0][0])))
+        )
+        _load_sample()
+        data = ss[keys.DS_DATA]
+
+    k_text = f"@{spec.k}" if spec.k else ""
+    tables = {}
+    for name, key in data["runs"]:
+        try:
+            tables[name] = _score(data["qrels"], key, spec)
+        except ValueError as err:
+            st.error(
+                sentence(
+                    _("Cannot score {name}: {problem}").format(
+                        name=code_span(_data_name(data, name)), problem=message_markdown(err)
+                    )
+                )
+            )
+            return
+    names = list(tables)
+    if len(names) > 1:
+        compare_section(data, spec, tables, k_text, _run_label)
+        st.markdown("#### " + _("One run in detail"))
+        if ss.get(keys.DS_SHOWN) not in names:
+            ss[keys.DS_SHOWN] = names[0]
+        st.selectbox(_("Run"), names, key=keys.DS_SHOWN, format_func=_run_label)
+        shown = ss[keys.DS_SHOWN]
+    else:
+        shown = names[0]
+    _one_run_section(data, shown, tables[shown], spec, k_text)
 
 
 render()

@@ -225,6 +225,19 @@ def load(kind: str, data: bytes | memoryview, name: str) -> str:
     return key
 
 
+def read_as(kind: str, data: bytes | memoryview, name: str) -> bool:
+    """Whether a file reads as ``kind`` (a file refused as the other kind: was it swapped?).
+
+    Parsed and dropped: nothing is stored.
+    """
+    with parse_lock():
+        try:
+            _parse(kind, data, name)
+        except ValueError:
+            return False
+    return True
+
+
 def get_table(key: str) -> pd.DataFrame | None:
     """A stored table (parsed again from its compressed file if it was dropped), or None."""
     if key in SAMPLE_KEYS:

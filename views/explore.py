@@ -24,13 +24,14 @@ from ndcg_core.teaching.export import table_html
 from ndcg_core.teaching.figures import base_sensitivity_figure
 from ndcg_core.teaching.formula import number
 from ndcg_core.teaching.lesson import COLUMN_HELP
-from ndcg_core.teaching.playground import make_items, state_from_example
+from ndcg_core.teaching.playground import state_from_example
 from views.ui import keys
 from views.ui.charts import chart
+from views.ui.comparison import NAME_CHARS, NAMES, load_comparison
 from views.ui.formula import OPTIONS, PLAYGROUND, formula_name, load_spec
 from views.ui.items import items_editor
 from views.ui.markup import md_escape
-from views.ui.session import bump, keep_widgets
+from views.ui.session import keep_widgets
 from views.ui.state import current_state, load_state
 from views.ui.tables import HEADERS, STYLE_LIMIT, step_table, table_box
 
@@ -38,7 +39,6 @@ from views.ui.tables import HEADERS, STYLE_LIMIT, step_table, table_box
 IDEAL_SOURCES = {"list": N_("list"), "pool": N_("pool")}
 #: Column names of the formula table (ndcg_core.teaching.variant_matrix), shown translated.
 MATRIX_COLUMNS = (N_("gain"), N_("discount"), N_("log_base"), N_("ideal"), N_("k"), N_("winner"), N_("flips"))
-NAMES = ["A", "B", "C", "D"]
 #: The step-table columns of each compared ranking.
 COMPARED_COLUMNS = ["Position", "Item", "Grade", "Discounted gain", "Cumulative DCG"]
 #: Widgets whose values must survive a visit to another page (Streamlit drops a page's widget state).
@@ -60,19 +60,9 @@ def _init() -> None:
         _load_group("items", set_variant=False)
 
 
-def _load_comparison(c: Comparison) -> None:
-    ss = st.session_state
-    ss[keys.CMP_JUDGED] = make_items(c.judged)
-    ss[keys.CMP_COUNT] = len(c.rankings)
-    for i, key in enumerate(keys.CMP_RANKS):
-        ss[key] = ", ".join(c.rankings[i][1]) if i < len(c.rankings) else ""
-        ss[keys.rank_name(key)] = c.rankings[i][0] if i < len(c.rankings) else NAMES[i]
-    bump(keys.table_version(keys.CMP))
-
-
 def _load_group(group: str, set_variant: bool = True) -> None:
     c = comparison_from_group(group)
-    _load_comparison(c)
+    load_comparison(c)
     if set_variant:
         load_spec(PLAYGROUND, c.spec, len(c.judged))
 
@@ -94,7 +84,7 @@ def _from_playground() -> None:
             (_("Ideal"), tuple(i.label for i in ideal)),
         ),
     )
-    _load_comparison(c)
+    load_comparison(c)
 
 
 def _add_ranking() -> None:
@@ -135,7 +125,10 @@ def _rankings_form() -> tuple[Comparison | None, list[str]]:
         labels = [i.label for i in ss[keys.CMP_JUDGED]]
         for i in range(ss[keys.CMP_COUNT]):
             c1, c2 = st.columns([0.22, 0.78], vertical_alignment="bottom")
-            name = c1.text_input(_("Name"), key=keys.rank_name(keys.CMP_RANKS[i]), max_chars=20) or NAMES[i]
+            name = (
+                c1.text_input(_("Name"), key=keys.rank_name(keys.CMP_RANKS[i]), max_chars=NAME_CHARS)
+                or NAMES[i]
+            )
             text = c2.text_input(_("Order of {name}").format(name=md_escape(name)), key=keys.CMP_RANKS[i])
             try:
                 rankings.append((name, parse_ranking(text, labels)))

@@ -165,3 +165,250 @@ def test_defect_9_headline_numbers_have_a_fixed_precision():
     ok(at)
     assert shown(at)["NDCG@6"] == "1.000"  # the ideal order: exactly 1, shown as 1.000
     assert all(len(v.partition(".")[2]) == 3 for v in shown(at).values()), shown(at)
+
+
+# ---------------------------------------------------------------- issue 29: several runs, messages that stay
+
+QRELS_A = b"q1 0 d1 2\nq1 0 d2 1\nq2 0 d3 1\n"
+RUN_A = b"q1 Q0 d1 1 0.9 t\nq1 Q0 d2 2 0.8 t\nq2 Q0 d3 1 0.5 t\n"  # every query ideal: mean NDCG 1
+
+
+def upload(at: AppTest, kind: str, *files: tuple[str, bytes]) -> AppTest:
+    """Put files in the qrels uploader (one) or the run uploader (one or more)."""
+    version = at.session_state["ds_upload_version"] if "ds_upload_version" in at.session_state else 0  # noqa: SIM401 (AppTest state has no get)
+    given = [(name, content, "text/plain") for name, content in files]
+    uploader = at.file_uploader(key=f"ds_{kind}_file_{version}")
+    uploader.set_value(given if kind == "run" else given[0])
+    return at.run()
+
+
+def trec_run(run) -> bytes:
+    lines = [
+        f"{q} Q0 {d} {i} {s!r} t"
+        for i, (q, d, s) in enumerate(run[["query", "doc", "score"]].itertuples(index=False))
+    ]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def derived_runs():
+    """The sample's run and two noisier versions (seeded), as files."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    runs = {"base.run": RUN}
+    for name, sd in (("noisy.run", 0.08), ("noisier.run", 0.3)):
+        runs[name] = RUN.assign(score=(RUN["score"] + rng.normal(0, sd, len(RUN))).round(6))
+    return runs
+
+
+def pytrec_eval_per_query(run, qrels=QRELS, measure: str = "ndcg_cut.10") -> dict[str, float]:
+    import pytrec_eval
+
+    judged, ranked = {}, {}
+    for q, d, g in qrels[["query", "doc", "relevance"]].itertuples(index=False):
+        judged.setdefault(str(q), {})[str(d)] = int(g)
+    for q, d, s in run[["query", "doc", "score"]].itertuples(index=False):
+        ranked.setdefault(str(q), {})[str(d)] = float(s)
+    result = pytrec_eval.RelevanceEvaluator(judged, {measure}).evaluate(ranked)
+    return {q: r[measure.replace(".", "_")] for q, r in result.items()}
+
+
+def messages(at: AppTest) -> list[str]:
+    return [
+        str(e.value) for kind in ("error", "warning", "info", "caption", "markdown") for e in at.get(kind)
+    ]
+
+
+def table_with(at: AppTest, column: str):
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+@pytest.fixture(scope="module")
+def three_runs():
+    """The Data sets page with the sample's qrels and three runs uploaded."""
+    runs = derived_runs()
+    at = datasets()
+    upload(at, "qrels", ("sample_qrels.tsv", (ROOT / "assets" / "sample_qrels.tsv").read_bytes()))
+    upload(at, "run", *((name, trec_run(run)) for name, run in runs.items()))
+    ok(at)
+    return at, runs
+
+
+def test_three_runs_give_pytrec_eval_means_scipy_p_values_and_win_tie_loss(three_runs):
+    """Means from pytrec_eval per query; p-values from scipy's ttest_rel on them, Holm-corrected by hand."""
+    from scipy.stats import ttest_rel
+
+    at, runs = three_runs
+    table = table_with(at, "wtl")
+    values = {name: pytrec_eval_per_query(run) for name, run in runs.items()}
+    queries = sorted(values["base.run"])
+    base = [values["base.run"][q] for q in queries]
+    raw = {}
+    for name in ("noisy.run", "noisier.run"):
+        other = [values[name][q] for q in queries]
+        raw[name] = ttest_rel(other, base).pvalue
+        wins = sum(o > b for o, b in zip(other, base, strict=True))
+        ties = sum(o == b for o, b in zip(other, base, strict=True))
+        row = table[table["run"].str.endswith(name)].iloc[0]
+        assert row["mean"].startswith(f"{sum(other) / len(other):.3f}")
+        assert row["wtl"] == f"{wins} / {ties} / {len(queries) - wins - ties}"
+    # Holm over the 3 pairs: the baseline's two p-values and noisy vs noisier
+    noisy, noisier = ([values[n][q] for q in queries] for n in ("noisy.run", "noisier.run"))
+    all_p = sorted([raw["noisy.run"], raw["noisier.run"], ttest_rel(noisy, noisier).pvalue])
+    holm = {}
+    running = 0.0
+    for i, p in enumerate(all_p):
+        running = max(running, min(1.0, p * (3 - i)))
+        holm[p] = running
+    for name in ("noisy.run", "noisier.run"):
+        row = table[table["run"].str.endswith(name)].iloc[0]
+        expected = holm[raw[name]]
+        assert row["p"] == ("< 0.0001" if expected < 1e-4 else f"{expected:.4f}"), (name, row["p"], expected)
+    base_row = table[table["run"].str.endswith("base.run")].iloc[0]
+    assert base_row["mean"].startswith(f"{sum(base) / len(base):.3f}")
+    # the noisiest run is significantly worse than both: the others' means carry its letter (c)
+    assert base_row["mean"].endswith("ᶜ") and table["mean"].iloc[1].endswith("ᶜ")
+    assert any("Holm correction for 3 pairs" in c for c in messages(at))
+
+
+def test_per_query_deltas_worst_first(three_runs):
+    at, runs = three_runs
+    at.selectbox(key="ds_versus").set_value("noisier.run").run()
+    ok(at)
+    deltas = table_with(at, "baseline")
+    base, other = pytrec_eval_per_query(runs["base.run"]), pytrec_eval_per_query(runs["noisier.run"])
+    expected = sorted(other[q] - base[q] for q in base)
+    assert deltas["delta"].tolist() == pytest.approx(expected, abs=1e-12)
+    worst = deltas["query"].iloc[0]
+    assert other[worst] - base[worst] == pytest.approx(expected[0], abs=1e-12)
+    assert at.selectbox(key="ds_delta_query").value == worst  # the worst query is the one offered first
+
+
+def test_a_query_opens_in_explore_with_both_runs_step_tables(three_runs):
+    at, runs = three_runs
+    at.selectbox(key="ds_versus").set_value("noisier.run").run()
+    query = at.selectbox(key="ds_delta_query").value
+    at.button(key="ds_open_explore").click().run()
+    ok(at)
+    shown = {m.label.replace("\\", ""): m.value for m in at.metric}  # Explore escapes its names' dots
+    base, other = pytrec_eval_per_query(runs["base.run"]), pytrec_eval_per_query(runs["noisier.run"])
+    assert shown["NDCG@10 of a base.run"] == f"{base[query]:.3f}", shown
+    assert shown["NDCG@10 of c noisier.run"] == f"{other[query]:.3f}", shown
+    assert base[query] != other[query]  # the worst query differs: the tables show why
+    assert at.session_state["cmp_count"] == 2
+    first, second = (at.session_state[f"cmp_rank_{i}"].split(", ") for i in (0, 1))
+
+    def trec_eval_order(run) -> list[str]:  # trec_eval: scores as float32, ties by document id descending
+        q = run[run["query"] == query].assign(s=lambda f: f["score"].astype("float32"))
+        return q.sort_values(["s", "doc"], ascending=[False, False])["doc"].tolist()
+
+    ranked = {name: trec_eval_order(run) for name, run in runs.items()}
+    assert first == ranked["base.run"][:10] and second == ranked["noisier.run"][:10]
+
+
+def test_a_bad_qrels_keeps_its_message_when_a_good_run_follows():
+    """Issue 29: the qrels' message disappeared when a good run was uploaded next."""
+    at = datasets()
+    upload(at, "qrels", ("bad.qrels", b"q1 0 d1 high\n"))
+    first = [e.value for e in at.error]
+    assert len(first) == 1 and "bad.qrels" in first[0] and "high" in first[0]
+    upload(at, "run", ("good.run", RUN_A))
+    ok(at)
+    assert [e.value for e in at.error] == first  # still there, unchanged
+    assert any("Still showing" in i.value for i in at.info)
+    upload(at, "qrels", ("good.qrels", QRELS_A))  # replaced by a good one: message gone, pair loaded
+    ok(at)
+    assert not at.error
+    assert shown(at)["Mean NDCG@10"] == "1.000"
+
+
+def test_both_files_problems_show_at_once():
+    at = datasets()
+    upload(at, "qrels", ("bad.qrels", b"q1 0 d1 high\n"))
+    upload(at, "run", ("bad.run", b"q1 Q0 d1 first 0.5 t\n"))
+    errors = [e.value for e in at.error]
+    assert len(errors) == 2, errors
+    assert "Qrels file `bad.qrels`" in errors[0] and "Run file `bad.run`" in errors[1]
+    assert "rank `'first'`" in errors[1]
+
+
+def test_swapped_files_say_what_they_look_like():
+    """Issue 29: a qrels given as a run got "found '301', '0', ..." (pandas' column names)."""
+    at = datasets()
+    upload(at, "qrels", ("run.txt", RUN_A))
+    upload(at, "run", ("qrels.txt", QRELS_A))
+    errors = [e.value for e in at.error]
+    assert len(errors) == 2, errors
+    assert "this looks like a run" in errors[0] and "upload it under Run" in errors[0]
+    assert "this looks like a qrels file" in errors[1] and "upload it under Qrels" in errors[1]
+    assert not any("found" in e for e in errors)
+    # the fix it suggests, done on the page: each file in its own uploader
+    upload(at, "qrels", ("qrels.txt", QRELS_A))
+    upload(at, "run", ("run.txt", RUN_A))
+    ok(at)
+    assert not at.error and shown(at)["Mean NDCG@10"] == "1.000"
+
+
+@pytest.mark.parametrize(
+    ("qrels", "run", "what"),
+    [
+        # d1 retrieved twice: 'max' keeps its 0.95, so it ranks first: the ideal order, NDCG 1
+        (
+            b"q1 0 d1 2\nq1 0 d2 1\n",
+            b"q1 Q0 d2 1 0.9 t\nq1 Q0 d1 2 0.5 t\nq1 Q0 d1 3 0.95 t\n",
+            "retrieved twice",
+        ),
+        # d1 judged 0 and 2: 'max' keeps 2, and the run puts it first: NDCG 1
+        (b"q1 0 d1 0\nq1 0 d2 1\nq1 0 d1 2\n", b"q1 Q0 d1 1 0.9 t\nq1 Q0 d2 2 0.5 t\n", "judged twice"),
+    ],
+)
+def test_documents_twice_get_a_choice_on_the_page(qrels, run, what):
+    at = datasets()
+    upload(at, "qrels", ("q.txt", qrels))
+    upload(at, "run", ("r.txt", run))
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and what in errors[0] and "`'d1'`" in errors[0], errors
+    assert "duplicates=" not in errors[0]  # no fix the page does not offer
+    assert errors[0].rstrip().endswith("keep the higher grade or score.")
+    at.radio(key="ds_duplicates").set_value("max").run()
+    ok(at)
+    assert not at.error
+    assert shown(at)["Mean NDCG@10"] == "1.000"
+
+
+def test_no_invisible_characters_and_no_markup_in_messages():
+    """Issue 29: every message carried U+2060 after each colon, copied with the text."""
+    import re
+
+    at = datasets()
+    upload(
+        at, "qrels", ("a:smile: [x](y) $x$.txt", b"q1 0 d1 2\nq1 0 d2 :smile:\n")
+    )  # a grade that is no number
+    upload(at, "run", ("b:smile:.txt", b"q1 0 d1 1\n"))  # a qrels file given as a run
+    texts = messages(at)
+    assert len([e for e in at.error]) == 2
+    for text in texts:
+        assert "\u2060" not in text, text
+        outside = re.sub(r"(`+)(?:(?!\1).)*?\1", "", text)  # what is not in a code span is Markdown
+        assert ":smile:" not in outside and "](" not in outside and "$x$" not in outside, text
+    assert any("`a:smile: [x](y) $x$.txt`" in t and "`':smile:'`" in t for t in texts)
+
+
+def test_a_lone_run_waits_for_its_qrels_and_runs_join_up_to_five():
+    at = datasets()
+    upload(at, "run", ("r1.txt", RUN_A))
+    assert any("Now add the qrels" in i.value for i in at.info)
+    upload(at, "qrels", ("q.txt", QRELS_A))
+    ok(at)
+    assert shown(at)["Mean NDCG@10"] == "1.000"
+    worse = [RUN_A.replace(b"0.9", f"0.{n}".encode()).replace(b"d1 1", b"d1 3") for n in range(1, 6)]
+    upload(at, "run", *((f"r{n + 2}.txt", w) for n, w in enumerate(worse[:4])))  # 1 + 4 = 5 runs
+    ok(at)
+    assert len(at.session_state["ds_data"]["runs"]) == 5
+    upload(at, "run", ("r6.txt", worse[4]))
+    assert any("6 runs" in e.value and "five at most" in e.value for e in at.error)
+    at.button(key="ds_remove_0").click().run()  # the fix it suggests: remove a loaded run
+    ok(at)
+    assert not at.error
+    names = [name for name, _ in at.session_state["ds_data"]["runs"]]
+    assert names == ["r2.txt", "r3.txt", "r4.txt", "r5.txt", "r6.txt"]

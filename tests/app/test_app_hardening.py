@@ -162,7 +162,8 @@ def test_item7_a_scoring_error_keeps_the_previous_data_set():
     assert mean_shown(at) == sample_mean  # the sample is still the data set on screen
     assert any("Bundled sample" in c.value for c in at.caption)
     errors = [e.value for e in at.error]
-    assert any("d1" in e and "previous data set stays" in e for e in errors), errors
+    assert any("d1" in e and "judged twice" in e for e in errors), errors
+    assert any("Still showing" in i.value and "nothing new is loaded" in i.value for i in at.info)
 
 
 def test_item9_no_table_or_file_is_kept_in_session_state():

@@ -212,15 +212,23 @@ def rank_name(rank: str) -> str:
 
 
 GO_TO_PLAYGROUND = "go_to_playground"  # a callback opened a list in the playground (Explore, Data sets)
+GO_TO_EXPLORE = "go_to_explore"  # a callback opened runs' rankings side by side in Explore (Data sets)
 
 # ------------------------------------------------------------------ Data sets
 
 DS_SPEC = "ds_spec"  # the Data sets formula's settled Spec
-DS_DATA = "ds_data"  # the loaded data set: its name and its tables' store keys
-DS_MESSAGE = "ds_message"
-DS_PAIR = "ds_pair"  # the pair of files last scored
+DS_DATA = "ds_data"  # the loaded data set: the qrels' and every run's name and store key
+DS_MESSAGE = "ds_message"  # why the uploaded files could not be scored: (file kind, name, error)s
+DS_PAIR = "ds_pair"  # the files and spec last tried (scored once, not on every run)
 DS_QUERY = "ds_query"  # the query to open
 DS_UPLOAD_VERSION = "ds_upload_version"  # bumped for fresh uploaders once a pair is loaded
+DS_DUPLICATES = "ds_duplicates"  # documents judged or retrieved twice: "error" or "max"
+DS_SHOWN = "ds_shown"  # the run whose averages, histogram and table show
+DS_BASELINE = "ds_baseline"  # the run the comparison measures the others against
+DS_TEST = "ds_test"  # the paired test that marks significance
+DS_CORRECTION = "ds_correction"  # the correction for testing several pairs
+DS_VERSUS = "ds_versus"  # the run whose per-query deltas show
+DS_DELTA_QUERY = "ds_delta_query"  # the query to open side by side in Explore
 
 
 def ds_file(kind: str, version: int) -> str:
@@ -229,5 +237,10 @@ def ds_file(kind: str, version: int) -> str:
 
 
 def ds_parsed(kind: str) -> str:
-    """The uploaded file of ``kind`` once parsed: (file id, name, store key)."""
+    """The uploaded files of ``kind`` once read: file id -> (name, store key or None, error or None)."""
     return f"ds_parsed_{kind}"
+
+
+def ds_remove(n: int) -> str:
+    """The button that removes the n-th loaded run."""
+    return f"ds_remove_{n}"
