@@ -311,7 +311,9 @@ def _sources(data: dict) -> None:
     data = ss[keys.DS_DATA]
     with st.expander(
         _("Data: the bundled sample, or your own qrels and up to five runs"),
-        expanded=bool(problems or awaited),
+        # Open while something waits or went wrong, and while the user's own files are loaded (their
+        # list and Remove buttons live here); folded on the sample so the results come first.
+        expanded=bool(problems or awaited or not _is_sample(data)),
     ):
         st.caption(
             _(

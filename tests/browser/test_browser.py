@@ -432,7 +432,7 @@ def test_dataset_upload_good_then_bad_keeps_the_last_good(page: Page, app_url, t
     queries = page.get_by_test_id("stMetric").filter(has_text="Queries").first.get_by_test_id("stMetricValue")
     expect(queries).to_have_text("250")
     page.screenshot(path=str(artifacts / "datasets-1280x720.png"))
-    page.get_by_text("Data: the bundled sample, or your own qrels and run").click()
+    page.get_by_text("Data: the bundled sample, or your own qrels and up to five runs").click()
     page.locator(".st-key-ds_qrels_file input[type=file]").set_input_files(str(qrels))
     expect(queries).to_have_text("250")  # one file alone changes nothing
     page.locator(".st-key-ds_run_file input[type=file]").set_input_files(str(run))
@@ -467,11 +467,11 @@ def test_dataset_back_to_sample_after_an_upload(page: Page, app_url, tmp_path):
     run.write_text("q1\tQ0\ta\t1\t0.5\tx\n")
     open_app(page, app_url, "datasets")
     queries = page.get_by_test_id("stMetric").filter(has_text="Queries").first.get_by_test_id("stMetricValue")
-    page.get_by_text("Data: the bundled sample, or your own qrels and run").click()
+    page.get_by_text("Data: the bundled sample, or your own qrels and up to five runs").click()
     page.locator(".st-key-ds_qrels_file input[type=file]").set_input_files(str(qrels))
     page.locator(".st-key-ds_run_file input[type=file]").set_input_files(str(run))
     expect(queries).to_have_text("1")
-    page.locator(".st-key-ds_sample button").click()
+    page.locator(".st-key-ds_sample button").click()  # the sources stay open while own files are loaded
     expect(queries).to_have_text("250")
     # a later rerun (a search) must not bring the uploads back
     search = page.locator(".st-key-ds_search input")
