@@ -23,8 +23,11 @@ from .tables import _QRELS_COLUMNS, _RUN_COLUMNS, _check_ids, _normalize_columns
 TIE_RULES: dict[str, str] = {t: TIES[t] for t in ("docid_desc", "stable", "average")}
 
 
-#: Where :func:`evaluate` starts when no preset is given: the schema's defaults with
-#: trec_eval's tie order, so that the numbers match trec_eval's exactly.
+#: Where :func:`evaluate` starts when no preset is given: the schema's formula (linear gain,
+#: log2(i + 1), IDCG = 0 scores 0) over the judged pool, with trec_eval's tie order so that equal
+#: scores give one reproducible ranking, and the data taken as given (every grade as written, every
+#: query on either side). It is *not* trec_eval's measure: ``preset="trec_eval"`` is (see
+#: :func:`evaluate`).
 DATASET_BASE = Spec(Variant(ties="docid_desc"))
 
 
@@ -46,6 +49,17 @@ def evaluate(
     score_dtype: str | None = None,
 ) -> pd.DataFrame:
     """NDCG@k of every query of a run, in one vectorised pass.
+
+    With no ``preset`` and no keyword, the plain default (:data:`DATASET_BASE`) is the schema's
+    formula, as :func:`ndcg_core.ndcg` has it: linear gain, a log2(i + 1) discount, IDCG over
+    every judged document, IDCG = 0 scored 0; equal scores ordered as trec_eval orders them
+    (float32, then document id descending); and the data taken as given: a negative grade
+    subtracts (NDCG can fall below 0), a fractional grade counts, every query of either table
+    gets a row. That is not trec_eval's measure, and is not named after it. trec_eval (and
+    pytrec_eval, ir_measures) count negative grades as 0, accept only whole grades and score only
+    queries both tables have: for their numbers (``ndcg``, ``ndcg_cut.k``) pass
+    ``preset="trec_eval"``, as the app's Data sets page does by default. The two agree when every
+    grade is a whole number of at least 0 and both tables have the same queries.
 
     Parameters
     ----------
@@ -77,8 +91,8 @@ def evaluate(
         ``"zero"``, ``"one"``, ``"skip"`` (NaN) or ``"error"``.
     ties : {"docid_desc", "stable", "average"}, optional, default "docid_desc"
         How equal scores are ordered; see :data:`TIE_RULES`. The default is
-        trec_eval's rule (:data:`DATASET_BASE`), so the numbers match
-        trec_eval's exactly.
+        trec_eval's rule; trec_eval's numbers need its input rules as well
+        (``preset="trec_eval"``).
     ideal : {"pool", "retrieved"}, optional, default "pool"
         Where the ideal ordering comes from; see :data:`IDEAL_SOURCES`.
     queries : {"union", "run", "qrels", "both"}, optional, default "union"

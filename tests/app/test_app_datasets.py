@@ -48,7 +48,9 @@ def test_defect_6_data_sets_default_to_trec_evals_ndcg_at_10_whatever_the_playgr
     at = datasets()  # the playground opens on Wikipedia's example (original discount, k = 6)
     ok(at)
     assert f"{pytrec_eval_mean():.3f}" == shown(at)["Mean NDCG@10"]
-    assert any("nDCG(ties='docid_desc')@10" in c.value for c in at.caption)
+    assert any("nDCG(ties='docid_desc')@10 as trec_eval" in c.value for c in at.caption)
+    assert at.session_state["ds_spec"] == ndcg_core.resolve("trec_eval", k=10)
+    assert at.selectbox(key="ds_preset").value == "trec_eval"
     # a k beyond the playground list's length is accepted
     at.toggle(key="ds_k_all").set_value(False).run()
     at.number_input(key="ds_k").set_value(20).run()
@@ -56,10 +58,53 @@ def test_defect_6_data_sets_default_to_trec_evals_ndcg_at_10_whatever_the_playgr
     assert f"{pytrec_eval_mean('ndcg_cut.20'):.3f}" == shown(at)["Mean NDCG@20"]
 
 
+TREC_EVAL = ROOT.parent / "shared" / "external" / "trec_eval"
+
+
+def trec_eval_printed(name: str, measure: str) -> dict[str, float]:
+    """One measure's lines of a trec_eval output file: query (or "all") -> value."""
+    lines = (line.split() for line in (TREC_EVAL / name).read_text().splitlines())
+    return {query: float(value) for m, query, value in lines if m == measure}
+
+
+def with_data_set(qrels: bytes, run: bytes, names=("qrels", "run")) -> AppTest:
+    """The Data sets page with these files loaded, as the uploaders hand them over (bytes)."""
+    from views.datastore import load
+
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    keys = {"qrels": load("qrels", qrels, names[0]), "run": load("run", run, names[1])}
+    at.session_state["ds_data"] = {
+        "name": " + ".join(names),
+        **keys,
+        "qrels_name": names[0],
+        "run_name": names[1],
+    }
+    return at.switch_page("views/datasets.py").run()
+
+
+def test_issue_29_the_default_named_trec_eval_is_trec_eval_with_negative_grades():
+    """Issue 29: qrels.rel_level + results.test showed 0.194 (query 303: -0.214) under "trec_eval's
+    NDCG@10", where trec_eval prints 0.2656 (303: 0). The expected values are trec_eval's own."""
+    from views.ui.formula import DATASET_DEFAULT
+
+    assert ndcg_core.resolve("trec_eval", k=10) == DATASET_DEFAULT
+    want = trec_eval_printed("out.test.aql", "ndcg_cut_10")
+    at = with_data_set(
+        (TREC_EVAL / "qrels.rel_level").read_bytes(),
+        (TREC_EVAL / "results.test").read_bytes(),
+        ("qrels.rel_level", "results.test"),
+    )
+    ok(at)
+    assert shown(at)["Mean NDCG@10"] == f"{want['all']:.3f}" == "0.266"
+    table = next(d.value for d in at.dataframe if "n_retrieved" in d.value.columns).set_index("query")
+    for query in ("301", "302", "303"):
+        assert table.loc[query, "ndcg"] == pytest.approx(want[query], abs=5e-5), query
+
+
 def test_sample_loads_by_default_with_both_averages():
     at = datasets()
     ok(at)
-    expected = ndcg_core.aggregate(ndcg_core.evaluate(QRELS, RUN, 10))
+    expected = ndcg_core.aggregate(ndcg_core.evaluate(QRELS, RUN, 10, preset="trec_eval"))
     got = shown(at)
     assert got["Mean NDCG@10"] == f"{expected.mean_ndcg:.3f}"
     assert got["ΣDCG@10 / ΣIDCG@10"] == f"{expected.ratio_of_sums:.3f}"
@@ -70,6 +115,8 @@ def test_sample_loads_by_default_with_both_averages():
 
 def test_zero_idcg_policy_changes_the_mean():
     at = datasets()
+    assert at.selectbox(key="ds_zero_idcg").disabled  # trec_eval fixes it: the formula below frees it
+    at.selectbox(key="ds_preset").set_value("").run()
     at.selectbox(key="ds_zero_idcg").set_value("skip").run()
     ok(at)
     expected = ndcg_core.aggregate(ndcg_core.evaluate(QRELS, RUN, 10, zero_idcg="skip"))
@@ -100,7 +147,7 @@ def test_open_a_query_in_the_playground():
     at.selectbox(key="ds_query").set_value("q007").run()
     at.button(key="ds_open").click().run()
     ok(at)
-    expected = ndcg_core.evaluate(QRELS, RUN, 10).set_index("query").loc["q007", "ndcg"]
+    expected = ndcg_core.evaluate(QRELS, RUN, 10, preset="trec_eval").set_index("query").loc["q007", "ndcg"]
     assert {m.label: m.value for m in at.metric}["NDCG@10"] == f"{expected:.3f}"
     retrieved = RUN[RUN["query"] == "q007"]
     assert len(at.session_state["pg_items"]) == len(retrieved)
@@ -119,7 +166,7 @@ def test_histogram_counts_every_scored_query():
     if isinstance(counts, dict):
         counts = np.frombuffer(base64.b64decode(counts["bdata"]), dtype=counts["dtype"])
     total = int(np.sum(counts))
-    expected = ndcg_core.evaluate(QRELS, RUN, 10)["ndcg"].notna().sum()
+    expected = ndcg_core.evaluate(QRELS, RUN, 10, preset="trec_eval")["ndcg"].notna().sum()
     assert total == expected
 
 
@@ -155,6 +202,7 @@ def test_defect_7_open_in_the_playground_keeps_the_chosen_library():
 def test_defect_9_headline_numbers_have_a_fixed_precision():
     """Issue 8, defect 9: values were trimmed (mean NDCG "0.48" instead of "0.480", "1" for 1.000)."""
     at = datasets()
+    at.selectbox(key="ds_preset").set_value("").run()  # the formula below: its rule can be chosen
     at.selectbox(key="ds_zero_idcg").set_value("one").run()
     ok(at)
     for label in ("Mean NDCG@10", "ΣDCG@10 / ΣIDCG@10"):

@@ -1,9 +1,12 @@
-"""Issue 8 defect 11: the readers against trec_eval's own test files, and the values it prints.
+"""Issue 8 defect 11 and issue 29 part 1: the readers against trec_eval's own test files, and the
+values it prints.
 
 The files live in ``<repo>/../shared/external/trec_eval/`` (copied unchanged from
 usnistgov/trec_eval's ``test/`` folder; see that folder's README). Each ``out.test.*`` file is
 trec_eval's own output for one qrels/run pair: ``evaluate(..., preset="trec_eval")`` must give
 its ``ndcg`` and ``ndcg_cut_*`` values (printed with 4 decimals) for every query and the mean.
+The plain default of ``evaluate`` is not trec_eval's measure (its docstring says so): the tests at
+the end pin where the two agree and where they do not.
 """
 
 from __future__ import annotations
@@ -37,12 +40,14 @@ def top_m(run, m: int):
     return ranked.groupby("query", sort=False).head(m).drop(columns="_s")
 
 
-def check(expected: dict[tuple[str, str], float], qrels, run, **options) -> None:
+def check(expected: dict[tuple[str, str], float], qrels, run, spec_free: bool = False, **options) -> None:
+    """evaluate against trec_eval: under preset="trec_eval", or (``spec_free``) the plain default."""
     assert expected, "no ndcg lines found"
     measures = {m for m, _ in expected}
     for measure in sorted(measures):
         k = None if measure == "ndcg" else int(float(measure.rsplit("_", 1)[1]))
-        table = evaluate(qrels, run, k, preset="trec_eval", **options)
+        preset = None if spec_free else "trec_eval"
+        table = evaluate(qrels, run, k, preset=preset, **options)
         got = dict(zip(table["query"], table["ndcg"], strict=True))
         got["all"] = float(table["ndcg"].mean())
         want = {q: v for (m, q), v in expected.items() if m == measure}
@@ -101,3 +106,39 @@ def test_out_test_meas_params():
     # trec_eval -mndcg.1=3,2=9,4=4.5 -mndcg_cut.10,20,23.4 ... qrels.test results.test
     expected = printed("out.test.meas_params")
     check(expected, read_qrels(TREC_EVAL / "qrels.test"), read_run(TREC_EVAL / "results.test"))
+
+
+def test_qrels_with_comment_lines_gives_trec_evals_numbers_for_qrels_test():
+    # qrels.test.with-comments is qrels.test with '#' lines and one grade-0 docno renamed: trec_eval
+    # has no output of its own for it, and its NDCG cannot differ from out.test.aq's (a grade-0
+    # document adds no gain, and an unjudged retrieved one is grade 0 too).
+    qrels = read_qrels(TREC_EVAL / "qrels.test.with-comments")
+    check(printed("out.test.aq"), qrels, read_run(TREC_EVAL / "results.test"))
+
+
+# ------------------------------------------------------------------ the plain default is not trec_eval
+
+
+def test_plain_default_counts_negative_grades_where_trec_eval_counts_them_as_zero():
+    """Issue 29: with qrels.rel_level (grades -1..4) the default gave a mean of 0.194 (303: -0.214)
+    under a trec_eval label, where trec_eval prints 0.2656 (303: 0). The label is gone from the
+    default; the preset gives trec_eval's numbers (test_out_test_aql), and the default still shows
+    what the -1 grades do, as documented: the queries without one agree, 303 does not."""
+    expected = {q: v for (m, q), v in printed("out.test.aql").items() if m == "ndcg_cut_10"}
+    assert expected["303"] == 0.0 and expected["all"] == 0.2656
+    qrels, run = read_qrels(TREC_EVAL / "qrels.rel_level"), read_run(TREC_EVAL / "results.test")
+    plain = dict(zip(*evaluate(qrels, run, 10)[["query", "ndcg"]].to_numpy().T, strict=True))
+    negative = set(qrels.loc[qrels["relevance"] < 0, "query"])
+    assert negative == {"303"}
+    for query in ("301", "302"):
+        assert plain[query] == pytest.approx(expected[query], abs=5e-5)
+    assert plain["303"] < 0  # a -1 grade in the top 10 subtracts
+    trec = evaluate(qrels, run, 10, preset="trec_eval")
+    assert trec["ndcg"].mean() == pytest.approx(expected["all"], abs=5e-5)
+
+
+def test_plain_default_scores_every_qrels_query_as_trec_eval_c_does():
+    """The default keeps every query of either table (queries='union'): with a run that misses
+    query 302, that is trec_eval -c (out.test.aqc), not trec_eval's default."""
+    qrels, run = read_qrels(TREC_EVAL / "qrels.test"), read_run(TREC_EVAL / "results.trunc")
+    check(printed("out.test.aqc"), qrels, run, spec_free=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from ndcg_core import PRESETS, SCHEMA, Spec, Variant, resolve
-from ndcg_core.dataset import DATASET_BASE, TIE_RULES
+from ndcg_core.dataset import TIE_RULES
 from ndcg_core.errors import NDCGError, error_text
 from ndcg_core.i18n import N_, _
 from ndcg_core.teaching.playground import (
@@ -72,8 +72,9 @@ DATASETS = FormulaScope(
 )
 
 
-#: The data-set page's formula before anyone touches it: log2(i + 1), linear gain, trec_eval's ties, k = 10.
-DATASET_DEFAULT = DATASET_BASE.with_k(10)
+#: The data-set page's formula before anyone touches it: trec_eval's NDCG@10, its input rules included
+#: (negative grades count as 0, only queries on both sides are scored), since the page names it so.
+DATASET_DEFAULT = resolve("trec_eval", k=10)
 
 
 #: The "Score as" choice that means no library: the formula the controls describe. (Not None:
