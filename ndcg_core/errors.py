@@ -119,6 +119,12 @@ MESSAGES: dict[str, str] = {
     ),
     "cannot_read": N_("cannot read {name}: {reason}"),
     "the_uploaded_file": N_("the uploaded file"),
+    "the_given_bytes": N_("the given bytes"),
+    "cut_off": N_("the data ends inside a compressed frame"),
+    "bad_compressed": N_("{name}: not a readable {format} file ({reason}): is it complete?"),
+    "needs_zstandard": N_(
+        "{name} is compressed with Zstandard: reading it needs the zstandard package (pip install zstandard)"
+    ),
     "not_a_file": N_("expected a file path or a file-like object, got {type}"),
     "not_utf8": N_("{name}: not UTF-8 text (byte {byte}): is this a text file?"),
     "empty_file": N_(

@@ -6,9 +6,12 @@ in qrels, text after a run's tag ignored) and CSV/TSV tables with a header.
 
 from __future__ import annotations
 
+import bz2
 import csv
 import functools
+import gzip
 import io
+import lzma
 import math
 import os
 import re
@@ -106,7 +109,7 @@ def _check_ids(frame: pd.DataFrame, table: str) -> None:
 
 
 def _read_text(source: Any) -> tuple[str, str]:
-    """The whole text of a path or file-like object, and a name for messages."""
+    """The whole text of a path, bytes or a file-like object (decompressed), and a name for messages."""
     if isinstance(source, (str, os.PathLike)):
         name = os.fspath(source)
         try:
@@ -114,6 +117,8 @@ def _read_text(source: Any) -> tuple[str, str]:
                 raw = fh.read()
         except OSError as err:
             raise NDCGError("cannot_read", name=repr(name), reason=err.strerror or err) from None
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        name, raw = Message("the_given_bytes"), bytes(source)
     elif hasattr(source, "read"):
         name = getattr(source, "name", None) or Message("the_uploaded_file")
         if hasattr(source, "seek"):
@@ -121,12 +126,92 @@ def _read_text(source: Any) -> tuple[str, str]:
         raw = source.read()
     else:
         raise NDCGError("not_a_file", type=type(source).__name__)
-    if isinstance(raw, bytes):
+    if isinstance(raw, (bytes, bytearray, memoryview)):
+        raw = decompress(bytes(raw), name)
         try:
             raw = raw.decode("utf-8-sig")
         except UnicodeDecodeError as err:
             raise NDCGError("not_utf8", name=name, byte=err.start) from None
     return raw, (name if isinstance(name, str) else str(name))
+
+
+#: Compressed formats the readers open by their first bytes (never by the file's name).
+COMPRESSIONS: dict[str, str] = {
+    "gzip": ".gz: gzip (the standard library)",
+    "bzip2": ".bz2: bzip2 (the standard library)",
+    "xz": ".xz: xz / LZMA (the standard library)",
+    "zstd": ".zst: Zstandard (the zstandard package, in the app's extra; or Python 3.14's compression.zstd)",
+}
+
+
+def compression_of(raw: bytes) -> str | None:
+    """The compressed format whose magic bytes ``raw`` starts with (a key of :data:`COMPRESSIONS`), or None.
+
+    None of these openings is UTF-8 text but bzip2's ``BZh``, so for bzip2 the block signature
+    after the level digit is checked too: a text file starting with "BZh" stays text.
+
+    >>> import gzip
+    >>> compression_of(gzip.compress(b"q1 0 d1 1\\n")), compression_of(b"BZh1 0 d1 1\\n")
+    ('gzip', None)
+    """
+    if raw[:2] == b"\x1f\x8b":
+        return "gzip"
+    if raw[:6] == b"\xfd7zXZ\x00":
+        return "xz"
+    if raw[:4] == b"\x28\xb5\x2f\xfd":
+        return "zstd"
+    if raw[:3] == b"BZh" and raw[3:4].isdigit() and raw[4:10] in (b"1AY&SY", b"\x17rE8P\x90"):
+        return "bzip2"
+    return None
+
+
+def decompress(raw: bytes, name: str = "") -> bytes:
+    """``raw`` decompressed if its first bytes say it is compressed (see :func:`compression_of`), else as is.
+
+    A damaged or cut-off file is a coded error naming it; Zstandard without a module to read it
+    says which package to install.
+    """
+    fmt = compression_of(raw)
+    if fmt is None:
+        return raw
+    try:
+        if fmt == "gzip":
+            return gzip.decompress(raw)
+        if fmt == "bzip2":
+            return bz2.decompress(raw)
+        if fmt == "xz":
+            return lzma.decompress(raw)
+        return _zstd_decompress(raw, name)
+    except NDCGError:
+        raise
+    except (OSError, EOFError, ValueError, lzma.LZMAError) as err:  # gzip's, zlib's, bz2's, lzma's errors
+        raise NDCGError("bad_compressed", name=name, format=fmt, reason=err) from None
+
+
+def _zstd_decompress(raw: bytes, name: str) -> bytes:
+    try:
+        from compression import zstd  # Python 3.14 and later
+
+        return zstd.decompress(raw)
+    except ImportError:
+        pass
+    try:
+        import zstandard
+    except ImportError:
+        raise NDCGError("needs_zstandard", name=name) from None
+    # frame by frame: frames without a content size (streamed) and several frames one after another;
+    # a frame cut off before its end is an error (a stream reader would quietly stop there)
+    unzip, parts, rest = zstandard.ZstdDecompressor(), [], raw
+    try:
+        while rest:
+            frame = unzip.decompressobj()
+            parts.append(frame.decompress(rest))
+            if not frame.eof:
+                raise NDCGError("bad_compressed", name=name, format="zstd", reason=Message("cut_off"))
+            rest = frame.unused_data
+    except zstandard.ZstdError as err:
+        raise NDCGError("bad_compressed", name=name, format="zstd", reason=err) from None
+    return b"".join(parts)
 
 
 #: Files longer than this (characters) try Arrow's CSV reader first (see _read_trec_fast); shorter
@@ -341,9 +426,12 @@ def read_qrels(source: Any) -> pd.DataFrame:
 
     Parameters
     ----------
-    source : str, path or file-like
-        A path, or an open text/binary file (Streamlit's ``UploadedFile``).
-        TREC format: ``query iteration doc grade`` separated by whitespace,
+    source : str, path, bytes or file-like
+        A path, the file's bytes, or an open text/binary file (Streamlit's
+        ``UploadedFile``). A gzip, bzip2, xz or Zstandard file is
+        decompressed first, known by its first bytes whatever its name
+        (Zstandard needs the ``zstandard`` package); errors still name the
+        line of the text inside. TREC format: ``query iteration doc grade`` separated by whitespace,
         no header. Otherwise a table with a header whose columns are matched
         case-insensitively with aliases (``qid``, ``topic``; ``docno``,
         ``doc_id``; ``rel``, ``label``, ``grade``) and whose delimiter (comma,
@@ -380,7 +468,8 @@ def read_run(source: Any) -> pd.DataFrame:
     TREC format: ``query Q0 doc rank score tag`` separated by whitespace
     (the rank column is ignored: the score decides the order). Tables with a
     header are read as in :func:`read_qrels`, with ``score`` (aliases
-    ``sim``, ``similarity``, ``prediction``) instead of a grade.
+    ``sim``, ``similarity``, ``prediction``) instead of a grade. Sources and
+    compressed files (gzip, bzip2, xz, Zstandard) as in :func:`read_qrels`.
 
     Returns
     -------

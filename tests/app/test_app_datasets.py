@@ -101,6 +101,20 @@ def test_issue_29_the_default_named_trec_eval_is_trec_eval_with_negative_grades(
         assert table.loc[query, "ndcg"] == pytest.approx(want[query], abs=5e-5), query
 
 
+def test_issue_29_a_gzipped_upload_is_read_by_its_content():
+    """The page hands the uploaded bytes to the readers: a gzip file named like plain text still reads."""
+    import gzip
+
+    want = trec_eval_printed("out.test.aq", "ndcg_cut_10")
+    at = with_data_set(
+        gzip.compress((TREC_EVAL / "qrels.test").read_bytes()),
+        gzip.compress((TREC_EVAL / "results.test").read_bytes()),
+        ("qrels.txt", "run.txt"),
+    )
+    ok(at)
+    assert shown(at)["Mean NDCG@10"] == f"{want['all']:.3f}"
+
+
 def test_sample_loads_by_default_with_both_averages():
     at = datasets()
     ok(at)

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import ast
 import copy
+import gzip
 import io
 import math
 import pickle
 import string
+import sys
 from dataclasses import replace
 
 import numpy as np
@@ -221,6 +223,21 @@ def _read(kind, data: bytes, name: str | None = "my file.txt"):
     return (ndcg_core.read_qrels if kind == "qrels" else ndcg_core.read_run)(upload)
 
 
+def _zstd(data: bytes) -> bytes:
+    import zstandard
+
+    return zstandard.ZstdCompressor().compress(data)
+
+
+def _read_zstd_without_a_module(text: bytes):
+    """Read a .zst file where neither zstandard nor Python 3.14's compression.zstd can be imported."""
+    from unittest import mock
+
+    data = _zstd(text)
+    with mock.patch.dict(sys.modules, {"zstandard": None, "compression": None}):
+        return _read("qrels", data)
+
+
 def _with(frame: pd.DataFrame, **columns) -> pd.DataFrame:
     return frame.assign(**columns)
 
@@ -293,6 +310,10 @@ ENGINE_PATHS = [
     ("not_utf8", lambda: _read("qrels", b"q 0 d \xff\n")),
     ("the_uploaded_file", lambda: _read("qrels", b"q 0 d \xff\n", name=None)),
     ("empty_file", lambda: _read("run", b"\n\n")),
+    ("the_given_bytes", lambda: ndcg_core.read_qrels(b"q 0 d \xff\n")),
+    ("bad_compressed", lambda: _read("qrels", gzip.compress(b"q1 0 d1 1\n")[:-4])),
+    ("cut_off", lambda: _read("qrels", _zstd(b"q1 0 d1 1\n" * 100)[:-4])),
+    ("needs_zstandard", lambda: _read_zstd_without_a_module(b"q1 0 d1 1\n")),
     ("qrels_fields", lambda: _read("qrels", b"q1 0 my doc 1\n")),
     ("not_trec_qrels", lambda: _read("qrels", b"q1 0 d1 1\nq1 0 d 2 1\n")),
     ("too_few_fields", lambda: _read("run", b"q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.4\n")),

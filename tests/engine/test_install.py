@@ -18,7 +18,10 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 #: What the app brings (its extra) and the engine must run without.
-APP_ONLY = {"streamlit", "plotly", "kaleido", "sqlalchemy", "psycopg", "segno", "babel", "pyarrow", "scipy"}
+APP_ONLY = {
+    *("streamlit", "plotly", "kaleido", "sqlalchemy", "psycopg", "segno", "babel", "pyarrow", "scipy"),
+    "zstandard",
+}
 
 
 @pytest.fixture(scope="module")

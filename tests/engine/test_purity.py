@@ -35,7 +35,9 @@ def test_importing_ndcg_core_does_not_load_streamlit():
 
 ABOVE_THE_ENGINE = ("ndcg_core.teaching", "ndcg_core.classroom")
 #: The app's dependencies (its extra): the engine never imports them at module level.
-APP_PACKAGES = {"streamlit", "plotly", "kaleido", "sqlalchemy", "psycopg", "segno", "babel", "views"}
+APP_PACKAGES = {
+    *("streamlit", "plotly", "kaleido", "sqlalchemy", "psycopg", "segno", "babel", "views", "zstandard"),
+}
 
 
 def _module_name(path: pathlib.Path) -> str:
