@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -37,6 +38,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's ndcg_core
 import ndcg_core
+from ndcg_core.dataset.threads import THREADS_VARIABLE, resolve_threads
 
 #: The data shapes timed, each at every size. (a) is favourable: ids repeat and pack into 8 bytes,
 #: both tables grouped. (b)-(d) are what large real runs look like; each adds one thing to the last.
@@ -253,8 +255,8 @@ class one_thread:
     def __enter__(self):
         import pyarrow as pa
 
-        self.saved = ndcg_core.dataset.kernels._THREADS, pa.cpu_count()
-        ndcg_core.dataset.kernels._THREADS = 1
+        self.saved = os.environ.get(THREADS_VARIABLE), pa.cpu_count()
+        os.environ[THREADS_VARIABLE] = "1"  # ndcg_core's readers and evaluate: one thread
         pa.set_cpu_count(1)
         try:
             from threadpoolctl import threadpool_limits
@@ -266,7 +268,10 @@ class one_thread:
     def __exit__(self, *exc):
         import pyarrow as pa
 
-        ndcg_core.dataset.kernels._THREADS = self.saved[0]
+        if self.saved[0] is None:
+            os.environ.pop(THREADS_VARIABLE, None)
+        else:
+            os.environ[THREADS_VARIABLE] = self.saved[0]
         pa.set_cpu_count(self.saved[1])
         if self.blas is not None:
             self.blas.restore_original_limits()
@@ -285,7 +290,7 @@ def bench_shape(n: int, shape: str, peers: dict, k: int, quick: bool) -> dict:
         fn(qrels.iloc[:3000], run.iloc[:3000], k)
     repeats = 1 if quick else (3 if n >= 5_000_000 else 5)
     t_ours, per_query = timed(ours, qrels, run, k, repeats=repeats)
-    threads = ndcg_core.dataset.kernels._THREADS
+    threads = resolve_threads()
     results = {"ndcg_core.evaluate": (t_ours, CPU["last"], f"reference ({threads} threads)")}
     with one_thread():  # the same call on one thread, as every peer runs
         t_one, one = timed(ours, qrels, run, k, repeats=repeats)

@@ -120,6 +120,8 @@ MESSAGES: dict[str, str] = {
     "cannot_read": N_("cannot read {name}: {reason}"),
     "the_uploaded_file": N_("the uploaded file"),
     "the_given_bytes": N_("the given bytes"),
+    "bad_threads": N_("threads must be a whole number of at least 1 (or None for the default), got {value}"),
+    "bad_threads_variable": N_("{name} must be a whole number of at least 1, got {text}"),
     "cut_off": N_("the data ends inside a compressed frame"),
     "bad_compressed": N_("{name}: not a readable {format} file ({reason}): is it complete?"),
     "needs_zstandard": N_(
@@ -187,6 +189,11 @@ MESSAGES: dict[str, str] = {
     "not_evaluate_table": N_(
         "aggregate needs the table from evaluate() with columns dcg and idcg; got {found}"
     ),
+    "no_cutoffs": N_("k is an empty list: give a cutoff, a list of cutoffs such as [5, 10], or None"),
+    "which_cutoff": N_(
+        "this table has several cutoffs ({cutoffs}): choose one, e.g. aggregate(table, k={first})"
+    ),
+    "no_such_cutoff": N_("this table has no cutoff k={k}; it has {cutoffs}"),
     "idcg_zero_count": N_("{n} of {total} queries have IDCG = 0 and zero_idcg='error'"),
     "cannot_average": N_("cannot average this data set: {problem}"),
     # ---------------------------------------------------------------- data sets: comparing runs

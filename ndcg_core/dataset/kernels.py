@@ -9,7 +9,6 @@ cache run on up to two threads.
 from __future__ import annotations
 
 import math
-import os
 from typing import Any
 
 import numpy as np
@@ -35,18 +34,15 @@ def _gain_lookup(grades: np.ndarray, gain: Any) -> np.ndarray:
     return _gains(uniq, gain)[np.searchsorted(uniq, grades)]
 
 
-#: Threads evaluating blocks at once (numpy's sorts and array passes release the GIL).
-_THREADS = min(2, os.cpu_count() or 1)
-
-
-def _map_blocks(fn, blocks: list):
-    """``map(fn, blocks)`` in order, on up to :data:`_THREADS` threads; the first block's error wins."""
-    if _THREADS < 2 or len(blocks) < 2:
+def _map_blocks(fn, blocks: list, threads: int):
+    """``map(fn, blocks)`` in order, on up to ``threads`` threads (numpy's sorts and array passes
+    release the GIL); the first block's error wins."""
+    if threads < 2 or len(blocks) < 2:
         yield from map(fn, blocks)
         return
     from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(_THREADS) as pool:
+    with ThreadPoolExecutor(min(threads, len(blocks))) as pool:
         futures = [pool.submit(fn, b) for b in blocks]
         try:
             for f in futures:
@@ -128,13 +124,14 @@ class _Part:
         return self.frame["doc"].iloc[at], self.frame["query"].iloc[at], _row_name(self.frame.index, at)
 
 
-def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades, graded, spec: Spec):
-    """DCG, IDCG and documents retrieved for the queries ``0 .. nq - 1`` of one block.
+def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades, graded, spec, cutoffs):
+    """DCG and IDCG at each cutoff (rows of a ``(len(cutoffs), nq)`` array) and documents retrieved,
+    for the queries ``0 .. nq - 1`` of one block.
 
     ``run`` and ``qrels`` are :class:`_Part` s; ``keys`` the block's document
     keys if already computed (see :func:`_doc_keys`); ``graded`` the gain
     levels of the whole table and the level of each of the block's qrels rows
-    (see :func:`_grade_levels`).
+    (see :func:`_grade_levels`). ``spec.k`` is the largest cutoff (None if one is None).
     """
     if keys is None:
         keys = _doc_keys(run.column("doc"), qrels.column("doc"))
@@ -210,14 +207,14 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
     if not early and v.k is not None:
         top = _top_candidates(run_at, ranked, v.k, nq)
         top_gain = run_gain if top is None else run_gain[top]
-    dcg_value = _dcg_by_query(run_at, ranked, top_gain, tie_key, v, nq, top)
+    dcg_value = _dcg_by_query(run_at, ranked, top_gain, tie_key, v, nq, top, cutoffs)
     n_ret = run_at.counts
 
     depth = n_ret if spec.ideal_depth == "retrieved" else None
     if spec.ideal_source == "pool":
-        idcg_value = _ideal_by_query(_Rows(qrels_codes, nq), levels, qrels_level, v, nq, depth)
+        idcg_value = _ideal_by_query(_Rows(qrels_codes, nq), levels, qrels_level, v, nq, depth, cutoffs)
     else:
-        idcg_value = _ideal_by_query(run_at, *_levels(run_gain), v, nq)
+        idcg_value = _ideal_by_query(run_at, *_levels(run_gain), v, nq, cutoffs=cutoffs)
 
     return dcg_value, idcg_value, n_ret
 
@@ -335,13 +332,15 @@ def _top_candidates(at: _Rows, scores: np.ndarray, k: int, nq: int) -> np.ndarra
     return keep if keep.size < 0.75 * n else None
 
 
-def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, v: Variant, nq, keep=None):
+def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, v: Variant, nq, keep=None, cutoffs=None):
     """DCG@k per query: one sort ranks every query's rows; only the top k (and ties across k) are read.
 
     ``keep``: the rows that can reach the top k (see :func:`_top_candidates`), or None for every
-    row; ``row_gain`` holds the gains of those rows alone.
+    row; ``row_gain`` holds the gains of those rows alone. ``cutoffs`` (default ``(v.k,)``, the
+    largest being ``v.k``): one row of the result per cutoff, summed from the same ranking.
     """
-    dcg_value = np.zeros(nq)
+    cutoffs = (v.k,) if cutoffs is None else cutoffs
+    dcg_value = np.zeros((len(cutoffs), nq))
     if at.codes.size == 0:
         return dcg_value
     k = v.k
@@ -383,8 +382,19 @@ def _dcg_by_query(at: _Rows, scores, row_gain, tie_key, v: Variant, nq, keep=Non
         inside = np.flatnonzero(rank < k)
         q, g, rank = q[inside], g[inside], rank[inside]
     divs = _divisors_table(int(rank.max()) + 1 if rank.size else 1, v)
-    dcg_value += np.bincount(q, weights=g * divs[rank], minlength=nq)
+    _sum_at_cutoffs(dcg_value, q, g * divs[rank], rank, cutoffs)
     return dcg_value
+
+
+def _sum_at_cutoffs(out: np.ndarray, q: np.ndarray, terms: np.ndarray, rank: np.ndarray, cutoffs) -> None:
+    """Row ``i`` of ``out`` += each query's terms ranked above ``cutoffs[i]`` (all of them for None)."""
+    nq = out.shape[1]
+    for i, c in enumerate(cutoffs):
+        if c is None or (rank.size and c > int(rank.max())):
+            out[i] += np.bincount(q, weights=terms, minlength=nq)
+        else:
+            inside = rank < c
+            out[i] += np.bincount(q[inside], weights=terms[inside], minlength=nq)
 
 
 def _break_ties(rows: np.ndarray, group: np.ndarray, in_tie: np.ndarray, tie_key: Any) -> np.ndarray:
@@ -409,15 +419,17 @@ def _levels(gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return levels, (levels.size - 1 - np.searchsorted(levels[::-1], gain)).astype(np.int64)
 
 
-def _ideal_by_query(at: _Rows, levels, level, v: Variant, nq, depth=None):
+def _ideal_by_query(at: _Rows, levels, level, v: Variant, nq, depth=None, cutoffs=None):
     """IDCG@k per query: each query's gains sorted best first (k=None: all of them).
 
     ``levels`` are the distinct gains best first and ``level`` each row's
     index among them. With few levels a counting sort ranks every pool: each
     query's ideal list is level 0 repeated as often as it occurs, then level
-    1, and so on. Otherwise one sort of (query, level) does.
+    1, and so on. Otherwise one sort of (query, level) does. ``cutoffs`` as in
+    :func:`_dcg_by_query`: one row of the result each.
     """
-    idcg_value = np.zeros(nq)
+    cutoffs = (v.k,) if cutoffs is None else cutoffs
+    idcg_value = np.zeros((len(cutoffs), nq))
     n = at.codes.size
     if n == 0:
         return idcg_value
@@ -442,7 +454,7 @@ def _ideal_by_query(at: _Rows, levels, level, v: Variant, nq, depth=None):
         best = (s[slots] & u64((1 << gb) - 1)).astype(np.int64)
     gain = levels[best]
     divs = _divisors_table(int(limit.max()) if limit.size else 1, v)
-    idcg_value += np.bincount(q, weights=gain * divs[rank], minlength=nq)
+    _sum_at_cutoffs(idcg_value, q, gain * divs[rank], rank, cutoffs)
     return idcg_value
 
 
@@ -472,13 +484,21 @@ def _rows_of(keys: np.ndarray, rows: slice | np.ndarray) -> np.ndarray:
     return keys[rows] if isinstance(rows, slice) else _take(keys, rows)
 
 
-def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: Spec):
-    """DCG, IDCG and documents retrieved of queries ``0 .. nq - 1``, block by block.
+def score_queries(
+    run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: Spec, cutoffs=None, threads=1
+):
+    """DCG and IDCG at each cutoff, and documents retrieved, of queries ``0 .. nq - 1``, block by block.
 
     ``run_codes`` / ``qrels_codes`` are each row's query code, ``scores`` and
     ``grades`` the rows' numbers (grades already rewritten by the spec).
+    ``cutoffs`` (default ``(spec.k,)``; ``spec.k`` must be the largest, or
+    None if one is None) are summed from one ranking: DCG and IDCG come back
+    as ``(len(cutoffs), nq)`` arrays. Blocks run on up to ``threads`` threads.
     """
-    dcg_value, idcg_value, n_ret = np.zeros(nq), np.zeros(nq), np.zeros(nq, dtype=np.int64)
+    cutoffs = (spec.k,) if cutoffs is None else tuple(cutoffs)
+    n_cut = len(cutoffs)
+    dcg_value, idcg_value = np.zeros((n_cut, nq)), np.zeros((n_cut, nq))
+    n_ret = np.zeros(nq, dtype=np.int64)
     # Blocks need both tables grouped by query in the same order: when they are not, the
     # arrays (not the DataFrames) are put in that order and the blocks read the tables through it.
     run_order = qrels_order = keys = None
@@ -523,13 +543,14 @@ def score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: 
             by_code[3][ja:jb],
             (levels, by_code[4][ja:jb]),
             spec,
+            cutoffs,
         )
 
     blocks = list(_blocks(by_code[0], by_code[1], nq))
-    for (qa, qb, *_), (d, i, n) in zip(blocks, _map_blocks(one_block, blocks), strict=True):
-        dcg_value[qa:qb], idcg_value[qa:qb], n_ret[qa:qb] = d, i, n
+    for (qa, qb, *_), (d, i, n) in zip(blocks, _map_blocks(one_block, blocks, threads), strict=True):
+        dcg_value[:, qa:qb], idcg_value[:, qa:qb], n_ret[qa:qb] = d, i, n
     if renumber is not None:  # back to the callers' query codes
-        return dcg_value[renumber], idcg_value[renumber], n_ret[renumber]
+        return dcg_value[:, renumber], idcg_value[:, renumber], n_ret[renumber]
     return dcg_value, idcg_value, n_ret
 
 

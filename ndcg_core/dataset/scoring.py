@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -13,10 +13,11 @@ import pandas as pd
 from ..errors import Message, NDCGError
 from ..presets import Preset, as_spec
 from ..spec import Spec
-from ..variants import TIES, Variant
+from ..variants import TIES, Variant, check_k
 from .kernels import score_queries
 from .keys import _query_codes
 from .tables import _QRELS_COLUMNS, _RUN_COLUMNS, _check_ids, _normalize_columns, _numeric, _row_name
+from .threads import resolve_threads
 
 #: Tie rules :func:`evaluate` can apply over a data set (descriptions from the schema).
 #: ``reverse_argsort`` depends on numpy's sort internals for each list and is left out.
@@ -34,7 +35,7 @@ DATASET_BASE = Spec(Variant(ties="docid_desc"))
 def evaluate(
     qrels: pd.DataFrame,
     run: pd.DataFrame,
-    k: int | None = None,
+    k: int | Sequence[int | None] | None = None,
     *,
     spec: Spec | None = None,
     preset: str | Preset | None = None,
@@ -47,8 +48,9 @@ def evaluate(
     queries: str | None = None,
     duplicates: str | None = None,
     score_dtype: str | None = None,
+    threads: int | None = None,
 ) -> pd.DataFrame:
-    """NDCG@k of every query of a run, in one vectorised pass.
+    """NDCG@k of every query of a run, in one vectorised pass (at one cutoff or several).
 
     With no ``preset`` and no keyword, the plain default (:data:`DATASET_BASE`) is the schema's
     formula, as :func:`ndcg_core.ndcg` has it: linear gain, a log2(i + 1) discount, IDCG over
@@ -72,11 +74,17 @@ def evaluate(
         Retrieved documents, columns ``query``, ``doc``, ``score``; a higher
         score ranks first. A retrieved document missing from the qrels is
         unjudged and has grade 0.
-    k : int, optional
+    k : int, list of int, optional
         Cutoff. ``None`` means no cutoff on either side: DCG over every
         retrieved document and IDCG over the whole ideal pool, as trec_eval's
         ``ndcg``. (Note: :func:`ndcg_core.ndcg` with ``k=None`` cuts the ideal
         at the list's length instead; pass ``k`` explicitly to compare.)
+        A list (or tuple) of cutoffs, such as ``[5, 10, 20]``, scores them
+        all from one ranking of each query: the table then has a column
+        per cutoff, ``ndcg@5``, ``ndcg@10``, ... (and ``dcg@k``, ``idcg@k``,
+        ``idcg_zero@k``); ``None`` in the list gives the uncut ``ndcg``,
+        ``dcg``, ``idcg``, ``idcg_zero``. Each value is exactly what a call
+        with that single cutoff gives. A cutoff listed twice counts once.
     spec : Spec, optional
         Every choice at once (see :func:`ndcg_core.resolve`); then give no
         preset or keyword below (``k`` may still replace its cutoff).
@@ -104,6 +112,11 @@ def evaluate(
         :data:`DUPLICATE_RULES`.
     score_dtype : {"float64", "float32"}, optional, default "float64"
         Compare scores at this precision (``"docid_desc"`` always uses float32).
+    threads : int, optional
+        How many threads score blocks of queries at once (numpy releases the
+        GIL in its sorts). Default: the ``NDCG_THREADS`` environment
+        variable, else up to 2 (:data:`ndcg_core.dataset.threads.DEFAULT_THREADS`).
+        The result does not depend on it.
 
     Returns
     -------
@@ -112,7 +125,11 @@ def evaluate(
         ``n_retrieved``, ``n_judged``, ``n_relevant`` (judged with a positive
         grade), ``idcg_zero``, ``in_run``, ``in_qrels``. Queries come in the
         order they first appear in the run, then qrels-only ones. The spec
-        used is kept in ``.attrs["spec"]`` for :func:`aggregate`.
+        used is kept in ``.attrs["spec"]`` for :func:`aggregate`. With a list
+        of cutoffs, the columns ``ndcg@k``, ``dcg@k``, ``idcg@k`` and
+        ``idcg_zero@k`` (each a group, cutoffs in the order given) replace
+        ``dcg``, ``idcg``, ``ndcg`` and ``idcg_zero``; ``.attrs["cutoffs"]``
+        lists the cutoffs and ``.attrs["specs"]`` maps each to its spec.
 
     Raises
     ------
@@ -132,12 +149,19 @@ def evaluate(
     >>> evaluate(qrels, run, k=2)[["query", "dcg", "idcg", "ndcg", "n_retrieved", "n_judged"]].round(3)
       query  dcg   idcg   ndcg  n_retrieved  n_judged
     0    q1  1.0  1.631  0.613            2         3
+
+    Several cutoffs at once, from one ranking:
+
+    >>> evaluate(qrels, run, k=[1, 3, None])[["query", "ndcg@1", "ndcg@3", "ndcg"]].round(3)
+      query  ndcg@1  ndcg@3   ndcg
+    0    q1     1.0   0.613  0.613
     """
+    cutoffs = _cutoffs(k)
     spec = as_spec(
         spec,
         preset,
         base=DATASET_BASE,
-        k=k,
+        k=None if cutoffs is not None else k,
         gain=gain,
         discount=discount,
         log_base=log_base,
@@ -148,13 +172,14 @@ def evaluate(
         duplicates=duplicates,
         score_dtype=score_dtype,
     )
+    if cutoffs is not None:
+        spec = spec.with_k(None if None in cutoffs else max(cutoffs))  # the ranking reads this deep
+    threads = resolve_threads(threads)
     if spec.variant.ties not in TIE_RULES:
         rule = {"ties": repr(spec.variant.ties), "allowed": ", ".join(repr(t) for t in TIE_RULES)}
         if spec.preset:
             raise NDCGError("ties_over_data_set_preset", **rule)
         raise NDCGError("ties_over_data_set", **rule)
-    k = spec.k
-
     qrels = _normalize_columns(qrels, _QRELS_COLUMNS, "qrels")
     run = _normalize_columns(run, _RUN_COLUMNS, "run")
     for table, frame in (("qrels", qrels), ("run", run)):
@@ -174,8 +199,10 @@ def evaluate(
     scores = _numeric(run["score"], "score", "run")
     run_codes, qrels_codes, labels = _query_codes(run["query"], qrels["query"])
     nq = labels.size
-    dcg_value, idcg_value, n_ret = score_queries(run, qrels, run_codes, qrels_codes, nq, scores, grades, spec)
-    overflow = ~(np.isfinite(dcg_value) & np.isfinite(idcg_value))
+    dcg_values, idcg_values, n_ret = score_queries(
+        run, qrels, run_codes, qrels_codes, nq, scores, grades, spec, cutoffs or (spec.k,), threads
+    )
+    overflow = ~(np.isfinite(dcg_values) & np.isfinite(idcg_values)).all(axis=0)
     if overflow.any():
         raise NDCGError("in_query", query=repr(labels[overflow][0]), problem=Message("too_large"))
     if spec.min_items and (short := (n_ret > 0) & (n_ret < spec.min_items)).any():
@@ -192,31 +219,59 @@ def evaluate(
         "qrels": in_qrels,
         "both": in_run & in_qrels,
     }[spec.queries]
-    zero = spec.undefined(idcg_value)
+    zero = spec.undefined(idcg_values)  # a row per cutoff
     if spec.variant.zero_idcg == "error" and (zero & keep_q).any():
-        bad = labels[zero & keep_q]
+        bad = labels[(zero & keep_q).any(axis=0)]
         shown = ", ".join(repr(x) for x in bad[:5]) + (", ..." if bad.size > 5 else "")
         if bad.size == 1:
             raise NDCGError("idcg_zero_query", n=bad.size, shown=shown)
         raise NDCGError("idcg_zero_queries", n=bad.size, shown=shown)
-    ndcg_value = spec.normalize(dcg_value, idcg_value)
-    out = pd.DataFrame(
-        {
-            "query": labels,
-            "dcg": dcg_value,
-            "idcg": idcg_value,
-            "ndcg": ndcg_value,
-            "n_retrieved": n_ret,
-            "n_judged": n_judged,
-            "n_relevant": n_relevant,
-            "idcg_zero": zero,
-            "in_run": in_run,
-            "in_qrels": in_qrels,
-        }
-    )
+    ndcg_values = spec.normalize(dcg_values, idcg_values)
+    counts = {
+        "n_retrieved": n_ret,
+        "n_judged": n_judged,
+        "n_relevant": n_relevant,
+    }
+    sides = {"in_run": in_run, "in_qrels": in_qrels}
+    if cutoffs is None:
+        columns = {"dcg": dcg_values[0], "idcg": idcg_values[0], "ndcg": ndcg_values[0]}
+        out = pd.DataFrame({"query": labels, **columns, **counts, "idcg_zero": zero[0], **sides})
+    else:
+        named = [_column_suffix(c) for c in cutoffs]
+        out = pd.DataFrame(
+            {
+                "query": labels,
+                **{f"ndcg{at}": ndcg_values[i] for i, at in enumerate(named)},
+                **{f"dcg{at}": dcg_values[i] for i, at in enumerate(named)},
+                **{f"idcg{at}": idcg_values[i] for i, at in enumerate(named)},
+                **{f"idcg_zero{at}": zero[i] for i, at in enumerate(named)},
+                **counts,
+                **sides,
+            }
+        )
     out = out[keep_q].reset_index(drop=True)
-    out.attrs["spec"] = spec
+    if cutoffs is None:
+        out.attrs["spec"] = spec
+    else:
+        out.attrs["spec"] = spec.with_k(None)
+        out.attrs["cutoffs"] = list(cutoffs)
+        out.attrs["specs"] = {c: spec.with_k(c) for c in cutoffs}
     return out
+
+
+def _column_suffix(k: int | None) -> str:
+    """The suffix of a cutoff's columns in a table of several: ``@10``, or none for no cutoff."""
+    return "" if k is None else f"@{k}"
+
+
+def _cutoffs(k: Any) -> tuple[int | None, ...] | None:
+    """Several cutoffs, checked, each once in the order given; None when ``k`` is one cutoff."""
+    if k is None or isinstance(k, (str, bytes)) or not isinstance(k, Iterable):
+        return None
+    cutoffs = tuple(dict.fromkeys(check_k(c) for c in k))
+    if not cutoffs:
+        raise NDCGError("no_cutoffs")
+    return cutoffs
 
 
 @dataclass(frozen=True)
@@ -262,16 +317,24 @@ class Aggregate:
         return dict(self.__dict__)
 
 
-def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None) -> Aggregate:
+#: ``aggregate``'s ``k`` when not given (None is a cutoff: no cutoff).
+_ONE_TABLE: Any = object()
+
+
+def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None, *, k: Any = _ONE_TABLE) -> Aggregate:
     """Average a per-query table from :func:`evaluate` both ways.
 
     Parameters
     ----------
     per_query : pandas.DataFrame
-        Needs columns ``dcg`` and ``idcg`` (``ndcg`` is recomputed from them).
+        Needs columns ``dcg`` and ``idcg`` (``ndcg`` is recomputed from them),
+        or, from ``evaluate`` with several cutoffs, ``dcg@k`` and ``idcg@k``.
     zero_idcg : {"zero", "one", "skip", "error"}, optional
         Policy for IDCG = 0 queries; default: the one :func:`evaluate` used
         (``"zero"`` if unknown). Passing another shows its effect.
+    k : int or None, optional
+        Which cutoff of a table with several (``None``: its uncut columns);
+        required there. A table of one cutoff takes its own or none.
 
     Returns
     -------
@@ -293,15 +356,12 @@ def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None) -> Aggregat
      "zero_idcg='zero' scored them 0 and kept them in the mean",
      'ΣDCG/ΣIDCG leaves them out.']
     """
-    if not isinstance(per_query, pd.DataFrame) or not {"dcg", "idcg"} <= set(per_query.columns):
-        found = list(per_query.columns) if isinstance(per_query, pd.DataFrame) else type(per_query).__name__
-        raise NDCGError("not_evaluate_table", found=found)
-    spec = per_query.attrs.get("spec", Spec())
+    dcg_column, idcg_column, spec = _one_cutoff(per_query, k)
     if zero_idcg is not None:
         spec = replace(spec, variant=spec.variant.with_(zero_idcg=zero_idcg))
     policy = spec.variant.zero_idcg
-    dcg_value = per_query["dcg"].to_numpy(dtype=float)
-    idcg_value = per_query["idcg"].to_numpy(dtype=float)
+    dcg_value = per_query[dcg_column].to_numpy(dtype=float)
+    idcg_value = per_query[idcg_column].to_numpy(dtype=float)
     zero = spec.undefined(idcg_value)
     n, nz = dcg_value.size, int(zero.sum())
     if policy == "error" and nz:
@@ -329,3 +389,28 @@ def aggregate(per_query: pd.DataFrame, zero_idcg: str | None = None) -> Aggregat
             "ΣDCG/ΣIDCG leaves them out."
         )
     return Aggregate(n, mean, ratio, nz, policy, int(counted.sum()), effect, total_dcg, total_idcg)
+
+
+def _one_cutoff(per_query: Any, k: Any) -> tuple[str, str, Spec]:
+    """The DCG and IDCG columns of one cutoff of an :func:`evaluate` table, and its spec."""
+    names = list(per_query.columns) if isinstance(per_query, pd.DataFrame) else []
+    several = [c for c in names if isinstance(c, str) and c.startswith("dcg@") and f"i{c}" in names]
+    plain = {"dcg", "idcg"} <= set(names)
+    if not several and not plain:
+        found = names if isinstance(per_query, pd.DataFrame) else type(per_query).__name__
+        raise NDCGError("not_evaluate_table", found=found)
+    attrs = per_query.attrs
+    if not several:
+        spec = attrs.get("spec", Spec())
+        if k is not _ONE_TABLE and "spec" in attrs and k != spec.k:
+            raise NDCGError("no_such_cutoff", k=repr(k), cutoffs=repr(spec.k))
+        return "dcg", "idcg", spec
+    cutoffs = attrs.get("cutoffs") or [*([None] if plain else []), *(int(c[4:]) for c in several)]
+    shown = ", ".join(map(repr, cutoffs))
+    if k is _ONE_TABLE:
+        raise NDCGError("which_cutoff", cutoffs=shown, first=repr(cutoffs[0]))
+    suffix = _column_suffix(k)
+    if (k is None and not plain) or (k is not None and f"dcg{suffix}" not in several):
+        raise NDCGError("no_such_cutoff", k=repr(k), cutoffs=shown)
+    spec = attrs.get("specs", {}).get(k) or attrs.get("spec", Spec()).with_k(k)
+    return f"dcg{suffix}", f"idcg{suffix}", spec

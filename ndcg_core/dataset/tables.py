@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import Message, NDCGError
+from .threads import resolve_threads
 
 _ALIASES: dict[str, tuple[str, ...]] = {
     "query": ("query", "qid", "query_id", "queryid", "topic", "topic_id", "topicid", "q"),
@@ -230,13 +231,14 @@ def _is_number(text: str) -> bool:
         return False
 
 
-def _read_trec_fast(text: str, kind: str) -> pd.DataFrame | None:
+def _read_trec_fast(text: str, kind: str, threads: int = 1) -> pd.DataFrame | None:
     """A clean TREC file read by Arrow's multithreaded CSV reader, or None to use the strict reader.
 
     Only for the plain case: one delimiter (a single space or a tab, never both), no blank or
     comment lines (line numbers stay true), every line with exactly the TREC fields, ids as text
     and finite numbers. Anything else (a short line, text after a run's tag, a grade that is not
     a number) returns None: the strict reader then reads the file, or names the line at fault.
+    With ``threads`` above 1 Arrow parses blocks of the file on its own thread pool.
     """
     try:
         import pyarrow as pa
@@ -276,7 +278,7 @@ def _read_trec_fast(text: str, kind: str) -> pd.DataFrame | None:
     try:
         table = pacsv.read_csv(
             pa.py_buffer(data),
-            read_options=pacsv.ReadOptions(column_names=names),
+            read_options=pacsv.ReadOptions(column_names=names, use_threads=threads > 1),
             parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False, double_quote=False),
             convert_options=pacsv.ConvertOptions(
                 column_types=types, include_columns=["query", "doc", *numbers]
@@ -312,7 +314,7 @@ def _has_pair(data: bytes, end: int, pairs: list[bytes]) -> bool:
     return False
 
 
-def _read_table(source: Any, kind: str) -> pd.DataFrame:
+def _read_table(source: Any, kind: str, threads: int | None = None) -> pd.DataFrame:
     expected = _QRELS_COLUMNS if kind == "qrels" else _RUN_COLUMNS
     value_col = expected[2]
     text, name = _read_text(source)
@@ -340,7 +342,11 @@ def _read_table(source: Any, kind: str) -> pd.DataFrame:
         raise NDCGError("qrels_fields", name=name, line=first + 1, n=len(fields))
     # Ids are text exactly as written: no NA guessing ("NA", "null", "None" are ids), and a
     # missing field reads as "" (then named as an error) instead of NaN.
-    fast = _read_trec_fast(text, kind) if looks_trec and len(text) > FAST_READ_CHARS else None
+    if looks_trec and len(text) > FAST_READ_CHARS:
+        fast = _read_trec_fast(text, kind, resolve_threads(threads))
+    else:
+        resolve_threads(threads)  # a bad setting is an error whatever the file
+        fast = None
     if fast is not None:
         return fast
     if looks_trec:
@@ -421,7 +427,7 @@ def _read_table(source: Any, kind: str) -> pd.DataFrame:
     return out
 
 
-def read_qrels(source: Any) -> pd.DataFrame:
+def read_qrels(source: Any, *, threads: int | None = None) -> pd.DataFrame:
     """Read relevance judgements from a TREC qrels file or a CSV/TSV table.
 
     Parameters
@@ -436,6 +442,13 @@ def read_qrels(source: Any) -> pd.DataFrame:
         case-insensitively with aliases (``qid``, ``topic``; ``docno``,
         ``doc_id``; ``rel``, ``label``, ``grade``) and whose delimiter (comma,
         tab, semicolon, bar or spaces) is sniffed from the header.
+    threads : int, optional
+        Threads for parsing a large TREC file: above 1, Arrow's multithreaded
+        CSV reader parses it in blocks on Arrow's own thread pool (whose size
+        is Arrow's setting, ``pyarrow.set_cpu_count``); 1 parses on the
+        calling thread. Default: the ``NDCG_THREADS`` environment variable,
+        else up to 2. Without pyarrow (the engine alone) files are read on one
+        thread. The table read does not depend on it.
 
     Returns
     -------
@@ -459,17 +472,18 @@ def read_qrels(source: Any) -> pd.DataFrame:
     0     1    q1  d1        2.0
     1     2    q1  d2        0.0
     """
-    return _read_table(source, "qrels")
+    return _read_table(source, "qrels", threads)
 
 
-def read_run(source: Any) -> pd.DataFrame:
+def read_run(source: Any, *, threads: int | None = None) -> pd.DataFrame:
     """Read a ranked run from a TREC run file or a CSV/TSV table.
 
     TREC format: ``query Q0 doc rank score tag`` separated by whitespace
     (the rank column is ignored: the score decides the order). Tables with a
     header are read as in :func:`read_qrels`, with ``score`` (aliases
     ``sim``, ``similarity``, ``prediction``) instead of a grade. Sources and
-    compressed files (gzip, bzip2, xz, Zstandard) as in :func:`read_qrels`.
+    compressed files (gzip, bzip2, xz, Zstandard) and ``threads`` as in
+    :func:`read_qrels`.
 
     Returns
     -------
@@ -484,4 +498,4 @@ def read_run(source: Any) -> pd.DataFrame:
     0     2    q1  d1   0.50
     1     3    q1  d2   0.25
     """
-    return _read_table(source, "run")
+    return _read_table(source, "run", threads)

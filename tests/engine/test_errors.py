@@ -11,6 +11,7 @@ import copy
 import gzip
 import io
 import math
+import os
 import pickle
 import string
 import sys
@@ -238,6 +239,13 @@ def _read_zstd_without_a_module(text: bytes):
         return _read("qrels", data)
 
 
+def _with_variable(name: str, value: str, call):
+    from unittest import mock
+
+    with mock.patch.dict(os.environ, {name: value}):
+        return call()
+
+
 def _with(frame: pd.DataFrame, **columns) -> pd.DataFrame:
     return frame.assign(**columns)
 
@@ -350,6 +358,12 @@ ENGINE_PATHS = [
     ("idcg_zero_queries", lambda: evaluate(_with(_QRELS, relevance=[0, 0, 0]), _RUN, zero_idcg="error")),
     ("not_evaluate_table", lambda: aggregate(pd.DataFrame({"ndcg": [1.0]}))),
     ("idcg_zero_count", lambda: aggregate(evaluate(_QRELS, _RUN), zero_idcg="error")),
+    ("no_cutoffs", lambda: evaluate(_QRELS, _RUN, k=[])),
+    ("which_cutoff", lambda: aggregate(evaluate(_QRELS, _RUN, k=[1, 2]))),
+    ("no_such_cutoff", lambda: aggregate(evaluate(_QRELS, _RUN, k=[1, 2]), k=3)),
+    ("bad_threads", lambda: evaluate(_QRELS, _RUN, threads=0)),
+    ("bad_threads", lambda: ndcg_core.read_run(io.BytesIO(b"q Q0 d 1 0.5 t\n"), threads="two")),
+    ("bad_threads_variable", lambda: _with_variable("NDCG_THREADS", "many", lambda: evaluate(_QRELS, _RUN))),
     ("cannot_average", lambda: aggregate(pd.DataFrame({"dcg": [1e308, 1e308], "idcg": [1e308, 1e308]}))),
     # comparing runs
     ("runs_count", lambda: ndcg_core.compare(_QRELS, {"A": _RUN})),

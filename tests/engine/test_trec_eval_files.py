@@ -116,6 +116,19 @@ def test_qrels_with_comment_lines_gives_trec_evals_numbers_for_qrels_test():
     check(printed("out.test.aq"), qrels, read_run(TREC_EVAL / "results.test"))
 
 
+def test_several_cutoffs_in_one_call_give_trec_evals_numbers():
+    """evaluate(k=[...]) under the preset: every ndcg_cut_k column of out.test.aq at once."""
+    expected = printed("out.test.aq")
+    cutoffs = sorted({int(m.rsplit("_", 1)[1]) for m, _q in expected if m.startswith("ndcg_cut_")})
+    assert cutoffs == [5, 10, 15, 20, 30, 100, 200, 500, 1000]
+    qrels, run = read_qrels(TREC_EVAL / "qrels.test"), read_run(TREC_EVAL / "results.test")
+    table = evaluate(qrels, run, [None, *cutoffs], preset="trec_eval").set_index("query")
+    for (measure, query), value in expected.items():
+        column = "ndcg" if measure == "ndcg" else "ndcg@" + measure.rsplit("_", 1)[1]
+        got = table[column].mean() if query == "all" else table.loc[query, column]
+        assert got == pytest.approx(value, abs=5e-5), (measure, query)
+
+
 # ------------------------------------------------------------------ the plain default is not trec_eval
 
 
@@ -142,3 +155,43 @@ def test_plain_default_scores_every_qrels_query_as_trec_eval_c_does():
     query 302, that is trec_eval -c (out.test.aqc), not trec_eval's default."""
     qrels, run = read_qrels(TREC_EVAL / "qrels.test"), read_run(TREC_EVAL / "results.trunc")
     check(printed("out.test.aqc"), qrels, run, spec_free=True)
+
+
+# ------------------------------------------------------------------ every pair of files, through pytrec_eval
+
+QRELS_FILES = ("qrels.test", "qrels.test.with-comments", "qrels.rel_level")
+RUN_FILES = ("results.test", "results.trunc")
+
+
+def _raw(name: str, fields: int) -> dict[str, dict[str, str]]:
+    """A TREC file split by hand, as trec_eval reads it: '#' lines skipped, text after the tag ignored."""
+    out: dict[str, dict[str, str]] = {}
+    for line in (TREC_EVAL / name).read_text().splitlines():
+        parts = line.split()
+        if not parts or (fields == 4 and line.startswith("#")):
+            continue
+        out.setdefault(parts[0], {})[parts[2]] = parts[fields - 1] if fields == 4 else parts[4]
+    return out
+
+
+@pytest.mark.parametrize("run_name", RUN_FILES)
+@pytest.mark.parametrize("qrels_name", QRELS_FILES)
+def test_every_file_pair_matches_pytrec_eval(qrels_name, run_name):
+    """trec_eval prints outputs for only some pairs; pytrec_eval (trec_eval as a library) scores them all."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    judged = {q: {d: int(g) for d, g in docs.items()} for q, docs in _raw(qrels_name, 4).items()}
+    ranked = {q: {d: float(s) for d, s in docs.items()} for q, docs in _raw(run_name, 6).items()}
+    cutoffs = [5, 10, 15, 20, 30, 100, 200, 500, 1000]
+    measures = {"ndcg", "ndcg_cut." + ",".join(map(str, cutoffs))}
+    want = pytrec_eval.RelevanceEvaluator(judged, measures).evaluate(ranked)
+    table = evaluate(
+        read_qrels(TREC_EVAL / qrels_name),
+        read_run(TREC_EVAL / run_name),
+        [None, *cutoffs],
+        preset="trec_eval",
+    ).set_index("query")
+    assert sorted(table.index) == sorted(want)
+    for query, values in want.items():
+        assert table.loc[query, "ndcg"] == pytest.approx(values["ndcg"], abs=1e-12)
+        for c in cutoffs:
+            assert table.loc[query, f"ndcg@{c}"] == pytest.approx(values[f"ndcg_cut_{c}"], abs=1e-12)
