@@ -205,6 +205,17 @@ MESSAGES: dict[str, str] = {
     "no_common_queries": N_(
         "no query has a score in every run ({runs}): are these runs for the same queries as the qrels?"
     ),
+
+    # ---------------------------------------------------------------- the command line (ndcg-eval)
+    "unknown_measure": N_(
+        "unknown measure {measure}: use trec_eval's ndcg, ndcg_cut.5,10, ndcg.1=3,2=9, runid, num_q "
+        "or ir_measures' nDCG, nDCG@10"
+    ),
+    "bad_measure_cutoff": N_("measure {measure}: the cutoff {text} is not a number of at least 1"),
+    "bad_measure_gain": N_(
+        "measure {measure}: {text} is not a relevance level and its gain, such as 2=9 (gains of at least 0)"
+    ),
+    "no_measures": N_("no measure given: name one with -m, such as -m ndcg_cut.10"),
     # ---------------------------------------------------------------- typed or pasted lists, share links
     "entry_not_number": N_(
         "entry {n} ({text}) is not a number; write a grade such as 2 or 0.5, or label:grade"

@@ -36,6 +36,7 @@ from ndcg_core import (
     resolve,
     to_grades,
 )
+from ndcg_core.cli import parse_measures
 from ndcg_core.errors import MESSAGES, Message, NDCGError, error_text
 from ndcg_core.i18n import _, set_language
 from ndcg_core.presets import get_preset
@@ -359,6 +360,11 @@ ENGINE_PATHS = [
     ("not_evaluate_table", lambda: aggregate(pd.DataFrame({"ndcg": [1.0]}))),
     ("idcg_zero_count", lambda: aggregate(evaluate(_QRELS, _RUN), zero_idcg="error")),
     ("no_cutoffs", lambda: evaluate(_QRELS, _RUN, k=[])),
+    # the command line's measures
+    ("unknown_measure", lambda: parse_measures(["P@10"])),
+    ("bad_measure_cutoff", lambda: parse_measures(["ndcg_cut.5,ten"])),
+    ("bad_measure_gain", lambda: parse_measures(["ndcg.1=3,2"])),
+    ("no_measures", lambda: parse_measures([" "])),
     ("which_cutoff", lambda: aggregate(evaluate(_QRELS, _RUN, k=[1, 2]))),
     ("no_such_cutoff", lambda: aggregate(evaluate(_QRELS, _RUN, k=[1, 2]), k=3)),
     ("bad_threads", lambda: evaluate(_QRELS, _RUN, threads=0)),

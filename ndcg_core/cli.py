@@ -1,0 +1,503 @@
+"""``ndcg-eval``: NDCG of TREC runs from the command line, printed as trec_eval prints it.
+
+::
+
+    ndcg-eval qrels.txt run.txt                      # ndcg and ndcg_cut_5 ... ndcg_cut_1000, mean
+    ndcg-eval -q -m ndcg_cut.10 qrels.txt run.txt    # NDCG@10 of every query, then the mean
+    ndcg-eval -m nDCG@10 --format csv qrels run1 run2.gz
+    zcat run.gz | ndcg-eval qrels.txt -              # '-' reads standard input
+
+Measures (``-m``, repeatable, or several in one quoted argument) are spelled as trec_eval spells
+them (``ndcg``, ``ndcg_cut.5,10``, ``ndcg.1=3,2=9`` for a gain per relevance level, ``runid``,
+``num_q``) or as ir_measures does (``nDCG``, ``nDCG@10``; ranx's ``ndcg@10`` too). Scores follow
+``--preset`` (default ``trec_eval``, whose numbers these are; ``none`` for the library's plain
+default). The default output is trec_eval's: ``measure<TAB>query<TAB>value``, the measure padded
+to 22 characters and values with 4 decimals, ``all`` for the mean; ``-q`` adds every query first.
+Several runs print one after another, each with trec_eval's ``runid`` line. ``-c`` and ``-M``
+are trec_eval's. Bad input exits with status 2 and a message naming the file and line.
+
+The measures parser is :func:`parse_measures`; :func:`main` is the entry point. ``--compare``
+hands the runs to ``ndcg_core.compare_runs`` (see :func:`_compare`), where that module exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import math
+import os
+import re
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TextIO
+
+import numpy as np
+import pandas as pd
+
+from .dataset import evaluate, read_qrels, read_run
+from .dataset.scoring import DATASET_BASE
+from .dataset.tables import decompress
+from .dataset.threads import resolve_threads
+from .errors import NDCGError
+from .presets import PRESETS, resolve
+from .spec import Spec
+
+__all__ = ["FORMATS", "TREC_CUTOFFS", "Measure", "main", "parse_measures"]
+
+#: trec_eval's cutoffs for ``ndcg_cut`` without parameters (and what ``-m all_trec`` prints).
+TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+
+#: Output formats: trec_eval's three columns, or a table.
+FORMATS = ("trec", "csv", "json", "markdown", "latex")
+
+#: The measures printed when no ``-m`` is given: the NDCG lines of trec_eval's ``-m all_trec``.
+DEFAULT_MEASURES = ("ndcg", "ndcg_cut")
+
+#: The preset name that means the library's plain default (no library's rules).
+NO_PRESET = "none"
+
+#: trec_eval prints measures in the order of its own table, whatever order they were asked in.
+_TREC_ORDER = {"runid": 0, "num_q": 1, "ndcg": 2, "ndcg_cut": 3}
+
+_IR_MEASURES = re.compile(r"^(nDCG|NDCG|ndcg)(?:@(\d+))?$")
+_TREC_CUT = re.compile(r"^ndcg_cut(?:[._](.+))?$")
+_TREC_GAINS = re.compile(r"^ndcg[._](.+=.+)$")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One printed measure: its name as printed, what it is, and its cutoff or gains.
+
+    ``kind`` is ``"ndcg"`` (``k`` its cutoff, None for none; ``gains`` trec_eval's per-level gain
+    parameters, if any), ``"runid"`` (the run's name) or ``"num_q"`` (the queries averaged).
+    ``order`` places it as trec_eval would print it.
+    """
+
+    name: str
+    kind: str = "ndcg"
+    k: int | None = None
+    gains: tuple[tuple[int, float], ...] | None = None
+    order: tuple[int, int, int] = (9, 0, 0)
+
+    @property
+    def summary_only(self) -> bool:
+        """trec_eval prints these on the ``all`` line only."""
+        return self.kind != "ndcg"
+
+
+def _cutoff(text: str, measure: str) -> int:
+    """A trec_eval cutoff: a number, truncated to a whole one as trec_eval reads it (23.4 is 23)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or int(value) < 1:
+        raise NDCGError("bad_measure_cutoff", measure=repr(measure), text=repr(text))
+    return int(value)
+
+
+def parse_measures(texts: Iterable[str]) -> list[Measure]:
+    """The measures these ``-m`` arguments name, in the order trec_eval prints them, each once.
+
+    trec_eval's measures come first, in trec_eval's order (``runid``, ``num_q``, ``ndcg``,
+    ``ndcg_cut``, cutoffs ascending); ir_measures' spellings follow in the order given.
+
+    >>> [m.name for m in parse_measures(["nDCG@10", "ndcg_cut.20,5", "ndcg"])]
+    ['ndcg', 'ndcg_cut_5', 'ndcg_cut_20', 'nDCG@10']
+    >>> parse_measures(["ndcg.1=3,2=9"])[0].gains
+    ((1, 3.0), (2, 9.0))
+    """
+    found: dict[str, Measure] = {}
+    given = 0
+    for text in texts:
+        for word in text.split():
+            given += 1
+            for m in _parse_one(word, given):
+                found.setdefault(m.name, m)
+    if not found:
+        raise NDCGError("no_measures")
+    return sorted(found.values(), key=lambda m: m.order)
+
+
+def _parse_one(word: str, at: int) -> list[Measure]:
+    if word in ("runid", "num_q"):
+        return [Measure(word, kind=word, order=(0, _TREC_ORDER[word], 0))]
+    if word == "ndcg":
+        return [Measure("ndcg", order=(0, _TREC_ORDER["ndcg"], 0))]
+    if match := _TREC_CUT.match(word):
+        params = match.group(1)
+        cutoffs = TREC_CUTOFFS if params is None else [_cutoff(p, word) for p in params.split(",")]
+        return [Measure(f"ndcg_cut_{k}", k=k, order=(0, _TREC_ORDER["ndcg_cut"], k)) for k in cutoffs]
+    if match := _TREC_GAINS.match(word):
+        gains = []
+        for pair in match.group(1).split(","):
+            level, _, gain = pair.partition("=")
+            try:
+                entry = (int(level), float(gain))
+            except ValueError:
+                raise NDCGError("bad_measure_gain", measure=repr(word), text=repr(pair)) from None
+            if not math.isfinite(entry[1]) or entry[1] < 0:
+                raise NDCGError("bad_measure_gain", measure=repr(word), text=repr(pair))
+            gains.append(entry)
+        return [Measure(f"ndcg_{match.group(1)}", gains=tuple(gains), order=(0, _TREC_ORDER["ndcg"], at))]
+    if match := _IR_MEASURES.match(word):
+        k = None if match.group(2) is None else _cutoff(match.group(2), word)
+        return [Measure(word, k=k, order=(1, at, 0))]
+    raise NDCGError("unknown_measure", measure=repr(word))
+
+
+# ------------------------------------------------------------------ reading
+
+
+@dataclass
+class _Source:
+    """A file named on the command line: its bytes (standard input for '-') and a name for messages."""
+
+    path: str
+    data: bytes
+
+    @property
+    def name(self) -> str:
+        return "<stdin>" if self.path == "-" else self.path
+
+    def open(self) -> io.BytesIO:
+        handle = io.BytesIO(self.data)
+        handle.name = self.name
+        return handle
+
+    def tag(self) -> str | None:
+        """The run tag of the first TREC line (trec_eval's runid), if the file is a TREC run."""
+        text = decompress(self.data, self.name)
+        for line in text.splitlines():
+            fields = line.split()
+            if fields:
+                return fields[5].decode("utf-8", "replace") if len(fields) >= 6 else None
+        return None
+
+
+def _load(path: str, stdin: Any) -> _Source:
+    if path == "-":
+        return _Source(path, stdin.read())
+    try:
+        with open(path, "rb") as fh:
+            return _Source(path, fh.read())
+    except OSError as err:
+        raise NDCGError("cannot_read", name=repr(path), reason=err.strerror or err) from None
+
+
+def _top_documents(run: pd.DataFrame, m: int) -> pd.DataFrame:
+    """trec_eval -M: each query's first m documents in trec_eval's order (float32 score, then docno,
+    both descending); the rows keep the file's order."""
+    ranked = run.assign(_score=run["score"].to_numpy(dtype=np.float32)).sort_values(
+        ["query", "_score", "doc"], ascending=[True, False, False], kind="stable"
+    )
+    return ranked.groupby("query", sort=False).head(m).drop(columns="_score").sort_index()
+
+
+# ------------------------------------------------------------------ scoring
+
+
+def _spec(preset: str, all_queries: bool) -> Spec:
+    spec = DATASET_BASE if preset == NO_PRESET else resolve(preset)
+    return replace(spec, queries="qrels") if all_queries else spec
+
+
+def _with_gains(spec: Spec, gains: tuple[tuple[int, float], ...], qrels: pd.DataFrame) -> Spec:
+    """trec_eval's ``ndcg.L=G,...``: the given levels' gains, every other level's gain its level."""
+    levels = spec.rewrite_grades(qrels["relevance"].to_numpy(dtype=float))
+    table = {float(g): float(g) for g in np.unique(np.append(levels, 0.0))}
+    table.update({float(level): gain for level, gain in gains})
+    return replace(spec, variant=spec.variant.with_(gain=table))
+
+
+@dataclass
+class _Result:
+    """One run's numbers: each measure's value per query and its mean."""
+
+    label: str
+    path: str
+    queries: list[str]
+    values: dict[str, dict[str, float]]  # measure -> query -> value
+    means: dict[str, Any]  # measure -> mean (runid: text, num_q: count)
+
+
+def _score(qrels, run, source: _Source, label: str, measures, spec: Spec, threads: int) -> _Result:
+    plain = [m for m in measures if m.kind == "ndcg" and m.gains is None]
+    values: dict[str, dict[str, float]] = {}
+    queries: list[str] = []
+    if plain:
+        cutoffs = list(dict.fromkeys(m.k for m in plain))
+        table = evaluate(qrels, run, cutoffs, spec=spec, threads=threads)
+        queries = table["query"].astype(str).tolist()
+        for m in plain:
+            column = "ndcg" if m.k is None else f"ndcg@{m.k}"
+            values[m.name] = dict(zip(queries, table[column].tolist(), strict=True))
+    for m in measures:
+        if m.gains is not None:
+            table = evaluate(qrels, run, spec=_with_gains(spec.with_k(None), m.gains, qrels), threads=threads)
+            queries = table["query"].astype(str).tolist()
+            values[m.name] = dict(zip(queries, table["ndcg"].tolist(), strict=True))
+    if not values:  # only runid / num_q asked for: the queries still decide num_q
+        queries = evaluate(qrels, run, 1, spec=spec, threads=threads)["query"].astype(str).tolist()
+    means: dict[str, Any] = {}
+    for m in measures:
+        if m.kind == "runid":
+            means[m.name] = label
+        elif m.kind == "num_q":
+            means[m.name] = len(queries)
+        else:
+            finite = [v for v in values[m.name].values() if not math.isnan(v)]
+            means[m.name] = sum(finite) / len(finite) if finite else math.nan
+    return _Result(label, source.name, sorted(queries), values, means)
+
+
+# ------------------------------------------------------------------ output
+
+
+def _trec_value(m: Measure, value: Any) -> str:
+    if m.kind == "runid":
+        return str(value)
+    if m.kind == "num_q":
+        return str(int(value))
+    return f"{value:6.4f}"
+
+
+def _write_trec(out: TextIO, results: list[_Result], measures: list[Measure], per_query: bool) -> None:
+    for result in results:
+        if per_query:
+            for query in result.queries:
+                for m in measures:
+                    if not m.summary_only:
+                        value = result.values[m.name][query]
+                        out.write(f"{m.name:<22}\t{query}\t{_trec_value(m, value)}\n")
+        for m in measures:
+            out.write(f"{m.name:<22}\tall\t{_trec_value(m, result.means[m.name])}\n")
+
+
+def _rows(results: list[_Result], measures: list[Measure], per_query: bool) -> Iterable[tuple]:
+    """(run, query, measure, value) in trec_eval's order; ``all`` for the means."""
+    for result in results:
+        if per_query:
+            for query in result.queries:
+                for m in measures:
+                    if not m.summary_only:
+                        yield result.label, query, m, result.values[m.name][query]
+        for m in measures:
+            yield result.label, "all", m, result.means[m.name]
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def _write_table(out: TextIO, fmt: str, results, measures, per_query: bool) -> None:
+    if fmt == "csv":
+        import csv
+
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["run", "query", "measure", "value"])
+        for run, query, m, value in _rows(results, measures, per_query):
+            writer.writerow([run, query, m.name, repr(value) if isinstance(value, float) else value])
+        return
+    if fmt == "json":
+        document = []
+        for result in results:
+            entry: dict[str, Any] = {
+                "run": result.label,
+                "file": result.path,
+                "all": {m.name: _json_value(result.means[m.name]) for m in measures},
+            }
+            if per_query:
+                entry["queries"] = {
+                    q: {m.name: _json_value(result.values[m.name][q]) for m in measures if not m.summary_only}
+                    for q in result.queries
+                }
+            document.append(entry)
+        json.dump({"runs": document}, out, indent=2)
+        out.write("\n")
+        return
+    several = len(results) > 1
+    shown = [m for m in measures if not (several and m.kind == "runid")]  # the run column says it
+    header = [*(["run"] if several else []), "query", *(m.name for m in shown)]
+    body = []
+    for result in results:
+        queries = [*(result.queries if per_query else []), "all"]
+        for query in queries:
+            cells = []
+            for m in shown:
+                if query == "all":
+                    cells.append(_trec_value(m, result.means[m.name]).strip())
+                else:  # runid and num_q are the whole run's
+                    cells.append(
+                        "" if m.summary_only else _trec_value(m, result.values[m.name][query]).strip()
+                    )
+            body.append([*([result.label] if several else []), query, *cells])
+    if fmt == "markdown":
+        out.write("| " + " | ".join(_md(c) for c in header) + " |\n")
+        aligns = ["---" if i < len(header) - len(shown) else "---:" for i in range(len(header))]
+        out.write("|" + "|".join(aligns) + "|\n")
+        for row in body:
+            out.write("| " + " | ".join(_md(c) for c in row) + " |\n")
+        return
+    columns = "l" * (len(header) - len(shown)) + "r" * len(shown)
+    out.write(f"\\begin{{tabular}}{{{columns}}}\n\\hline\n")
+    out.write(" & ".join(_tex(c) for c in header) + " \\\\\n\\hline\n")
+    for row in body:
+        out.write(" & ".join(_tex(c) for c in row) + " \\\\\n")
+    out.write("\\hline\n\\end{tabular}\n")
+
+
+def _md(text: str) -> str:
+    return str(text).replace("|", "\\|")
+
+
+_TEX = {c: "\\" + c for c in "&%$#_{}"} | {"~": r"\textasciitilde{}", "^": r"\^{}", "\\": r"\textbackslash{}"}
+
+
+def _tex(text: str) -> str:
+    return "".join(_TEX.get(c, c) for c in str(text))
+
+
+# ------------------------------------------------------------------ the command
+
+
+def _parser() -> argparse.ArgumentParser:
+    presets = [NO_PRESET, *PRESETS]
+    parser = argparse.ArgumentParser(
+        prog="ndcg-eval",
+        description="NDCG of one or more TREC runs against relevance judgements (qrels), printed as "
+        "trec_eval prints it. Files may be gzip, bzip2, xz or Zstandard compressed; '-' reads "
+        "standard input.",
+        epilog="Measures: trec_eval's ndcg, ndcg_cut.5,10 (its default cutoffs without a list), "
+        "ndcg.1=3,2=9 (gains per relevance level), runid, num_q; ir_measures' nDCG, nDCG@10. "
+        f"Default: {' '.join(DEFAULT_MEASURES)}. Exit status 2: bad input or usage.",
+    )
+    parser.add_argument("qrels", metavar="QRELS", help="relevance judgements: TREC qrels or CSV/TSV")
+    parser.add_argument("runs", metavar="RUN", nargs="+", help="ranked results: TREC run or CSV/TSV")
+    parser.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        metavar="MEASURE",
+        help="a measure to print (repeatable); default: ndcg and ndcg_cut (trec_eval's cutoffs)",
+    )
+    parser.add_argument(
+        "--preset",
+        default="trec_eval",
+        choices=presets,
+        metavar="NAME",
+        help=f"whose NDCG: a library preset ({', '.join(PRESETS)}) or '{NO_PRESET}' for ndcg_core's "
+        "plain default; default trec_eval",
+    )
+    parser.add_argument("-q", action="store_true", help="print every query's values, then the mean")
+    parser.add_argument(
+        "-c",
+        action="store_true",
+        help="average over every query of the qrels: a query the run misses scores 0 (trec_eval -c)",
+    )
+    parser.add_argument(
+        "-M",
+        type=int,
+        metavar="N",
+        help="score only each query's first N documents, in trec_eval's order (trec_eval -M)",
+    )
+    parser.add_argument("--format", choices=FORMATS, default="trec", help="output format (default trec)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        metavar="N",
+        help="threads for reading and scoring (default: $NDCG_THREADS, else up to 2)",
+    )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="compare the runs (paired tests per query); needs ndcg_core.compare_runs",
+    )
+    return parser
+
+
+def _labels(sources: list[_Source]) -> list[str]:
+    """Each run's runid: its TREC tag when the runs' tags are all there and all differ, else its file."""
+    if len(sources) == 1:
+        return [sources[0].tag() or sources[0].name]
+    tags = [s.tag() for s in sources]
+    if None not in tags and len(set(tags)) == len(tags):
+        return [str(t) for t in tags]
+    return [s.name for s in sources]
+
+
+def _compare(args: argparse.Namespace, qrels, runs: dict[str, pd.DataFrame], spec: Spec, out: TextIO) -> int:
+    """``--compare``: the extension point for comparing runs (per-query deltas, paired tests).
+
+    That work lives in ``ndcg_core.compare_runs``, added separately: this function receives what
+    the command line read (the qrels, the runs by their runid, the spec from ``--preset`` and
+    ``-c``, and the parsed arguments: ``args.measure``, ``args.format``) and returns the exit
+    status. Until the module is installed it says so and exits with status 2.
+    """
+    try:
+        from . import compare_runs  # noqa: F401  (not in this version yet)
+    except ImportError:
+        print(
+            "ndcg-eval: --compare needs ndcg_core.compare_runs, which this version does not have",
+            file=sys.stderr,
+        )
+        return 2
+    print("ndcg-eval: --compare is not wired to ndcg_core.compare_runs in this version", file=sys.stderr)
+    return 2
+
+
+def main(argv: Sequence[str] | None = None, *, stdin: Any = None, stdout: TextIO | None = None) -> int:
+    """Run ``ndcg-eval`` with these arguments (default: the command line's); the exit status.
+
+    0 on success; 2 on bad input (a message naming the file and line goes to standard error) or
+    bad usage (argparse's message).
+    """
+    parser = _parser()
+    args = parser.parse_args(argv)
+    out = stdout if stdout is not None else sys.stdout
+    stdin = stdin if stdin is not None else sys.stdin.buffer
+    paths = [args.qrels, *args.runs]
+    if paths.count("-") > 1:
+        parser.error("only one file can be read from standard input ('-')")
+    if args.M is not None and args.M < 1:
+        parser.error(f"-M must be at least 1, got {args.M}")
+    try:
+        threads = resolve_threads(args.threads)
+        measures = parse_measures(args.measure or DEFAULT_MEASURES)
+        spec = _spec(args.preset, args.c)
+        qrels_source = _load(args.qrels, stdin)
+        qrels = read_qrels(qrels_source.open(), threads=threads)
+        sources = [_load(path, stdin) for path in args.runs]
+        runs = [read_run(s.open(), threads=threads) for s in sources]
+        if args.M is not None:
+            runs = [_top_documents(run, args.M) for run in runs]
+        labels = _labels(sources)
+        if args.compare:
+            return _compare(args, qrels, dict(zip(labels, runs, strict=True)), spec, out)
+        if len(runs) > 1 and args.format == "trec" and not any(m.kind == "runid" for m in measures):
+            measures = [Measure("runid", kind="runid", order=(0, 0, 0)), *measures]  # trec_eval's convention
+        results = [
+            _score(qrels, run, source, label, measures, spec, threads)
+            for run, source, label in zip(runs, sources, labels, strict=True)
+        ]
+    except NDCGError as err:
+        print(f"ndcg-eval: {err}", file=sys.stderr)
+        return 2
+    try:
+        if args.format == "trec":
+            _write_trec(out, results, measures, args.q)
+        else:
+            _write_table(out, args.format, results, measures, args.q)
+        out.flush()
+    except BrokenPipeError:  # `ndcg-eval ... | head`: the reader has what it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 0
+
+
+if __name__ == "__main__":  # python -m ndcg_core.cli
+    sys.exit(main())
