@@ -20,8 +20,8 @@ from ..errors import NDCGError
 #: The environment variable that sets the default number of threads.
 THREADS_VARIABLE = "NDCG_THREADS"
 
-#: Threads when neither ``threads=`` nor ``NDCG_THREADS`` says: up to two (blocks of queries sized
-#: for the CPU cache gained nothing from more on the machines measured; see docs/performance.md).
+#: Threads when neither ``threads=`` nor ``NDCG_THREADS`` says: up to two, as before the setting
+#: existed (the machines the kernels were tuned on have two cores).
 DEFAULT_THREADS = min(2, os.cpu_count() or 1)
 
 
