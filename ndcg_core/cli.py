@@ -17,7 +17,8 @@ Several runs print one after another, each with trec_eval's ``runid`` line. ``-c
 are trec_eval's. Bad input exits with status 2 and a message naming the file and line.
 
 The measures parser is :func:`parse_measures`; :func:`main` is the entry point. ``--compare``
-hands the runs to ``ndcg_core.compare_runs`` (see :func:`_compare`), where that module exists.
+hands two runs or more to ``ndcg_core.compare_runs`` at each measure (see :func:`_compare`), where
+that module is installed.
 """
 
 from __future__ import annotations
@@ -412,11 +413,24 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="threads for reading and scoring (default: $NDCG_THREADS, else up to 2)",
     )
-    parser.add_argument(
+    group = parser.add_argument_group(
+        "comparing runs", "--compare: two runs or more, paired query by query (needs scipy)"
+    )
+    group.add_argument(
         "--compare",
         action="store_true",
-        help="compare the runs (paired tests per query); needs ndcg_core.compare_runs",
+        help="compare the runs at each measure: means marked as ranx marks them, deltas, win/tie/loss, "
+        "paired t-test and randomization test, corrected for the number of pairs",
     )
+    group.add_argument(
+        "--test", choices=("t", "randomization"), default="t", help="which test marks (default t)"
+    )
+    group.add_argument(
+        "--correction", choices=("holm", "bonferroni", "bh", "none"), default="holm", help="default holm"
+    )
+    group.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    group.add_argument("--permutations", type=int, default=10_000, help="randomization test (default 10000)")
+    group.add_argument("--seed", type=int, default=0, help="randomization test's seed (default 0)")
     return parser
 
 
@@ -430,24 +444,123 @@ def _labels(sources: list[_Source]) -> list[str]:
     return [s.name for s in sources]
 
 
-def _compare(args: argparse.Namespace, qrels, runs: dict[str, pd.DataFrame], spec: Spec, out: TextIO) -> int:
-    """``--compare``: the extension point for comparing runs (per-query deltas, paired tests).
+def _compare(
+    args: argparse.Namespace, qrels, runs: dict[str, pd.DataFrame], spec: Spec, measures, out
+) -> int:
+    """``--compare``: the runs against one another at each NDCG measure; the exit status.
 
-    That work lives in ``ndcg_core.compare_runs``, added separately: this function receives what
-    the command line read (the qrels, the runs by their runid, the spec from ``--preset`` and
-    ``-c``, and the parsed arguments: ``args.measure``, ``args.format``) and returns the exit
-    status. Until the module is installed it says so and exits with status 2.
+    The extension point for ``ndcg_core.compare_runs`` (comparing runs, developed separately):
+    its ``compare(qrels, runs, spec=..., test=, correction=, alpha=, permutations=, seed=)`` is
+    called once per NDCG measure. Per measure: each run's mean marked as ranx marks it (the
+    letters of the runs it is significantly better than), its delta, wins, ties and losses against
+    the first run and the corrected p-value; then every pair of runs (both tests, raw and
+    corrected); with ``-q``, each query's delta against the first run. Written in the chosen
+    ``--format``. Without that module: a message and status 2.
     """
     try:
-        from . import compare_runs  # noqa: F401  (not in this version yet)
+        from .compare_runs import compare  # type: ignore[import-not-found]
     except ImportError:
         print(
             "ndcg-eval: --compare needs ndcg_core.compare_runs, which this version does not have",
             file=sys.stderr,
         )
         return 2
-    print("ndcg-eval: --compare is not wired to ndcg_core.compare_runs in this version", file=sys.stderr)
-    return 2
+
+    settings = {
+        "test": args.test,
+        "correction": args.correction,
+        "alpha": args.alpha,
+        "permutations": args.permutations,
+        "seed": args.seed,
+    }
+    found = []
+    for m in measures:
+        if m.kind != "ndcg":
+            continue
+        measure_spec = spec.with_k(m.k) if m.gains is None else _with_gains(spec.with_k(None), m.gains, qrels)
+        found.append((m, compare(qrels, runs, spec=measure_spec, **settings)))
+    if args.format == "json":
+        document = {
+            m.name: {
+                "runs": _records(result.table.drop(columns="marked")),
+                "pairs": _records(result.pairs),
+                "left_out": list(result.left_out),
+                **({"deltas": _records(result.deltas.reset_index())} if args.q else {}),
+            }
+            for m, result in found
+        }
+        json.dump({"compare": document, **settings}, out, indent=2)
+        out.write("\n")
+        return 0
+    if args.format == "trec":
+        for m, result in found:
+            out.write(
+                f"{m.name}: {result.n_queries} queries, {args.test} test, {args.correction} correction\n"
+            )
+            out.write(result.to_text(4) + "\n\n")
+            for _, r in result.pairs.iterrows():
+                out.write(
+                    f"{r['run']} vs {r['other']}\tdelta {r['delta']:+.4f}\twin/tie/loss "
+                    f"{r['wins']}/{r['ties']}/{r['losses']}\tp_t {r['p_t_adjusted']:.4f}\t"
+                    f"p_randomization {r['p_randomization_adjusted']:.4f}\n"
+                )
+            if args.q:
+                letters = result.letters
+                base = letters[result.baseline]
+                columns = [f"{letters[name]} - {base}" for name in result.deltas.columns]
+                out.write("\t".join(["query", *columns]) + "\n")
+                for query, row in result.deltas.iterrows():
+                    out.write("\t".join([str(query), *(f"{v:+.4f}" for v in row)]) + "\n")
+            if result.left_out:
+                out.write(f"left out (not scored in every run): {', '.join(result.left_out)}\n")
+            out.write("\n")
+        return 0
+    header = ["measure", "run", "mean", "better_than", "delta", "wins", "ties", "losses", "p"]
+    rows = []
+    for m, result in found:
+        for _, r in result.table.iterrows():
+            rows.append(
+                [
+                    m.name,
+                    r["run"],
+                    r["mean"],
+                    r["better_than"],
+                    r["delta"],
+                    r["wins"],
+                    r["ties"],
+                    r["losses"],
+                    r["p"],
+                ]
+            )
+    if args.format == "csv":
+        import csv
+
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(header)
+        for row in rows:
+            writer.writerow([repr(v) if isinstance(v, float) else v for v in row])
+        return 0
+    shown = [
+        [c if not isinstance(c, float) else ("" if math.isnan(c) else f"{c:.4f}") for c in row]
+        for row in rows
+    ]
+    if args.format == "markdown":
+        out.write("| " + " | ".join(header) + " |\n|" + "|".join(["---"] * 2 + ["---:"] * 7) + "|\n")
+        for row in shown:
+            out.write("| " + " | ".join(_md(str(c)) for c in row) + " |\n")
+        return 0
+    out.write(
+        "\\begin{tabular}{llrlrrrrr}\n\\hline\n" + " & ".join(_tex(c) for c in header) + " \\\\\n\\hline\n"
+    )
+    for row in shown:
+        out.write(" & ".join(_tex(str(c)) for c in row) + " \\\\\n")
+    out.write("\\hline\n\\end{tabular}\n")
+    return 0
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """A table as JSON-ready rows (NaN as null, numpy numbers as Python's)."""
+    return json.loads(frame.to_json(orient="records", double_precision=15))
 
 
 def main(argv: Sequence[str] | None = None, *, stdin: Any = None, stdout: TextIO | None = None) -> int:
@@ -477,7 +590,15 @@ def main(argv: Sequence[str] | None = None, *, stdin: Any = None, stdout: TextIO
             runs = [_top_documents(run, args.M) for run in runs]
         labels = _labels(sources)
         if args.compare:
-            return _compare(args, qrels, dict(zip(labels, runs, strict=True)), spec, out)
+            if len(runs) < 2:
+                parser.error("--compare needs two runs or more")
+            try:
+                status = _compare(args, qrels, dict(zip(labels, runs, strict=True)), spec, measures, out)
+                out.flush()
+            except BrokenPipeError:
+                _quiet_stdout()
+                status = 0
+            return status
         if len(runs) > 1 and args.format == "trec" and not any(m.kind == "runid" for m in measures):
             measures = [Measure("runid", kind="runid", order=(0, 0, 0)), *measures]  # trec_eval's convention
         results = [
@@ -493,10 +614,15 @@ def main(argv: Sequence[str] | None = None, *, stdin: Any = None, stdout: TextIO
         else:
             _write_table(out, args.format, results, measures, args.q)
         out.flush()
-    except BrokenPipeError:  # `ndcg-eval ... | head`: the reader has what it wanted
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    except BrokenPipeError:
+        _quiet_stdout()
     return 0
+
+
+def _quiet_stdout() -> None:
+    """`ndcg-eval ... | head`: the reader has what it wanted; no error at exit for the closed pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":  # python -m ndcg_core.cli

@@ -178,18 +178,55 @@ def test_bad_usage_exits_with_status_2(args, said):
     assert done.returncode == 2 and said in done.stderr, done.stderr
 
 
-def test_compare_is_an_extension_point_until_compare_runs_exists():
-    out = io.StringIO()
-    try:
-        import ndcg_core.compare_runs  # noqa: F401
-    except ImportError:
-        assert (
-            main(["--compare", path("qrels.test"), path("results.test"), path("results.trunc")], stdout=out)
-            == 2
-        )
-        assert out.getvalue() == ""
-    else:  # pragma: no cover - wired once the module lands
-        pytest.skip("ndcg_core.compare_runs exists: its own tests cover --compare")
+def test_compare_two_runs_with_trec_evals_numbers_and_scipys_test():
+    """--compare at NDCG@10 with -c: the means and per-query deltas are trec_eval's (out.test.aq for
+    results.test, out.test.aqc for results.trunc with -c); the paired t-test's p-value is scipy's on
+    those printed values (4 decimals, hence the tolerance)."""
+    pytest.importorskip("ndcg_core.compare_runs")  # comparing runs: developed on its own branch
+    stats = pytest.importorskip("scipy.stats")
+    a = {q: v for (m, q), v in reference("out.test.aq").items() if m == "ndcg_cut_10"}
+    b = {q: v for (m, q), v in reference("out.test.aqc").items() if m == "ndcg_cut_10"}
+    args = [
+        "--compare",
+        "-c",
+        "-m",
+        "ndcg_cut.10",
+        path("qrels.test"),
+        path("results.test"),
+        path("results.trunc"),
+    ]
+    document = json.loads(run_main(*args, "-q", "--format", "json"))["compare"]["ndcg_cut_10"]
+    first, second = document["runs"]
+    assert first["mean"] == pytest.approx(a["all"], abs=5e-5)
+    assert second["mean"] == pytest.approx(b["all"], abs=5e-5)
+    queries = ["301", "302", "303"]
+    deltas = {row["query"]: row[path("results.trunc")] for row in document["deltas"]}
+    assert deltas == pytest.approx({q: b[q] - a[q] for q in queries}, abs=1e-4)
+    (pair,) = document["pairs"]
+    want = stats.ttest_rel([a[q] for q in queries], [b[q] for q in queries]).pvalue
+    assert pair["p_t"] == pytest.approx(want, abs=1e-3)
+    assert (pair["wins"], pair["ties"], pair["losses"]) == (1, 1, 1)  # 303 better, 301 equal, 302 worse
+    text = run_main(*args)
+    assert text.splitlines()[0] == "ndcg_cut_10: 3 queries, t test, holm correction"
+    assert f"{a['all']:.4f}" in text and f"{b['all']:.4f}" in text
+    rows = list(csv.DictReader(io.StringIO(run_main(*args, "--format", "csv"))))
+    assert [r["run"] for r in rows] == [path("results.test"), path("results.trunc")]
+    assert float(rows[1]["mean"]) == pytest.approx(b["all"], abs=5e-5)
+
+
+def test_compare_without_compare_runs_says_so_and_exits_with_status_2(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ndcg_core.compare_runs", None)  # as where it is not installed
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert (
+        main(["--compare", path("qrels.test"), path("results.test"), path("results.trunc")], stdout=out) == 2
+    )
+    assert out.getvalue() == "" and "needs ndcg_core.compare_runs" in err.getvalue()
+
+
+def test_compare_needs_two_runs():
+    done = cli("--compare", path("qrels.test"), path("results.test"))
+    assert done.returncode == 2 and b"--compare needs two runs or more" in done.stderr
 
 
 # ------------------------------------------------------------------ formats, in process
