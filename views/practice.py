@@ -49,6 +49,7 @@ SORTABLE_STYLE = """
   font-size: 1rem; height: auto; min-height: 2.4rem; padding: 0.3rem 0.6rem; margin: 0.2rem 0;
   justify-content: flex-start;
 }
+.sortable-item:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 1px; box-shadow: none; }
 """
 
 

@@ -29,6 +29,7 @@ SORTABLE_STYLE = f"""
   font-size: 1rem; height: auto; min-height: 2rem; padding: 0.2rem 0.6rem; margin: 0.15rem 0;
   justify-content: flex-start;
 }}
+.sortable-item:focus-visible {{ outline: 3px solid #1d4ed8; outline-offset: 1px; box-shadow: none; }}
 """
 
 
