@@ -33,7 +33,7 @@ from views.ui.items import items_editor
 from views.ui.markup import md_escape
 from views.ui.session import keep_widgets
 from views.ui.state import current_state, load_state
-from views.ui.tables import HEADERS, STYLE_LIMIT, step_table, table_box
+from views.ui.tables import HEADERS, STYLE_LIMIT, beyond_caption, step_table, table_box
 
 #: Where the formula table's ideal ordering comes from (ndcg_core.teaching.variant_matrix's "ideal" values).
 IDEAL_SOURCES = {"list": N_("list"), "pool": N_("pool")}
@@ -223,18 +223,23 @@ def _positions_table(table: pd.DataFrame, names: list[str]) -> None:
             st.dataframe(table[columns].style.format(formats), hide_index=True, column_config=config)
             return
         st.markdown(
-            _("**Position by position**: what each ranking gains at each position (rows beyond k in grey)")
+            _(
+                "**Position by position**: what each ranking gains at each position "
+                "(rows beyond k in grey italics, below a dashed line)"
+            )
         )
+        beyond = table["Beyond k"].tolist()
         html = table_html(
             table,
             columns=columns,
-            beyond=table["Beyond k"].tolist(),
+            beyond=beyond,
             formats=formats,
             labels=labels,
             titles=titles,
             css_class="step-table positions-table",
+            caption=beyond_caption(beyond),
         )
-        table_box(html)
+        table_box(html, _("Position by position"))
 
 
 def _matrix_section(c: Comparison) -> None:

@@ -50,7 +50,7 @@ from views.ui.markup import md_escape
 from views.ui.session import bump
 from views.ui.share import LEARN, SHARED, adopt, sync_url
 from views.ui.state import current_state, load_state
-from views.ui.tables import column_help_config, export_buttons
+from views.ui.tables import beyond_caption, column_help_config, export_buttons
 
 PRESENT_CSS = """
 <style>
@@ -74,7 +74,8 @@ table.learn-table th, table.learn-table td { padding: 0.22vw 1.1vw; border-botto
   font-size: 1.35vw; line-height: 1.2; }
 table.learn-table th { text-align: left; border-bottom: 3px solid #0b1220; font-weight: 700; }
 table.learn-table td.num, table.learn-table th.num { text-align: right; font-variant-numeric: tabular-nums; }
-table.learn-table tr.beyond td { color: #6b7280; }
+table.learn-table tr.beyond td { color: #6b7280; font-style: italic; }
+table.learn-table tr:not(.beyond) + tr.beyond td { border-top: 3px dashed #475569; }
 .st-key-learn_stage [data-testid="stMetricValue"] { font-size: 3.5vw; line-height: 1.1; }
 .st-key-learn_stage [data-testid="stMetricLabel"] p { font-size: 1.5vw; }
 .st-key-learn_stage [data-testid="stMetric"] { padding: 0.3vw 1vw; }
@@ -247,21 +248,36 @@ def _html_table(frame, beyond) -> str:
         labels={c: _(c) for c in frame.columns},
         titles={c: _(COLUMN_HELP[c]) for c in frame.columns if c in COLUMN_HELP},
         css_class="learn-table",
+        caption=beyond_caption(beyond),
     )
+
+
+#: The grey of a lesson grid's rows beyond k: 4.8:1 on white (WCAG 2.2 AA), still set apart from the text.
+BEYOND_GREY = "#64748b"
 
 
 def _grid(frame, beyond, key: str) -> None:
     """A step table in the page's grid, every column with its hover explanation, rows flagged in
-    ``beyond`` in grey."""
+    ``beyond`` in grey and, since a grid cell takes no other style, marked in their Position cell
+    (colour alone is no mark for a reader who cannot see it: WCAG 1.4.1)."""
     config = column_help_config(frame.columns)
+    marked = "Position" in frame and any(beyond)
     if "Position" in frame:
         config["Position"] = st.column_config.Column(
-            _("Position"), width="small", help=_(COLUMN_HELP["Position"])
+            _("Position"), width="medium" if marked else "small", help=_(COLUMN_HELP["Position"])
+        )
+    if marked:
+        frame = frame.assign(
+            Position=[
+                _("{position} · beyond k").format(position=p) if b else str(p)
+                for p, b in zip(frame["Position"], beyond, strict=True)
+            ]
         )
     numeric = [c for c in frame.columns if frame[c].dtype.kind == "f"]
     # Computed values at a fixed precision (as on the Playground); grades exactly as typed.
     styled = frame.style.format({c: (format_number if c == "Grade" else number) for c in numeric})
-    styled = styled.apply(lambda row: ["color: #9aa5b1" if beyond[row.name] else "" for _ in row], axis=1)
+    grey = f"color: {BEYOND_GREY}"
+    styled = styled.apply(lambda row: [grey if beyond[row.name] else "" for _ in row], axis=1)
     with st.container(key=key):
         st.dataframe(styled, hide_index=True, column_config=config, height=min(38 + 35 * len(frame), 390))
 

@@ -102,13 +102,15 @@ def table_html(
     titles: Mapping[str, str] | None = None,
     css_class: str = "step-table",
     columns: Sequence[str] | None = None,
+    caption: str | None = None,
 ) -> str:
     """An HTML table of the frame, every cell and header escaped (a label never becomes markup).
 
     Cells are written as :func:`shown_values` writes them, or by ``formats[column]``; rows whose
     ``beyond`` flag is set get the class ``beyond`` (greyed by the page's CSS); ``labels`` renames
     headers and ``titles`` gives each header a hover text. Numeric columns get the class ``num``.
-    ``columns`` picks and orders the columns shown (default: all).
+    ``columns`` picks and orders the columns shown (default: all). ``caption`` (text) becomes the
+    table's ``<caption>``: its name for a screen reader.
 
     >>> frame = pd.DataFrame({"Item": ["<b>x</b>", "y"], "Gain": [3.0, 0.5]})
     >>> table_html(frame, titles={"Gain": "what it adds"})[:96]
@@ -117,6 +119,8 @@ def table_html(
     True
     >>> '<tr class="beyond"><td>y</td><td class="num">0.5</td></tr>' in table_html(frame, beyond=[0, 1])
     True
+    >>> table_html(frame, caption="Row 2 is beyond k")[:62]
+    '<table class="step-table"><caption>Row 2 is beyond k</caption>'
     """
     formats, labels, titles = formats or {}, labels or {}, titles or {}
     names = list(frame.columns) if columns is None else list(columns)
@@ -138,7 +142,9 @@ def table_html(
         rows.append(
             f"<tr{row_class}>" + "".join(f"{o}{v}</td>" for o, v in zip(opens, cells, strict=True)) + "</tr>"
         )
-    return f'<table class="{css_class}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    top = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    body = "".join(rows)
+    return f'<table class="{css_class}">{top}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
 def table_csv(frame: pd.DataFrame) -> str:

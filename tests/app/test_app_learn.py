@@ -238,7 +238,7 @@ def test_back_to_an_earlier_step_in_the_url_is_followed():
 
 def grey_rows(table) -> set[int]:
     """Rows (from 0) that Learn's grid greys (beyond k), read from the CSS it sends."""
-    rules = re.findall(r"([^{}]*)\{\s*color: #9aa5b1\s*\}", table.proto.arrow_data.styler.styles)
+    rules = re.findall(r"([^{}]*)\{\s*color: #64748b\s*\}", table.proto.arrow_data.styler.styles)
     return {int(r) for selectors in rules for r in re.findall(r"_row(\d+)_col", selectors)}
 
 

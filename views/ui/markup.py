@@ -75,3 +75,12 @@ def sentence(markdown: str) -> str:
     while text.endswith(("\\.", ".", "。")):
         text = text[:-2] if text.endswith("\\.") else text[:-1]
     return text + ("。" if language() == "zh" else ".")
+
+
+def md_plain(markdown: str) -> str:
+    """Text escaped by :func:`md_escape` back as plain text (for an HTML attribute, say).
+
+    >>> md_plain(md_escape("Ideal (k: 3) *of* all"))
+    'Ideal (k: 3) *of* all'
+    """
+    return re.sub(r"\\(.)", r"\1", markdown).replace(":\u2060", ":")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import pandas as pd
 import streamlit as st
 
@@ -17,6 +19,8 @@ from ndcg_core.teaching.export import (
 from ndcg_core.teaching.formula import number
 from ndcg_core.teaching.lesson import COLUMN_HELP
 from ndcg_core.variants import format_number
+
+from .markup import md_plain
 
 #: Step-table columns computed by the app: shown at a fixed precision.
 NUMBER_COLUMNS = ["Gain", "Divisor", "Discounted gain", "Cumulative DCG"]
@@ -40,10 +44,28 @@ def _exact(x: float) -> str:
 CELL_FORMATS = {c: number for c in NUMBER_COLUMNS} | dict.fromkeys(EXACT_COLUMNS, _exact)
 
 
-def table_box(table: str) -> None:
+def table_box(table: str, label: str) -> None:
     """An HTML table (from :func:`ndcg_core.teaching.export.table_html`) in the box the page's CSS styles:
-    it scrolls past 420 px, and on a phone its headers wrap."""
-    st.html(f'<div class="step-table-wrap">{table}</div>')
+    it scrolls past 420 px, and on a phone its headers wrap.
+
+    The box takes keyboard focus, so a keyboard can scroll it (WCAG 2.1.1), and is a region named
+    ``label`` (plain text) for a screen reader."""
+    st.html(
+        f'<div class="step-table-wrap" tabindex="0" role="region" aria-label="{html.escape(label)}">'
+        f"{table}</div>"
+    )
+
+
+def beyond_caption(beyond: list[bool]) -> str | None:
+    """A step table's caption for a screen reader: which rows lie beyond k (the grey ones), or None."""
+    first = next((i for i, b in enumerate(beyond, start=1) if b), None)
+    if first is None:
+        return None
+    if first == len(beyond):
+        return _("Position {first} is beyond k: it adds nothing.").format(first=first)
+    return _("Positions {first} to {last} are beyond k: they add nothing.").format(
+        first=first, last=len(beyond)
+    )
 
 
 def step_table(title: str, steps: pd.DataFrame, key: str, columns: list[str]) -> None:
@@ -59,7 +81,8 @@ def step_table(title: str, steps: pd.DataFrame, key: str, columns: list[str]) ->
     with st.container(key=key):
         beyond = steps["Beyond k"].tolist()
         if len(steps) <= STYLE_LIMIT:
-            st.markdown(_("**{title}** (rows beyond k in grey)").format(title=title))
+            note = _("**{title}** (rows beyond k in grey italics, below a dashed line)")
+            st.markdown(note.format(title=title))
             table = table_html(
                 steps,
                 columns=columns,
@@ -67,8 +90,9 @@ def step_table(title: str, steps: pd.DataFrame, key: str, columns: list[str]) ->
                 formats=CELL_FORMATS,
                 labels={c: _(HEADERS.get(c, c)) for c in columns},
                 titles={c: _(COLUMN_HELP[c]) for c in columns if c in COLUMN_HELP},
+                caption=beyond_caption(beyond),
             )
-            table_box(table)
+            table_box(table, md_plain(title))
             return
         st.markdown(_("**{title}** (✓ marks the top k rows)").format(title=title))
         height = min(38 + 35 * max(len(steps), 1), 420)
