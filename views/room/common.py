@@ -64,6 +64,8 @@ CSS = """
 .st-key-cl_live [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
 .st-key-cl_live [data-testid="stMarkdownContainer"] p { font-size: 1.35rem; }
 .st-key-cl_prompt [data-testid="stMarkdownContainer"] p { font-size: 1.6rem; font-weight: 600; }
+/* The join link wraps anywhere: a box that scrolled sideways could not be reached by keyboard. */
+.st-key-cl_join_link code { white-space: pre-wrap !important; word-break: break-all; }
 .st-key-cl_code [data-testid="stMarkdownContainer"] p {
   font-size: clamp(2rem, 2.6vw, 3.2rem); font-weight: 700; letter-spacing: 0.12em; white-space: nowrap;
 }

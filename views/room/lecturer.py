@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import secrets
 
 import plotly.graph_objects as go
@@ -174,9 +175,15 @@ def join_panel(code: str) -> None:
             st.markdown(md_escape(code))
         st.caption(_("Students scan the code or open the link, then type their name."))
     with picture, st.container(key="cl_qr"):
-        svg = segno.make(link, error="m").svg_inline(scale=10, border=2, dark="#0f172a")
-        st.image(svg, width=QR_WIDTH)
-    st.code(link, language=None)
+        # An <img> with a text alternative (st.image draws none): the address the code holds.
+        source = segno.make(link, error="m").svg_data_uri(scale=10, border=2, dark="#0f172a")
+        alt = _("QR code of the join link {link}").format(link=link)
+        st.html(
+            f'<img src="{html.escape(source)}" alt="{html.escape(alt)}" width="{QR_WIDTH}" '
+            f'style="max-width: 100%; height: auto">'
+        )
+    with st.container(key="cl_join_link"):  # wraps instead of scrolling (assets: CSS of views.room.common)
+        st.code(link, language=None, wrap_lines=True)
 
 
 @st.fragment(run_every=LIVE_EVERY)
