@@ -8,6 +8,7 @@ from pathlib import Path
 import streamlit as st
 
 from ndcg_core.i18n import _
+from views.ui.a11y import page_setup
 from views.ui.drag import DRAG_LIST_CSS
 from views.ui.formula import DATASETS, PLAYGROUND, formula_controls
 from views.ui.language import init_language, language_switch
@@ -17,8 +18,10 @@ from views.ui.share import init_session
 ROOT = Path(__file__).parent
 
 init_language()  # before any text: the page title is translated too
-st.set_page_config(page_title=_("NDCG, step by step"), page_icon=":material/leaderboard:", layout="wide")
+APP_TITLE = _("NDCG, step by step")
+st.set_page_config(page_title=APP_TITLE, page_icon=":material/leaderboard:", layout="wide")
 st.html(f"<style>{(ROOT / 'assets' / 'style.css').read_text()}{DRAG_LIST_CSS}</style>")
+page_setup()  # <html lang>, the drag lists' names, the live region (views/ui/a11y.py)
 
 count_run()
 init_session()
@@ -37,6 +40,8 @@ pages = [
 FORMULA_OF = {"learn": PLAYGROUND, "": PLAYGROUND, "explore": PLAYGROUND, "datasets": DATASETS}
 
 page = st.navigation(pages, position="top")
+# Each page its own browser-tab title (what a screen reader says first, and what a tab list shows).
+st.set_page_config(page_title=f"{page.title} · {APP_TITLE}")
 scope = FORMULA_OF.get(page.url_path)
 with st.sidebar:
     language_switch()  # every page, with or without formula controls

@@ -23,7 +23,7 @@ from views.ui.share import CLASS, adopt, sync_url
 def render() -> None:
     adopt(CLASS, set_link)
     st.html(CSS)
-    st.markdown("### " + _("Class"))
+    st.markdown("# " + _("Class"))
     try:
         if st.session_state.pop(keys.CL_DB_ERROR, False):
             raise SQLAlchemyError("a callback could not reach the database")

@@ -479,7 +479,7 @@ def render() -> None:
         st.switch_page("views/explore.py")
     if keys.DS_DATA not in ss:
         _load_sample()
-    st.markdown("### " + _("Data sets: many queries at once"))
+    st.markdown("# " + _("Data sets: many queries at once"))
     spec = _spec()
     formula_name(spec)
     _sources(ss[keys.DS_DATA])
@@ -512,7 +512,7 @@ def render() -> None:
     names = list(tables)
     if len(names) > 1:
         compare_section(data, spec, tables, k_text, _run_label)
-        st.markdown("#### " + _("One run in detail"))
+        st.markdown("## " + _("One run in detail"))
         if ss.get(keys.DS_SHOWN) not in names:
             ss[keys.DS_SHOWN] = names[0]
         st.selectbox(_("Run"), names, key=keys.DS_SHOWN, format_func=_run_label)

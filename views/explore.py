@@ -420,10 +420,10 @@ def _render() -> None:
     ss = st.session_state
     if ss.pop(keys.GO_TO_PLAYGROUND, False):
         st.switch_page("views/playground.py")
-    st.markdown("### " + _("Explore: rankings, formulas, libraries"))
+    st.markdown("# " + _("Explore: rankings, formulas, libraries"))
     formula_name(ss[keys.PG_SPEC])
     with st.sidebar:
-        st.subheader(_("Comparisons from the documents"))
+        st.markdown("## " + _("Comparisons from the documents"))
         for key, (title, group) in COMPARISON_PRESETS.items():
             st.button(_(title), key=f"cmp_preset_{key}", on_click=_load_group, args=(group,), width="stretch")
     compare_tab, matrix_tab, library_tab, cards_tab = st.tabs(

@@ -41,6 +41,7 @@ from ndcg_core.teaching.playground import all_scored, state_from_example
 from ndcg_core.teaching.rendering import explained, state_figure
 from ndcg_core.variants import format_number
 from views.ui import keys
+from views.ui.a11y import announce
 from views.ui.charts import chart
 from views.ui.drag import drag_list
 from views.ui.formula import formula_name
@@ -205,6 +206,7 @@ def _prediction(step: LessonStep) -> bool:
         with st.container(key="learn_feedback"):
             if n in ss[keys.LEARN_ANSWERS]:
                 feedback = check_answer(q, ss[keys.LEARN_ANSWERS][n])
+                announce(f"learn_verdict_{n}", feedback.message)
                 text = f"{md_escape(q.prompt)}  \n{md_escape(feedback.message)}"
                 if feedback.correct:
                     st.success(text, icon=":material/check_circle:")
@@ -230,6 +232,10 @@ def _metrics(step: LessonStep, ex, revealed: bool) -> None:
             if name == step.new_metric and not revealed:
                 shown = "?"  # the prediction comes first
             st.metric(ex.named(METRIC_LABEL[name]), shown, border=True, help=_(COLUMN_HELP[name]))
+    if "NDCG" in step.metrics and (step.new_metric != "NDCG" or revealed):
+        # A screen reader hears NDCG change after a drag or an edit (not when a step shows it first).
+        value = _("undefined") if math.isnan(ex.ndcg) else number(ex.ndcg)
+        announce(f"learn_ndcg_{step.number}", f"{ex.named('NDCG')} = {value}", on_first_show=False)
 
 
 def _table(ex, columns, *, ideal: bool = False) -> tuple[pd.DataFrame, list[bool]]:
@@ -391,7 +397,7 @@ def _list_panel() -> None:
 
 
 def _lesson(step: LessonStep, state, ex) -> None:
-    st.markdown(f"### {step.number}. {md_escape(step.title)}")
+    st.markdown(f"## {step.number}. {md_escape(step.title)}")
     for paragraph in step.text:
         st.markdown(md_escape(paragraph))
     revealed = _prediction(step)
@@ -439,7 +445,7 @@ def render() -> None:
     else:
         for message in ss.get(keys.PG_URL_WARNINGS, []):
             st.warning(md_escape(error_text(message)))
-        st.markdown("## " + _("Learn NDCG in seven steps"))
+        st.markdown("# " + _("Learn NDCG in seven steps"))
         formula_name(ss[keys.PG_SPEC])
         _nav(present=False)
         # The lesson comes first (on a phone the columns stack), the list beside it.

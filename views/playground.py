@@ -29,6 +29,7 @@ from ndcg_core.teaching.playground import (
 from ndcg_core.teaching.rendering import explained, state_figure, state_formulas
 from ndcg_core.variants import format_number
 from views.ui import keys
+from views.ui.a11y import announce
 from views.ui.charts import chart
 from views.ui.drag import drag_list, dragged
 from views.ui.formula import PLAYGROUND, formula_name
@@ -314,6 +315,8 @@ def _metrics(state: PlaygroundState):
         st.metric(ex.named("DCG"), number(ex.dcg), border=True)
         st.metric(ex.named("IDCG"), number(ex.idcg), border=True)
         st.metric(ex.named("CG"), number(ex.cg), border=True)
+    # A screen reader hears the headline change after a drag or an edit (not on arrival).
+    announce("pg_ndcg", f"{ex.named('NDCG')} = {number(ex.ndcg)}", on_first_show=False)
     return ex
 
 
@@ -336,7 +339,7 @@ def render() -> None:
     for message in ss.get(keys.PG_URL_WARNINGS, []):
         st.warning(md_escape(error_text(message)))
 
-    st.markdown("### " + _("NDCG, step by step"))
+    st.markdown("# " + _("NDCG, step by step"))
     st.caption(
         _(
             "Drag the items, edit their grades, or change the formula in the sidebar: "
@@ -420,7 +423,7 @@ def _body() -> None:
     if ex is None:
         return
 
-    st.markdown("#### " + _("The formula with your numbers"))
+    st.markdown("## " + _("The formula with your numbers"))
     formulas = state_formulas(state)
     for formula in formulas:
         st.latex(formula)

@@ -33,6 +33,7 @@ from ndcg_core.teaching.practice import (
     next_kind,
 )
 from views.ui import keys
+from views.ui.a11y import announce
 from views.ui.markup import md_escape
 from views.ui.share import PRACTICE, adopt, sync_url
 
@@ -137,6 +138,7 @@ def _new_set() -> None:
 
 def _judge(exercise: Exercise, response) -> None:
     ss = st.session_state
+    ss[keys.PR_CHECKS] = ss.get(keys.PR_CHECKS, 0) + 1  # each check is announced, a same verdict too
     feedback = check(exercise, response)
     ss[keys.PR_FEEDBACK] = {**ss[keys.PR_FEEDBACK], exercise.key: feedback}
     ss[keys.PR_PROGRESS] = ss[keys.PR_PROGRESS].record(exercise, feedback)
@@ -248,9 +250,10 @@ def _answer_area(e: Exercise) -> None:
             _("{label}  ·  grade {g}").format(label=label, g=f"{grade[label]:g}"): label for label in order
         }
         st.caption(_("Drag an item up or down; then check."))
-        new = sort_items(
-            list(shown), direction="vertical", custom_style=SORTABLE_STYLE, key=f"pr_sort_{e.key}"
-        )
+        with st.container(key="pr_drag"):  # names the list's frame (views.ui.a11y.FRAMES)
+            new = sort_items(
+                list(shown), direction="vertical", custom_style=SORTABLE_STYLE, key=f"pr_sort_{e.key}"
+            )
         if new and sorted(new) == sorted(shown) and new != list(shown):
             ss[keys.PR_ORDERS] = {**ss[keys.PR_ORDERS], e.key: tuple(shown[t] for t in new)}
         st.button(_("Check order"), key=f"pr_check_{e.key}", type="primary", on_click=_check_order, args=(e,))
@@ -261,6 +264,7 @@ def _feedback(e: Exercise) -> None:
     if fb is None:
         return
     with st.container(key=keys.PR_FEEDBACK):
+        announce(f"pr_verdict_{st.session_state.get(keys.PR_CHECKS, 0)}", fb.message)
         if fb.correct:
             st.success(md_escape(fb.message), icon=":material/check_circle:")
         elif fb.problem:
@@ -331,7 +335,7 @@ def render() -> None:
     e = current_exercise()
     sync_url((PRACTICE, _state()))
 
-    st.markdown("### " + _("Practice"))
+    st.markdown("# " + _("Practice"))
     st.caption(
         _(
             "Exercises with instant feedback: a wrong number gets the mistake that produced it named. "

@@ -335,7 +335,7 @@ TRACK_REVERSE_JS = """
 window.__tops = [];
 (function track() {
   const button = document.querySelector('.st-key-order_reverse');
-  const heading = document.querySelector('[data-testid="stMain"] h3');
+  const heading = document.querySelector('[data-testid="stMain"] h1');
   if (button && heading) {
     const top = Math.round(button.getBoundingClientRect().top - heading.getBoundingClientRect().top);
     if (window.__tops[window.__tops.length - 1] !== top) window.__tops.push(top);

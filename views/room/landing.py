@@ -40,7 +40,7 @@ def landing() -> None:
         )
         join, teach = st.columns(2, gap="large")  # students are most of the visitors: Join first
         with teach:
-            st.markdown("#### " + _("Teach"))
+            st.markdown("## " + _("Teach"))
             st.button(
                 _("Create a room"), key="cl_create", type="primary", on_click=_create_room, width="stretch"
             )
@@ -51,7 +51,7 @@ def landing() -> None:
                 )
             )
         with join:
-            st.markdown("#### " + _("Join"))
+            st.markdown("## " + _("Join"))
             with st.form("cl_join_code", border=False):
                 st.text_input(_("Room code"), key=keys.CL_CODE_INPUT, max_chars=12, placeholder="ABC234")
                 st.form_submit_button(_("Join room"), on_click=_join_code, width="stretch")

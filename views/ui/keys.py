@@ -140,6 +140,7 @@ PR_PICK = "pr_pick"  # the kind "practise what you missed" picked
 PR_MISSED_MODE = "pr_missed_mode"
 PR_PROGRESS = "pr_progress"
 PR_FEEDBACK = "pr_feedback"  # per exercise
+PR_CHECKS = "pr_checks"  # how many answers were checked: each verdict is announced (views.ui.a11y)
 PR_HINTS = "pr_hints"  # how many hints are shown, per exercise
 PR_ORDERS = "pr_orders"  # a drag exercise's order, per exercise
 PR_WARNINGS = "pr_warnings"  # what the share link got wrong

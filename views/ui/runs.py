@@ -71,7 +71,7 @@ def compare_section(
     """The comparison of the loaded runs (two or more), scored as ``tables`` (one per-query table per run)."""
     ss = st.session_state
     names = [name for name, _ in data["runs"]]
-    st.markdown("#### " + _("Compare runs"))
+    st.markdown("## " + _("Compare runs"))
     if ss.get(keys.DS_BASELINE) not in names:
         ss[keys.DS_BASELINE] = names[0]
     c1, c2, c3 = st.columns(3)

@@ -1,0 +1,93 @@
+"""What assistive technology needs and Streamlit does not give (issue 28): the page's language in
+``<html lang>``, names for the drag lists' frames, and a live region that announces a changed number
+or a verdict.
+
+Streamlit hard-codes ``<html lang="en">`` and draws a component's frame with its component's name as
+title ("streamlit_sortables.sortable_items"); neither has a setting. Its public way to run a script
+in the page is ``st.html(..., unsafe_allow_javascript=True)``: :func:`page_setup` draws one such
+script per run of ``app.py``. The script keeps its settings in ``window`` and installs one
+``MutationObserver`` per page load, so what it fixes stays fixed when Streamlit redraws (a rerun,
+a fragment's rerun, another page): the frames' ``aria-label`` (their title stays, browser tests find
+them by it) and the live region, a ``role="status"`` element of its own outside Streamlit's tree,
+which React never replaces, so screen readers hear its changes.
+
+A page asks for an announcement with :func:`announce`: a hidden element carrying the text, which the
+observer copies into the live region when the text changes. Both elements are hidden by the
+stylesheet (``.ndcg-quiet``): they take no room on the page.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+import streamlit as st
+
+from ndcg_core.i18n import N_, _, language
+
+#: ``<html lang>`` per app language (BCP 47): Simplified Chinese, so browsers pick its glyphs.
+HTML_LANG = {"en": "en", "zh": "zh-Hans"}
+
+#: The drag lists' frames, by the container around them (views.ui.drag, views.practice).
+FRAMES = {
+    "[class*='st-key-drag_rows_'] iframe": N_(
+        "Your ranking: drag an item, or press Space on it and move it with the arrow keys"
+    ),
+    ".st-key-pr_drag iframe": N_(
+        "The exercise's list: drag an item, or press Space on it and move it with the arrow keys"
+    ),
+}
+
+_SCRIPT = """<div class="ndcg-quiet"></div><script>
+(() => {
+  window.__ndcgA11y = %(config)s;
+  const fix = () => {
+    const c = window.__ndcgA11y, root = document.documentElement;
+    if (root.lang !== c.lang) root.lang = c.lang;
+    for (const [selector, label] of Object.entries(c.frames)) {
+      for (const frame of document.querySelectorAll(selector)) {
+        if (frame.getAttribute('aria-label') !== label) frame.setAttribute('aria-label', label);
+      }
+    }
+    let live = document.getElementById('ndcg-live');
+    if (!live) {
+      live = Object.assign(document.createElement('div'), {id: 'ndcg-live', className: 'ndcg-sr-only'});
+      live.setAttribute('role', 'status');
+      live.setAttribute('aria-atomic', 'true');
+      document.body.appendChild(live);
+    }
+    const said = window.__ndcgSaid || (window.__ndcgSaid = new Map());
+    for (const el of document.querySelectorAll('.ndcg-say[data-say]')) {
+      const key = el.dataset.key, text = el.dataset.say, before = said.get(key);
+      if (before === text) continue;
+      said.set(key, text);
+      // A number is announced when it changes, not when a page shows it first; a verdict always.
+      if (before !== undefined || el.dataset.first !== 'quiet') live.textContent = text;
+    }
+  };
+  fix();
+  if (!window.__ndcgObserver) {
+    window.__ndcgObserver = new MutationObserver(fix);
+    window.__ndcgObserver.observe(document.body, {childList: true, subtree: true, attributes: true,
+                                                 attributeFilter: ['data-say', 'title']});
+  }
+})();
+</script>"""
+
+
+def page_setup() -> None:
+    """The page's language, the frames' names and the live region (drawn by app.py on every run)."""
+    config = {"lang": HTML_LANG.get(language(), language()), "frames": {s: _(t) for s, t in FRAMES.items()}}
+    data = json.dumps(config, ensure_ascii=False).replace("<", "\\u003c")  # never ends the script early
+    st.html(_SCRIPT % {"config": data}, unsafe_allow_javascript=True)
+
+
+def announce(key: str, text: str, *, on_first_show: bool = True) -> None:
+    """Have screen readers say ``text`` (plain text) when it differs from the last one under ``key``.
+
+    ``on_first_show=False`` keeps it quiet when the page shows it first (a number on arrival), and
+    announces only its changes.
+    """
+    first = "" if on_first_show else ' data-first="quiet"'
+    data = f'data-key="{html.escape(key)}" data-say="{html.escape(text)}"{first}'
+    st.html(f'<div class="ndcg-quiet ndcg-say" {data}></div>')
