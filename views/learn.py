@@ -41,7 +41,7 @@ from ndcg_core.teaching.playground import all_scored, state_from_example
 from ndcg_core.teaching.rendering import explained, state_figure
 from ndcg_core.variants import format_number
 from views.ui import keys
-from views.ui.a11y import announce
+from views.ui.a11y import announce, move_focus
 from views.ui.charts import chart
 from views.ui.drag import drag_list
 from views.ui.formula import formula_name
@@ -119,6 +119,38 @@ def _state() -> LearnState:
 def _go(delta: int) -> None:
     ss = st.session_state
     ss[keys.LEARN_STEP] = clamp_step(ss[keys.LEARN_STEP] + delta)
+    _focus_next("step")
+
+
+def _focus_next(after: str) -> None:
+    """Ask for the keyboard focus to go to the next thing to do after ``after`` ("step": a new
+    step was opened; "answer": a prediction was checked or skipped; "problem": it was unreadable),
+    drawn by :func:`_move_focus`: Check and Skip disappear once used, and focus fell to the page's
+    start (44 to 70 Tab presses back to Next)."""
+    ss = st.session_state
+    ss[keys.LEARN_FOCUS] = (ss.get(keys.LEARN_FOCUS, (0, ""))[0] + 1, after)
+
+
+def _move_focus(step: LessonStep | None) -> None:
+    """The focus request of the last callback, if any: the new step's prediction box when it asks
+    one, else Next (or Previous on the last step); the box again for an unreadable answer."""
+    ss = st.session_state
+    n, after = ss.get(keys.LEARN_FOCUS, (0, ""))
+    if not after:
+        return
+    ss[keys.LEARN_FOCUS] = (n, "")
+    box = None
+    if step is not None and step.question is not None and step.number not in ss[keys.LEARN_REVEALED]:
+        key = keys.learn_choice(step.number) if step.question.choices else keys.learn_guess(step.number)
+        box = f".st-key-{key} input"
+    if after == "problem" or (after == "step" and box):
+        target = box
+    elif ss[keys.LEARN_STEP] < N_STEPS:
+        target = ".st-key-learn_next button"
+    else:
+        target = ".st-key-learn_prev button"
+    if target:
+        move_focus(target, f"learn_focus_{n}")
 
 
 def _go_to(n: int) -> None:
@@ -153,10 +185,12 @@ def _check(n: int) -> None:
     feedback = check_answer(question, text)
     if feedback.correct is None:
         ss[keys.LEARN_PROBLEM][n] = feedback.message
+        _focus_next("problem")
         return
     ss[keys.LEARN_PROBLEM].pop(n, None)
     ss[keys.LEARN_ANSWERS][n] = text
     ss[keys.LEARN_REVEALED].add(n)
+    _focus_next("answer")
 
 
 def _skip(n: int) -> None:
@@ -164,6 +198,7 @@ def _skip(n: int) -> None:
     ss[keys.LEARN_PROBLEM].pop(n, None)
     ss[keys.LEARN_ANSWERS].pop(n, None)
     ss[keys.LEARN_REVEALED].add(n)
+    _focus_next("answer")
 
 
 def _keep_typed(n: int) -> None:
@@ -442,6 +477,7 @@ def render() -> None:
             st.html(PRESENT_CSS)
             st.info(problem)
             _nav(present=True)
+        ss[keys.LEARN_FOCUS] = (ss.get(keys.LEARN_FOCUS, (0, ""))[0], "")  # the buttons stay, and the focus
     else:
         for message in ss.get(keys.PG_URL_WARNINGS, []):
             st.warning(md_escape(error_text(message)))
@@ -454,11 +490,13 @@ def render() -> None:
             _list_panel()  # drawn first: it may change the list the lesson shows
         state = current_state()
         ex, problem = _explain(state)
+        step = None if ex is None else lesson_step(ss[keys.LEARN_STEP], ex)
         with right:
-            if ex is None:
+            if step is None:
                 st.info(problem)
             else:
-                _lesson(lesson_step(ss[keys.LEARN_STEP], ex), state, ex)
+                _lesson(step, state, ex)
+        _move_focus(step)
     sync_url((SHARED, state), (LEARN, _state()))
     record_history()
 

@@ -12,8 +12,9 @@ them by it) and the live region, a ``role="status"`` element of its own outside 
 which React never replaces, so screen readers hear its changes.
 
 A page asks for an announcement with :func:`announce`: a hidden element carrying the text, which the
-observer copies into the live region when the text changes. Both elements are hidden by the
-stylesheet (``.ndcg-quiet``): they take no room on the page.
+observer copies into the live region when the text changes; and for the keyboard focus to move
+with :func:`move_focus` (after a button that disappears, focus would drop to the page's start).
+These elements are hidden by the stylesheet (``.ndcg-quiet``): they take no room on the page.
 """
 
 from __future__ import annotations
@@ -64,6 +65,13 @@ _SCRIPT = """<div class="ndcg-quiet"></div><script>
       // A number is announced when it changes, not when a page shows it first; a verdict always.
       if (before !== undefined || el.dataset.first !== 'quiet') live.textContent = text;
     }
+    const moved = window.__ndcgMoved || (window.__ndcgMoved = new Set());
+    for (const el of document.querySelectorAll('.ndcg-focus[data-target]')) {
+      const target = document.querySelector(el.dataset.target);
+      if (moved.has(el.dataset.key) || !target || target.disabled) continue;
+      moved.add(el.dataset.key);
+      target.focus();
+    }
   };
   fix();
   if (!window.__ndcgObserver) {
@@ -91,3 +99,10 @@ def announce(key: str, text: str, *, on_first_show: bool = True) -> None:
     first = "" if on_first_show else ' data-first="quiet"'
     data = f'data-key="{html.escape(key)}" data-say="{html.escape(text)}"{first}'
     st.html(f'<div class="ndcg-quiet ndcg-say" {data}></div>')
+
+
+def move_focus(selector: str, key: str) -> None:
+    """Move the keyboard focus to the first element matching ``selector`` (CSS), once per ``key``
+    (a new key for every request), as soon as it is on the page and enabled."""
+    data = f'data-key="{html.escape(key)}" data-target="{html.escape(selector)}"'
+    st.html(f'<div class="ndcg-quiet ndcg-focus" {data}></div>')

@@ -116,6 +116,7 @@ LEARN_ANSWERS = "learn_answers"  # the checked prediction per step
 LEARN_TYPED = "learn_typed"  # what was typed per step, kept even when unreadable
 LEARN_PROBLEM = "learn_problem"  # the message for an unreadable prediction, per step
 LEARN_QUESTION = "learn_question"  # the question the prediction buttons check
+LEARN_FOCUS = "learn_focus"  # (request number, what was done): where the keyboard focus goes next
 LEARN_EXAMPLE = "learn_example"
 LEARN_PRESENT_TOGGLE = "learn_present_toggle"
 LEARN_CHOICE = "learn_choice_"  # + the step: a choice prediction's radio
