@@ -293,6 +293,7 @@ MESSAGES: dict[str, str] = {
     "class_give_every_item": N_("Give every item once, in your order."),
     "class_answer_too_long": N_("That answer is too long."),
     "room_hours": N_("NDCG_ROOM_HOURS must be a positive number of hours; got {text}"),
+    "progress_days": N_("NDCG_PROGRESS_DAYS must be a positive number of days; got {text}"),
     "question_status": N_("status must be one of {allowed}; got {status}"),
 }
 

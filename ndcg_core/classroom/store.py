@@ -275,6 +275,23 @@ def _sqlite_pragmas(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN")
 
 
+def connect(url: str) -> tuple[Engine, Callable[..., Any]]:
+    """An engine for ``url`` (SQLite: its folder made, WAL and the pragmas above; PostgreSQL: a pool
+    for several sessions at once) and the dialect's ``insert``, which has ``on_conflict_do_update``.
+
+    Every table of the app's database (:data:`metadata`) is made with ``create_all`` by whoever
+    connects: the class store and the learners' progress (:mod:`.progress`) share the database.
+    """
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"timeout": 30})
+        _sqlite_pragmas(engine)
+        return engine, sqlite.insert
+    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True), postgresql.insert
+
+
 class Store:
     """The class-mode database. Make one per process and share it (it holds the engine's pool).
 
@@ -292,16 +309,7 @@ class Store:
         self.url = url or database_url()
         self.lifetime = timedelta(hours=room_hours() if hours is None else hours)
         self.clock = clock or _utcnow
-        if self.url.startswith("sqlite"):
-            path = self.url.split("///", 1)[-1]
-            if path and path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-            self.engine = create_engine(self.url, connect_args={"timeout": 30})
-            _sqlite_pragmas(self.engine)
-            self._insert = sqlite.insert
-        else:
-            self.engine = create_engine(self.url, pool_size=10, max_overflow=20, pool_pre_ping=True)
-            self._insert = postgresql.insert
+        self.engine, self._insert = connect(self.url)
         self._writer = self.engine.execution_options(write=True)
         metadata.create_all(self.engine)
 

@@ -10,6 +10,8 @@ Learn         ``step``, ``present``           :class:`LearnState`
 Practice      ``seed``, ``ex``, ``level``,    :class:`PracticeState`
               ``kind``
 Class         ``room``, ``key``, ``me``       :class:`ClassState`
+Learn and     ``learner``                     :class:`LearnerState` (whose saved progress)
+Practice
 ============  ==============================  ===========================================
 
 Each state is a frozen dataclass with the same three pure functions: ``from_params(params)``
@@ -36,7 +38,7 @@ from ..i18n import _
 from .lesson import clamp_step
 from .practice import KINDS, LEVELS
 
-__all__ = ["ClassState", "LearnState", "PracticeState"]
+__all__ = ["LEARNER_TOKEN", "ClassState", "LearnState", "LearnerState", "PracticeState"]
 
 
 @dataclass(frozen=True)
@@ -170,3 +172,45 @@ class ClassState:
         """The parameters that are set, in the order room, key, me."""
         given = {"room": self.room, "key": self.key, "me": self.me}
         return {name: value for name, value in given.items() if value is not None}
+
+
+#: A learner token as the app issues them (``secrets.token_urlsafe(18)``: 24 characters).
+LEARNER_TOKEN = re.compile(r"^[A-Za-z0-9_-]{24}$")
+
+
+@dataclass(frozen=True)
+class LearnerState:
+    """Whose saved progress Learn and Practice show: a learner token (``learner``) or none yet.
+
+    The token is issued by the server (:class:`ndcg_core.classroom.progress.ProgressStore`) the
+    first time a student has something to keep, never chosen. A link's ``learner`` that cannot be
+    a token is ``rejected`` (the page says so and starts fresh); whether a well-formed token was
+    issued is the store's to say.
+
+    >>> LearnerState.from_params({"learner": "x"})
+    (LearnerState(token=None, rejected=True), [])
+    >>> LearnerState("abcdefghijklmnopqrstuvwx").to_params()
+    {'learner': 'abcdefghijklmnopqrstuvwx'}
+    """
+
+    token: str | None = None
+    rejected: bool = False
+
+    PARAMS: ClassVar[tuple[str, ...]] = ("learner",)
+
+    @classmethod
+    def carried_by(cls, params: Mapping[str, str]) -> bool:
+        return "learner" in params
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, str]) -> tuple[LearnerState, list[str]]:
+        text = params.get("learner")
+        if text is None:
+            return cls(), []
+        if LEARNER_TOKEN.match(text):
+            return cls(token=text), []
+        return cls(rejected=True), []
+
+    def to_params(self) -> dict[str, str]:
+        """``learner`` once the student has a token."""
+        return {} if self.token is None else {"learner": self.token}

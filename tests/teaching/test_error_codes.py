@@ -16,6 +16,7 @@ from error_codes import PAGES, TEACHING, codes_in, codes_used
 
 from ndcg_core import explain
 from ndcg_core.classroom import BadAnswer, BadQuestion
+from ndcg_core.classroom.progress import progress_days
 from ndcg_core.classroom.questions import exercise, grade, playground_definition, practice_definition
 from ndcg_core.classroom.store import Store, room_hours
 from ndcg_core.errors import MESSAGES, Message, NDCGError, error_text
@@ -194,6 +195,8 @@ def test_class_mode_settings_raise_their_codes(monkeypatch, tmp_path):
     monkeypatch.setenv("NDCG_ROOM_HOURS", "-1")
     assert raised(room_hours).code == "room_hours"
     assert raised(lambda: _status(tmp_path)).code == "question_status"
+    monkeypatch.setenv("NDCG_PROGRESS_DAYS", "0")
+    assert raised(progress_days).code == "progress_days"
 
 
 #: Raised by the pages (views/): a custom gain table without a grade of the list, a formula class
@@ -203,7 +206,7 @@ PAGE_CODES = {"grade_without_gain", "class_formula", "entry_not_finite"}
 
 
 def test_every_code_the_teaching_layer_uses_has_a_real_path():
-    covered = {code for code, _call in TEACHING_PATHS} | {"room_hours", "question_status"}
+    covered = {code for code, _call in TEACHING_PATHS} | {"room_hours", "question_status", "progress_days"}
     assert sorted(set(codes_used(TEACHING)) - covered) == []
     assert set(codes_used(PAGES)) == PAGE_CODES
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 import pandas as pd
 
@@ -43,6 +44,35 @@ class Progress:
             )
         return Progress(attempts, dict(self.correct), 0, self.best_streak, self.solved)
 
+    def to_data(self) -> dict[str, Any]:
+        """Every field as JSON-ready data (sets as sorted lists), for the learner's saved progress."""
+        data: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            data[f.name] = (
+                sorted(value)
+                if isinstance(value, frozenset)
+                else (dict(value) if isinstance(value, Mapping) else value)
+            )
+        return data
+
+    @classmethod
+    def from_data(cls, data: Any) -> Progress:
+        """Back from :meth:`to_data`. Saved data is not trusted: a field that is missing or malformed
+        keeps its fresh value, counts are whole numbers from 0, and only known kinds count."""
+        if not isinstance(data, Mapping):
+            return cls()
+        fresh, given = cls(), {}
+        for f in fields(cls):
+            value, default = data.get(f.name), getattr(fresh, f.name)
+            if isinstance(default, frozenset) and isinstance(value, list):
+                given[f.name] = frozenset(v for v in value if isinstance(v, str) and len(v) <= 200)
+            elif isinstance(default, Mapping) and isinstance(value, Mapping):
+                given[f.name] = {k: v for k, v in value.items() if k in KINDS and _count(v)}
+            elif isinstance(default, int) and _count(value):
+                given[f.name] = value
+        return cls(**given)
+
     def missed(self, kind: str) -> int:
         """Wrong answers for a kind."""
         return self.attempts.get(kind, 0) - self.correct.get(kind, 0)
@@ -60,6 +90,10 @@ class Progress:
                 for kind, title in KINDS.items()
             ]
         )
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**9
 
 
 def next_kind(progress: Progress, seed: int, number: int) -> str:
