@@ -12,8 +12,10 @@ from views.ui.a11y import page_setup
 from views.ui.drag import DRAG_LIST_CSS
 from views.ui.formula import DATASETS, PLAYGROUND, formula_controls
 from views.ui.language import init_language, language_switch
+from views.ui.learner import cookie_writer, init_learner
 from views.ui.session import count_run, warm_process
 from views.ui.share import init_session
+from views.ui.start import PHONE_NAV_JS, note_page
 
 ROOT = Path(__file__).parent
 
@@ -25,6 +27,7 @@ page_setup()  # <html lang>, the drag lists' names, the live region (views/ui/a1
 
 count_run()
 init_session()
+init_learner()  # the learner's saved progress, from the link or this browser's cookie
 
 VIEWS = ROOT / "views"
 pages = [
@@ -42,10 +45,14 @@ FORMULA_OF = {"learn": PLAYGROUND, "": PLAYGROUND, "explore": PLAYGROUND, "datas
 page = st.navigation(pages, position="top")
 # Each page its own browser-tab title (what a screen reader says first, and what a tab list shows).
 st.set_page_config(page_title=f"{page.title} · {APP_TITLE}")
+note_page(page.url_path)  # a first visit to "/" without a link gets the start panel
 scope = FORMULA_OF.get(page.url_path)
 with st.sidebar:
     language_switch()  # every page, with or without formula controls
     if scope is not None:
         formula_controls(scope)
+    st.html(PHONE_NAV_JS, unsafe_allow_javascript=True)  # a phone's navigation closes once used
 page.run()
+with st.sidebar:
+    cookie_writer()  # a learner token issued (or a start panel ended) during the page's run
 warm_process()  # once per process, after the first page is drawn

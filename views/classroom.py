@@ -18,6 +18,7 @@ from views.room.lecturer import lecturer
 from views.room.student import student
 from views.ui import keys
 from views.ui.share import CLASS, adopt, sync_url
+from views.ui.start import where_next
 
 
 def render() -> None:
@@ -70,3 +71,5 @@ def page() -> None:
 
 
 render()
+if not link().room:  # the landing page; a room is the lecture's own screen
+    where_next("class")

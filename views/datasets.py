@@ -30,6 +30,7 @@ from views.ui.formula import formula_name
 from views.ui.internals import release_uploads
 from views.ui.markup import code_span, message_markdown, sentence
 from views.ui.runs import compare_section
+from views.ui.start import where_next
 from views.ui.state import load_state
 
 MAX_CHOICES = 500
@@ -523,3 +524,4 @@ def render() -> None:
 
 
 render()
+where_next("datasets")

@@ -32,6 +32,7 @@ from views.ui.formula import OPTIONS, PLAYGROUND, formula_name, load_spec
 from views.ui.items import items_editor
 from views.ui.markup import md_escape
 from views.ui.session import keep_widgets
+from views.ui.start import where_next
 from views.ui.state import current_state, load_state
 from views.ui.tables import HEADERS, STYLE_LIMIT, beyond_caption, step_table, table_box
 
@@ -453,3 +454,4 @@ def _render() -> None:
 
 
 render()
+where_next("explore")

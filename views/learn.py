@@ -39,6 +39,7 @@ from ndcg_core.teaching.lesson import (
 from ndcg_core.teaching.pages import LearnState
 from ndcg_core.teaching.playground import all_scored, state_from_example
 from ndcg_core.teaching.rendering import explained, state_figure
+from ndcg_core.teaching.saved import learn_data, learn_from_data
 from ndcg_core.variants import format_number
 from views.ui import keys
 from views.ui.a11y import announce, move_focus
@@ -47,11 +48,13 @@ from views.ui.drag import drag_list
 from views.ui.formula import formula_name
 from views.ui.history import history_buttons, record_history
 from views.ui.items import items_editor
+from views.ui.learner import LEARNER, learner_message, learner_state, progress_note, save, take_loaded
 from views.ui.markup import md_escape
 from views.ui.session import bump
 from views.ui.share import LEARN, SHARED, adopt, sync_url
+from views.ui.start import PAGES, where_next
 from views.ui.state import current_state, load_state
-from views.ui.tables import beyond_caption, column_help_config, export_buttons
+from views.ui.tables import CELL_FORMATS, HEADERS, beyond_caption, column_help_config, export_buttons
 
 PRESENT_CSS = """
 <style>
@@ -101,7 +104,30 @@ def _init_page() -> None:
     ss.setdefault(keys.LEARN_ANSWERS, {})
     ss.setdefault(keys.LEARN_TYPED, {})
     ss.setdefault(keys.LEARN_PROBLEM, {})
+    step_in_link = LEARN.carried(LEARN.params(st.query_params.to_dict()))
     adopt(LEARN, _load)
+    _restore(step_in_link)
+
+
+def _restore(step_in_link: bool) -> None:
+    """Put the learner's saved answers in place, once loaded; the step too, unless the link names one."""
+    data = take_loaded("learn")
+    if data is None:
+        return
+    ss = st.session_state
+    saved = learn_from_data(data)
+    ss[keys.LEARN_REVEALED] = set(saved.revealed)
+    ss[keys.LEARN_ANSWERS] = dict(saved.answers)
+    ss[keys.LEARN_TYPED] = {**ss[keys.LEARN_TYPED], **saved.answers}
+    if saved.step is not None and not step_in_link:
+        ss[keys.LEARN_STEP] = saved.step
+
+
+def _save() -> None:
+    """Keep the student's answers and step for a later visit, once a prediction was answered or skipped."""
+    ss = st.session_state
+    document = learn_data(ss[keys.LEARN_STEP], ss[keys.LEARN_REVEALED], ss[keys.LEARN_ANSWERS])
+    save("learn", document, worth_keeping=bool(ss[keys.LEARN_REVEALED]))
 
 
 def _load(state: LearnState, warnings: list[str]) -> None:
@@ -321,6 +347,16 @@ def _grid(frame, beyond, key: str) -> None:
     styled = styled.apply(lambda row: [grey if beyond[row.name] else "" for _ in row], axis=1)
     with st.container(key=key):
         st.dataframe(styled, hide_index=True, column_config=config, height=min(38 + 35 * len(frame), 390))
+        # On a phone the grid cannot fit seven columns in 390 px: the same table as HTML, whose
+        # headers wrap, shows instead (assets/style.css picks one by the screen's width).
+        table = table_html(
+            frame,
+            beyond=beyond,
+            formats={c: CELL_FORMATS[c] for c in frame.columns if c in CELL_FORMATS},
+            labels={c: _(HEADERS.get(c, c)) for c in frame.columns},
+            titles={c: _(COLUMN_HELP[c]) for c in frame.columns if c in COLUMN_HELP},
+        )
+        st.html(f'<div class="step-table-wrap learn-phone-table">{table}</div>')
 
 
 def _figure(step: LessonStep, state, ex):
@@ -448,6 +484,13 @@ def _lesson(step: LessonStep, state, ex) -> None:
     figure = _figure(step, state, ex)
     if step.number >= 4 and revealed:
         chart(figure, key="learn_chart")
+    if step.number == N_STEPS:
+        with st.container(key="learn_to_practice"):
+            st.page_link(
+                PAGES["practice"][0],
+                label=_("You have built NDCG. Next: test yourself in Practice"),
+                icon=":material/quiz:",
+            )
     with st.expander(_("Export this step for slides"), icon=":material/download:"):
         frame = step_frame(ex, IDEAL_COLUMNS, ideal=True) if step.ideal else step_frame(ex, columns)
         export_buttons("learn", frame, step.formulas, figure, f"ndcg-step-{step.number}")
@@ -468,6 +511,7 @@ def _explain(state):
 def render() -> None:
     ss = st.session_state
     _init_page()
+    _save()  # before drawing: the page's note says whether the progress is kept
     if ss[keys.LEARN_PRESENT]:
         state = current_state()
         ex, problem = _explain(state)
@@ -481,6 +525,7 @@ def render() -> None:
     else:
         for message in ss.get(keys.PG_URL_WARNINGS, []):
             st.warning(md_escape(error_text(message)))
+        learner_message()
         st.markdown("# " + _("Learn NDCG in seven steps"))
         formula_name(ss[keys.PG_SPEC])
         _nav(present=False)
@@ -496,8 +541,10 @@ def render() -> None:
                 st.info(problem)
             else:
                 _lesson(step, state, ex)
+        progress_note("learn")
+        where_next("learn")
         _move_focus(step)
-    sync_url((SHARED, state), (LEARN, _state()))
+    sync_url((SHARED, state), (LEARN, _state()), (LEARNER, learner_state()))
     record_history()
 
 

@@ -38,6 +38,7 @@ from views.ui.items import items_table, read_items_table
 from views.ui.markup import md_escape
 from views.ui.session import bump, next_id
 from views.ui.share import SHARED, state_file_controls, sync_url
+from views.ui.start import start_panel, where_next
 from views.ui.state import current_state, load_state
 from views.ui.tables import export_buttons, step_table
 
@@ -336,6 +337,7 @@ def render() -> None:
             state_file_controls()
         _gallery()
 
+    start_panel()  # a first visit without a link: what NDCG is for, and three ways in
     for message in ss.get(keys.PG_URL_WARNINGS, []):
         st.warning(md_escape(error_text(message)))
 
@@ -349,6 +351,7 @@ def render() -> None:
     formula_name(ss[keys.PG_SPEC])
     ss[keys.PG_SIDEBAR_INPUTS] = _sidebar_inputs()
     _body()
+    where_next("playground")
 
 
 def _sidebar_inputs() -> tuple:

@@ -32,10 +32,22 @@ from ndcg_core.teaching.practice import (
     make_exercise,
     next_kind,
 )
+from ndcg_core.teaching.saved import practice_data, practice_from_data
 from views.ui import keys
 from views.ui.a11y import announce
+from views.ui.learner import (
+    LEARNER,
+    learner_message,
+    learner_state,
+    page_url,
+    progress_note,
+    save,
+    take_loaded,
+    token,
+)
 from views.ui.markup import md_escape
 from views.ui.share import PRACTICE, adopt, sync_url
+from views.ui.start import where_next
 
 MIXED = "mixed"
 # a hint table's own column (the step-table names are in ndcg_core.teaching.lesson)
@@ -89,6 +101,31 @@ def _state() -> PracticeState:
     ss = st.session_state
     kind = ss[keys.PR_PICK] or (ss[keys.PR_KIND] if ss[keys.PR_KIND] != MIXED else None)
     return PracticeState(seed=ss[keys.PR_SEED], ex=ss[keys.PR_NUMBER], level=ss[keys.PR_LEVEL], kind=kind)
+
+
+def _restore(place_in_link: bool) -> None:
+    """Put the learner's saved progress in place, once loaded; the place too, unless the link names one."""
+    data = take_loaded("practice")
+    if data is None:
+        return
+    ss = st.session_state
+    saved = practice_from_data(data)
+    ss[keys.PR_PROGRESS] = saved.progress
+    ss[keys.PR_MISSED_MODE] = saved.missed_mode
+    if saved.place is not None and not place_in_link:
+        _load(saved.place, [])
+
+
+def _saved_document() -> dict:
+    """What the learner keeps of this page: the score, and the set, exercise, level and kind chosen."""
+    ss = st.session_state
+    place = PracticeState(
+        seed=ss[keys.PR_SEED],
+        ex=ss[keys.PR_NUMBER],
+        level=ss[keys.PR_LEVEL],
+        kind=None if ss[keys.PR_KIND] == MIXED else ss[keys.PR_KIND],
+    )
+    return practice_data(ss[keys.PR_PROGRESS], place, ss[keys.PR_MISSED_MODE])
 
 
 def current_exercise() -> Exercise:
@@ -318,7 +355,8 @@ def _hints(e: Exercise) -> None:
 
 def _progress() -> None:
     p: Progress = st.session_state[keys.PR_PROGRESS]
-    with st.expander(_("Your progress this session"), expanded=False):
+    with st.expander(_("Your progress"), expanded=False, key="pr_progress_panel"):
+        progress_note("practice")
         total_attempts = sum(p.attempts.values())
         total_correct = sum(p.correct.values())
         c1, c2, c3 = st.columns(3)
@@ -330,10 +368,13 @@ def _progress() -> None:
 
 def render() -> None:
     _defaults()
+    place_in_link = PRACTICE.carried(PRACTICE.params(st.query_params.to_dict()))
     adopt(PRACTICE, _load)
+    _restore(place_in_link)
     ss = st.session_state
     e = current_exercise()
-    sync_url((PRACTICE, _state()))
+    save("practice", _saved_document(), worth_keeping=bool(ss[keys.PR_PROGRESS].attempts))
+    sync_url((PRACTICE, _state()), (LEARNER, learner_state()))
 
     st.markdown("# " + _("Practice"))
     st.caption(
@@ -344,6 +385,7 @@ def render() -> None:
     )
     for message in ss[keys.PR_WARNINGS]:
         st.warning(md_escape(message))
+    learner_message()
 
     with st.container(key="pr_controls"):
         c1, c2 = st.columns([0.5, 0.5])
@@ -398,12 +440,22 @@ def render() -> None:
         _("Next exercise"), key="pr_next", on_click=_go, args=(e.number + 1,), type="primary", width="stretch"
     )
     n3.button(_("New set"), key="pr_new", on_click=_new_set, width="stretch", help=_("A new random seed"))
-    st.caption(
-        _("Exercise set {seed}: share this page's link to hand out the same exercises.").format(
-            seed=ss[keys.PR_SEED]
+    if token() is None:
+        st.caption(
+            _("Exercise set {seed}: share this page's link to hand out the same exercises.").format(
+                seed=ss[keys.PR_SEED]
+            )
         )
-    )
+    else:  # the page's own link carries the student's progress: hand out one without it
+        with st.container(key="pr_share"):
+            st.caption(
+                _("Exercise set {seed}: to hand out the same exercises, share this link.").format(
+                    seed=ss[keys.PR_SEED]
+                )
+            )
+            st.code(page_url("practice", _state().to_params()), language=None, wrap_lines=True)
     _progress()
+    where_next("practice")
 
 
 render()

@@ -73,7 +73,7 @@ def new_token() -> str:
 
 def valid_token(text: str | None) -> bool:
     """Whether ``text`` has the form of a token this app issues (not whether it was issued)."""
-    return bool(text) and LEARNER_TOKEN.match(text) is not None
+    return isinstance(text, str) and LEARNER_TOKEN.match(text) is not None
 
 
 def _hash(token: str) -> str:

@@ -196,6 +196,21 @@ def cl_order(question: int) -> str:
     return f"cl_order_{question}"
 
 
+# ------------------------------------------------------------------ saved progress (views.ui.learner)
+
+LR_TOKEN = "lr_token"  # this session's learner token (None until the server issued one)
+LR_URL = "lr_url"  # the learner link's parameters last written or read
+LR_MESSAGE = "lr_message"  # why a link's or this browser's saved progress was not found
+LR_LOADED = "_lr_loaded"  # saved documents a page has yet to put in place, per section
+LR_SAVED = "_lr_saved"  # the documents last saved, per section (an unchanged one is not written again)
+LR_FAILED = "_lr_failed"  # the database could not be reached: progress is kept in this session only
+LR_COOKIES = "_lr_cookies"  # the cookies this browser should hold (name to value)
+
+# ------------------------------------------------------------------ the way in (views.ui.start)
+
+START_DONE = "start_done"  # the start panel was dismissed, or a path taken
+START_FIRST = "_start_first"  # the session's first page, and whether its link was bare
+
 # ------------------------------------------------------------------ Explore
 
 CMP_JUDGED = "cmp_judged"

@@ -1,0 +1,281 @@
+"""A student's progress that outlasts the session: a learner token in the link and in a cookie.
+
+The server issues the token (:class:`ndcg_core.classroom.progress.ProgressStore`) the first time
+a student has something to keep (a checked Practice answer, a Learn prediction); from then on
+Learn and Practice save their document (:mod:`ndcg_core.teaching.saved`) whenever it changes.
+The token travels in those pages' links as ``learner=`` (:data:`LEARNER`) and in the cookie
+:data:`COOKIE`, written by a small script (:func:`cookie_writer`) and read by Streamlit
+(``st.context.cookies``) when a later session starts: a reload keeps the link, and a new
+tab, or the browser opened again, finds the cookie.
+
+A link's token wins over the cookie (it is how a student continues on another device). A token
+the store does not know (mistyped, forgotten, or never issued) loads nothing: the page says so and
+the student starts afresh, with a new token once there is something to keep. A database that
+cannot be reached costs only the saving: the pages work on, and say progress is kept in this
+session only.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, urlencode, urlsplit
+
+import streamlit as st
+
+from ndcg_core.i18n import _
+from ndcg_core.teaching.pages import LearnerState
+
+from . import keys
+from .language import ui_params
+from .share import Link, adopt
+
+if TYPE_CHECKING:
+    from ndcg_core.classroom.progress import ProgressStore
+
+#: The cookie that keeps the learner token in this browser (a year; every path of the app).
+COOKIE = "ndcg_learner"
+#: The cookie that says this browser has seen the start panel (views.ui.start).
+START_COOKIE = "ndcg_start"
+COOKIE_DAYS = 365
+
+LEARNER: Link[LearnerState] = Link(
+    keys.LR_URL,
+    LearnerState.PARAMS,
+    LearnerState.carried_by,
+    LearnerState.from_params,
+    LearnerState.to_params,
+)
+
+#: Writes the cookies it is given into the page's document (Streamlit reads cookies, never writes).
+_COOKIE_SCRIPT = st.components.v2.component(
+    "ndcg_cookie",
+    js=f"""
+export default function ({{ data }}) {{
+  const secure = location.protocol === "https:" ? "; Secure" : "";
+  const keep = "; Max-Age={COOKIE_DAYS * 86400}; Path=/; SameSite=Lax" + secure;
+  for (const [name, value] of Object.entries(data || {{}})) {{
+    document.cookie = `${{name}}=${{encodeURIComponent(value)}}${{keep}}`;
+  }}
+}}
+""",
+)
+
+
+@st.cache_resource(show_spinner=False)
+def _store(url: str) -> ProgressStore:
+    """One store per database per server process (a new NDCG_DATA_DIR gets its own)."""
+    from ndcg_core.classroom.progress import ProgressStore
+
+    return ProgressStore(url)
+
+
+def _failures() -> tuple[type[Exception], ...]:
+    """What a database that cannot be reached raises. SQLAlchemy is imported only when a session
+    has progress to load or save: a first visit to the Playground never loads it."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    return (SQLAlchemyError, OSError)
+
+
+def _database() -> ProgressStore | None:
+    """The progress store, or None (and the session told so) when the database cannot be reached."""
+    from ndcg_core.classroom.store import database_url
+
+    try:
+        return _store(database_url())
+    except _failures():
+        st.session_state[keys.LR_FAILED] = True
+        return None
+
+
+def browser_cookies() -> Mapping[str, str]:
+    """The cookies the browser sent when this session started (none under AppTest)."""
+    try:
+        cookies = dict(st.context.cookies)  # AppTest's stand-in holds none
+    except Exception:  # no browser behind the session
+        return {}
+    return {name: value for name, value in cookies.items() if isinstance(value, str)}
+
+
+def token() -> str | None:
+    return st.session_state.get(keys.LR_TOKEN)
+
+
+def learner_state() -> LearnerState:
+    """The page-state Learn and Practice write into their link."""
+    return LearnerState(token())
+
+
+def want_cookie(name: str, value: str) -> None:
+    """Ask the browser to keep ``name=value`` (written by :func:`cookie_writer` at the end of the run)."""
+    ss = st.session_state
+    ss[keys.LR_COOKIES] = {**ss.get(keys.LR_COOKIES, {}), name: value}
+
+
+# ------------------------------------------------------------------ loading
+
+
+def _use(given: str | None, *, from_link: bool) -> bool:
+    """Load the progress saved under ``given``; False when the store does not know it."""
+    ss = st.session_state
+    store = _database()
+    if store is None or given is None:
+        return False
+    try:
+        saved = store.load(given)
+    except _failures():
+        ss[keys.LR_FAILED] = True
+        return False
+    if saved is None:
+        return False
+    ss[keys.LR_TOKEN] = given
+    ss[keys.LR_LOADED] = {"practice": saved.practice, "learn": saved.learn}
+    ss[keys.LR_SAVED] = {"practice": saved.practice, "learn": saved.learn}
+    if from_link:
+        ss.pop(keys.LR_MESSAGE, None)
+        want_cookie(COOKIE, given)
+    return True
+
+
+def _from_link(state: LearnerState, warnings: list[str]) -> None:
+    """A link's learner token (adopted by :func:`views.ui.share.adopt`)."""
+    ss = st.session_state
+    if state.token is None and not state.rejected:
+        return  # no token in the link
+    if state.token is not None and state.token == token():
+        return
+    if _use(state.token, from_link=True):
+        return
+    if ss.get(keys.LR_FAILED):
+        return
+    ss[keys.LR_MESSAGE] = _(
+        "The saved progress in this link was not found (the link may be mistyped, or the progress "
+        "was deleted after months unused). You start afresh here; your progress is saved again as "
+        "soon as you answer."
+    )
+
+
+def init_learner() -> None:
+    """Every run, before the page: the learner of the link (first visit, Back and Forward), else,
+    on a session's first run, the one this browser's cookie names."""
+    ss = st.session_state
+    first = keys.LR_URL not in ss
+    adopt(LEARNER, _from_link)
+    if not first or token() is not None:
+        return
+    kept = browser_cookies().get(COOKIE)
+    if not kept:
+        return
+    if _use(kept, from_link=False):
+        if keys.LR_MESSAGE in ss:  # the link's token was not found: this browser's own is shown
+            ss[keys.LR_MESSAGE] = _(
+                "The saved progress in this link was not found (the link may be mistyped, or the "
+                "progress was deleted after months unused). This device's own saved progress is shown."
+            )
+    elif not ss.get(keys.LR_FAILED) and keys.LR_MESSAGE not in ss:
+        ss[keys.LR_MESSAGE] = _(
+            "The progress saved in this browser was not found (it may have been deleted after months "
+            "unused). You start afresh; your progress is saved again as soon as you answer."
+        )
+
+
+def take_loaded(section: str) -> Any:
+    """The document loaded for ``section`` that its page has yet to put in place (then forgotten)."""
+    loaded = st.session_state.get(keys.LR_LOADED) or {}
+    if section not in loaded:
+        return None
+    st.session_state[keys.LR_LOADED] = {k: v for k, v in loaded.items() if k != section}
+    return loaded[section]
+
+
+# ------------------------------------------------------------------ saving
+
+
+def save(section: str, data: dict[str, Any], *, worth_keeping: bool) -> None:
+    """Save ``section``'s document when it changed; the first document ``worth_keeping`` gets the
+    student a token (a visit that answered nothing leaves nothing in the database)."""
+    ss = st.session_state
+    saved = ss.setdefault(keys.LR_SAVED, {})
+    if saved.get(section) == data or ss.get(keys.LR_FAILED):
+        return
+    if token() is None and not worth_keeping:
+        return
+    store = _database()
+    if store is None:
+        return
+    try:
+        if token() is None or not store.save(token(), section, data):
+            # No token yet, or the store forgot it (purged while the tab was open): a new one.
+            ss[keys.LR_TOKEN] = store.issue()
+            ss.pop(keys.LR_MESSAGE, None)
+            others = {k: v for k, v in saved.items() if k != section and v}
+            for other, document in others.items():
+                store.save(token(), other, document)
+            store.save(token(), section, data)
+            want_cookie(COOKIE, token())
+    except (*_failures(), ValueError):
+        ss[keys.LR_FAILED] = True
+        return
+    ss[keys.LR_SAVED] = {**saved, section: data}
+
+
+# ------------------------------------------------------------------ drawing
+
+
+def learner_message() -> None:
+    """Why a link's or the browser's progress was not loaded, where the page shows its warnings."""
+    message = st.session_state.get(keys.LR_MESSAGE)
+    if message:
+        st.warning(message, icon=":material/history:")
+
+
+def page_url(page: str, params: Mapping[str, str]) -> str:
+    """The full link to ``page`` (``learn`` or ``practice``) with ``params`` and the language."""
+    base = os.environ.get("NDCG_PUBLIC_URL") or st.context.url or ""
+    parts = urlsplit(base)
+    path = parts.path.rstrip("/")
+    for own in ("learn", "practice"):
+        path = path.removesuffix("/" + own)
+    root = f"{parts.scheme}://{parts.netloc}{path}" if parts.netloc else path
+    return f"{root}/{page}?{urlencode({**params, **ui_params()}, quote_via=quote)}"
+
+
+def continue_link(page: str) -> str:
+    """The link that opens ``page`` with this learner's progress, on any device."""
+    return page_url(page, learner_state().to_params())
+
+
+def progress_note(page: str) -> None:
+    """Where the student's progress is kept, and the link to continue on another device."""
+    ss = st.session_state
+    if ss.get(keys.LR_FAILED):
+        st.caption(_("Your progress cannot be saved just now: it is kept until you close this tab."))
+        return
+    if token() is None:
+        st.caption(
+            _(
+                "Your answers are saved on this device as soon as you give one, with no account: "
+                "come back later and carry on."
+            )
+        )
+        return
+    with st.container(key=f"lr_continue_{page}"):
+        st.caption(
+            _(
+                "Saved on this device. To continue on another device, open this link there "
+                "(keep it to yourself: whoever opens it continues your progress):"
+            )
+        )
+        st.code(continue_link(page), language=None, wrap_lines=True)
+
+
+def cookie_writer() -> None:
+    """Draw the script that writes the cookies this session asked for and the browser lacks."""
+    wanted = st.session_state.get(keys.LR_COOKIES) or {}
+    sent = browser_cookies()
+    missing = {name: value for name, value in wanted.items() if sent.get(name) != value}
+    if missing:
+        tag = abs(hash(tuple(sorted(missing.items())))) % 10**9
+        _COOKIE_SCRIPT(data=missing, key=f"lr_cookie_{tag}")

@@ -1,0 +1,138 @@
+"""The way in: a start panel for a first visit, "where next" at the end of every page, and a
+phone's navigation that gets out of the way.
+
+The Playground stays the page at ``/`` (every share link ``/?rel=...`` opens it, as before). A
+visitor whose session starts there with no list in the link, and whose browser has not seen the
+panel (the cookie :data:`~views.ui.learner.START_COOKIE`), finds a start panel on top of it: what
+NDCG is for in two sentences, and three paths. Taking one, dismissing the panel, or opening any
+other page ends it, for this browser.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ndcg_core.i18n import N_, _
+
+from . import keys, learner
+from .learner import START_COOKIE, want_cookie
+
+#: Every page: its script, its title (as the navigation names it), what it offers, its icon.
+PAGES = {
+    "learn": ("views/learn.py", N_("Learn"), N_("NDCG built in seven steps"), ":material/school:"),
+    "practice": (
+        "views/practice.py",
+        N_("Practice"),
+        N_("exercises that name your mistakes"),
+        ":material/quiz:",
+    ),
+    "playground": (
+        "views/playground.py",
+        N_("Playground"),
+        N_("drag a list, watch NDCG follow"),
+        ":material/tune:",
+    ),
+    "explore": (
+        "views/explore.py",
+        N_("Explore"),
+        N_("rankings and formulas side by side"),
+        ":material/compare_arrows:",
+    ),
+    "datasets": (
+        "views/datasets.py",
+        N_("Data sets"),
+        N_("score a whole run of queries"),
+        ":material/table_view:",
+    ),
+    "class": ("views/classroom.py", N_("Class"), N_("a live quiz for a lecture"), ":material/groups:"),
+}
+#: Where each page leads: the first is the suggested next step.
+NEXT = {
+    "learn": ("practice", "playground"),
+    "practice": ("learn", "playground"),
+    "playground": ("learn", "practice"),
+    "explore": ("datasets", "practice"),
+    "datasets": ("playground", "explore"),
+    "class": ("practice", "learn"),
+}
+
+#: On a narrow screen Streamlit moves the navigation into the sidebar, and the sidebar stayed open
+#: over the page a student had just picked. A tap on a page's link there now closes it.
+PHONE_NAV_JS = """
+<script>
+if (!window.__ndcgPhoneNav) {
+  window.__ndcgPhoneNav = true;
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest('[data-testid="stSidebar"] a[href]');
+    if (!link || window.innerWidth > 768) return;
+    setTimeout(() => {
+      const close = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+      if (close && document.querySelector('[data-testid="stSidebar"][data-collapsed="false"]')) close.click();
+    }, 60);
+  }, true);
+}
+</script>
+"""
+
+
+def end_start() -> None:
+    """The start panel has done its work: not again in this session, nor in this browser."""
+    st.session_state[keys.START_DONE] = True
+    want_cookie(START_COOKIE, "1")
+
+
+def note_page(url_path: str) -> None:
+    """Every run (app.py): remember how the session began; any page but the Playground ends the start."""
+    ss = st.session_state
+    if keys.START_FIRST not in ss:
+        bare = not (set(st.query_params.to_dict()) - {"lang"})
+        ss[keys.START_FIRST] = url_path == "" and bare
+    if url_path != "" and not ss.get(keys.START_DONE):
+        end_start()
+
+
+def start_panel() -> None:
+    """The start panel, on a first visit only (see the module's docstring)."""
+    ss = st.session_state
+    if not ss.get(keys.START_FIRST) or ss.get(keys.START_DONE) or learner.browser_cookies().get(START_COOKIE):
+        return
+    with st.container(border=True, key="start_panel"):
+        st.markdown("#### " + _("New to NDCG? Start here"))
+        st.markdown(
+            _(
+                "NDCG scores a ranked list, such as search results or recommendations, by how well it "
+                "puts the most relevant items first: 1 is the best possible order. Search engines and "
+                "recommenders are measured and compared with it."
+            )
+        )
+        with st.container(horizontal=True, key="start_paths"):
+            learn = st.button(
+                _("Learn it, step by step"), key="start_learn", type="primary", icon=":material/school:"
+            )
+            if learn:
+                end_start()
+                st.switch_page(PAGES["learn"][0])
+            if st.button(_("Test yourself"), key="start_practice", icon=":material/quiz:"):
+                end_start()
+                st.switch_page(PAGES["practice"][0])
+            st.button(
+                _("Play with a list"),
+                key="start_playground",
+                icon=":material/tune:",
+                on_click=end_start,
+                help=_("Close this panel and play with the list below"),
+            )
+
+
+def where_next(page: str) -> None:
+    """The end of a page: the suggested next pages, then every page (on a phone the navigation
+    hides in the sidebar; these links are on the page itself)."""
+    with st.container(border=True, key=f"next_{page}"):
+        st.markdown("**" + _("Where next") + "**")
+        for name in NEXT[page]:
+            path, title, offer, icon = PAGES[name]
+            st.page_link(path, label=_("{page}: {offer}").format(page=_(title), offer=_(offer)), icon=icon)
+        with st.container(horizontal=True, gap="small", key=f"all_pages_{page}"):
+            for name, (path, title, _offer, icon) in PAGES.items():
+                if name != page and name not in NEXT[page]:
+                    st.page_link(path, label=_(title), icon=icon)
