@@ -9,6 +9,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 
@@ -83,7 +84,11 @@ def streamlit_server(timeout: float = 60.0, script: str | pathlib.Path | None = 
     # One log per pytest-xdist worker: workers' servers never write into one file.
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     log = open(ROOT / "tests" / f".streamlit-server{'-' + worker if worker else ''}.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    # What the app saves (learners' progress, rooms) goes to a folder of this server's own, unless the
+    # caller chose one: never into the work tree's data/.
+    data = tempfile.mkdtemp(prefix="ndcg-data-")
+    env = {**os.environ, "NDCG_DATA_DIR": os.environ.get("NDCG_DATA_DIR") or data}
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_healthy(url, proc, timeout, 0.2, f"streamlit did not start; see {log.name}")
@@ -95,6 +100,7 @@ def streamlit_server(timeout: float = 60.0, script: str | pathlib.Path | None = 
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+        shutil.rmtree(data, ignore_errors=True)
 
 
 def drag(page, source, target, *, onto: str = "top") -> None:

@@ -65,10 +65,13 @@ if (!window.__ndcgPhoneNav) {
   document.addEventListener("click", (event) => {
     const link = event.target.closest('[data-testid="stSidebar"] a[href]');
     if (!link || window.innerWidth > 768) return;
-    setTimeout(() => {
-      const close = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
-      if (close && document.querySelector('[data-testid="stSidebar"][data-collapsed="false"]')) close.click();
-    }, 60);
+    const close = () => {
+      const button = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+      const open = document.querySelector('[data-testid="stSidebar"][data-collapsed="false"]');
+      if (button && open) button.click();
+    };
+    setTimeout(close, 60);
+    setTimeout(close, 600);  // once more after the new page has drawn
   }, true);
 }
 </script>
