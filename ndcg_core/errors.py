@@ -274,7 +274,8 @@ MESSAGES: dict[str, str] = {
     "answer_too_long": N_("the answer is too long ({n} characters, at most {max})"),
     "not_arithmetic": N_("'{text}' is not a number or arithmetic: {example}"),
     "number_too_large": N_("the arithmetic gives a number too large to use"),
-    "more_decimals": N_("give at least {n} decimals (you typed {typed})"),
+    "more_decimals": N_("give at least {n} decimals (you gave {typed} decimals)"),
+    "more_decimals_one": N_("give at least {n} decimals (you gave 1 decimal)"),
     # ---------------------------------------------------------------- Practice's verdicts that judge nothing
     "answer_unreadable": N_("Could not read your answer: {problem}."),
     "bad_order": N_("The order must hold each item once."),

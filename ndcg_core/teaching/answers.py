@@ -1,24 +1,34 @@
-"""Reading and checking a student's numeric answer.
+"""Reading and judging a student's numeric answer: the one checker of Practice, Learn and Class.
 
-Shared by the Practice page's exercises and the Learn page's
-predict-then-reveal. A student types a number (``0.82``, ``0,82``) or simple
-arithmetic (``3 + 2/1.585``, ``2^3 - 1``); :func:`parse_answer` reads it with a
-whitelist over Python's ``ast`` (never ``eval``) and remembers how precisely it
-was typed; :func:`is_correct` accepts it when it agrees with the exact value at
-that precision.
+A student types a number (``0.82``, ``0,82``) or simple arithmetic (``3 + 2/1.585``, ``2^3 - 1``);
+:func:`parse_answer` reads it with a whitelist over Python's ``ast`` (never ``eval``) and remembers
+how precisely it was typed; :func:`judge` compares it with the exact value and with the values the
+common mistakes give (the caller computes those: :mod:`ndcg_core.teaching.practice.mistakes` for an
+exercise, :mod:`ndcg_core.teaching.lesson` for a prediction).
 
 The rules, in one place:
 
-* **Precision typed.** ``0.82`` has 2 decimals, ``0.8200`` has 4, ``1e-3`` has 3.
-  An expression is judged at the finest precision among its numbers
-  (``3 + 2/1.585`` at 3 decimals), so a student who rounds a divisor must round
-  it finely enough for the total.
-* **Accepted** when the typed value is within half a unit of its last decimal
-  of the exact value: for a plain number that is exactly "the exact value,
-  rounded to the decimals typed, is the number typed".
-* **At least 2 decimals**, unless the exact value is a whole number: ``5`` is a
-  right answer for DCG = 5, but ``1`` is not accepted for 0.9766 (see
-  :func:`precision_problem` for the message to show).
+* **Precision typed.** ``0.82`` has 2 decimals, ``0.8200`` has 4, ``1e-3`` has 3, ``2`` has 0.
+  An expression is judged at the finest precision among its numbers (``3 + 2/1.585`` at 3
+  decimals), so a student who rounds a divisor must round it finely enough for the total; an
+  expression of whole numbers only (``3/2``, ``2^3 - 1``) is exact: its value is what is meant.
+* A value **gives** the typed number when it rounds to it at the precision typed (is within half
+  a unit of its last decimal); it gives it **to 2 decimals** when it also rounds to it at
+  2 decimals (``2`` for 2.000, not for 1.585).
+
+A typed number is then, in this order:
+
+1. **right** when the exact value gives it and the answer is precise enough: 2 decimals or more,
+   or the exact value has no more decimals than typed (``5`` for 5, ``1.5`` for 1.5), or it is
+   an exact expression;
+2. **a mistake** when a mistake's value gives it to 2 decimals and the exact value does not
+   (``2`` for a divisor of 1.585 where log2(i + 1) gives 2; ``1`` for an NDCG of 0.72 where the
+   unsorted ideal gives 1.000);
+3. **too rough** ("give at least 2 decimals (you gave 0 decimals)") when the exact value gives it:
+   the number cannot tell the right value from a mistake's that merely rounds to it;
+4. **a mistake** when a mistake's value gives it (rounded: ``0.69`` typed as ``0.7``);
+5. **wrong**, with no common mistake that gives it.
+
 * **Refused input** raises ``ValueError`` with a message meant for the student:
   empty input, more than :data:`MAX_LENGTH` characters, names (``log``),
   attributes (``math.pi``), calls (``log2(3)``), powers whose exponent exceeds
@@ -32,8 +42,12 @@ The rules, in one place:
 True
 >>> is_correct("0.82", 0.8157), is_correct("0.815", 0.8157), is_correct("0.8", 0.8157)
 (True, False, False)
->>> is_correct("5", 5.0)
-True
+>>> is_correct("5", 5.0), is_correct("3/2", 1.5)
+(True, True)
+>>> judge("2", 1.5849625, {"log2_i_plus_1": [2.0]}).mistakes
+('log2_i_plus_1',)
+>>> judge("2", 1.5849625, {}).kind
+'too_rough'
 """
 
 from __future__ import annotations
@@ -41,6 +55,7 @@ from __future__ import annotations
 import ast
 import math
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
@@ -51,7 +66,9 @@ __all__ = [
     "MAX_LENGTH",
     "MIN_DECIMALS",
     "Answer",
+    "Verdict",
     "is_correct",
+    "judge",
     "parse_answer",
     "precision_problem",
     "same_at_precision",
@@ -90,6 +107,11 @@ class Answer:
     decimals: int
     text: str = ""
     is_expression: bool = False
+
+    @property
+    def exact(self) -> bool:
+        """Arithmetic on whole numbers only (``3/2``, ``2^3 - 1``): its value is meant exactly."""
+        return self.is_expression and self.decimals == 0
 
 
 def _literal_decimals(source: str) -> int:
@@ -191,6 +213,16 @@ def _as_answer(answer: Answer | str) -> Answer:
     return answer if isinstance(answer, Answer) else parse_answer(answer)
 
 
+def _within(a: Answer, value: float, decimals: int) -> bool:
+    """Does ``value`` round to the answer at ``decimals`` (at any precision, for an exact answer)?"""
+    if not math.isfinite(value):
+        return False
+    if a.exact:
+        return abs(a.value - value) <= 1e-9 * max(1.0, abs(value))
+    half_unit = 0.5 * 10.0 ** (-decimals)
+    return abs(a.value - value) <= half_unit * (1 + 1e-9) + 1e-12
+
+
 def same_at_precision(answer: Answer | str, value: float) -> bool:
     """Does ``value`` agree with the answer at the precision it was typed?
 
@@ -204,27 +236,37 @@ def same_at_precision(answer: Answer | str, value: float) -> bool:
     (False, True)
     """
     a = _as_answer(answer)
-    if not math.isfinite(value):
-        return False
-    half_unit = 0.5 * 10.0 ** (-a.decimals)
-    return abs(a.value - value) <= half_unit * (1 + 1e-9) + 1e-12
+    return _within(a, value, a.decimals)
 
 
-def _is_whole(x: float) -> bool:
-    return math.isfinite(x) and abs(x - round(x)) < 1e-9
+def _to_two_decimals(a: Answer, value: float) -> bool:
+    """Does ``value`` give the answer to at least :data:`MIN_DECIMALS` decimals (2 for 2.000)?"""
+    return _within(a, value, max(a.decimals, MIN_DECIMALS))
+
+
+def _has_no_more_decimals(x: float, decimals: int) -> bool:
+    """Is ``x`` written exactly with ``decimals`` decimals (5 with 0, 1.5 with 1)?"""
+    return math.isfinite(x) and abs(x - round(x, decimals)) < 1e-9 * max(1.0, abs(x))
 
 
 def precision_problem(answer: Answer | str, exact: float) -> Message | None:
     """Why the answer is too imprecise to judge (a coded text), or None when it is precise enough.
 
+    Precise enough: at least :data:`MIN_DECIMALS` decimals, or the exact value has no more
+    decimals than typed, or an exact expression.
+
     >>> precision_problem("1", 0.9766)
-    'give at least 2 decimals (you typed 0)'
+    'give at least 2 decimals (you gave 0 decimals)'
+    >>> precision_problem("0.9", 0.9766)
+    'give at least 2 decimals (you gave 1 decimal)'
     >>> precision_problem("5", 5.0) is None, precision_problem("0.98", 0.9766) is None
     (True, True)
     """
     a = _as_answer(answer)
-    if a.decimals >= MIN_DECIMALS or _is_whole(exact):
+    if a.exact or a.decimals >= MIN_DECIMALS or _has_no_more_decimals(exact, a.decimals):
         return None
+    if a.decimals == 1:
+        return Message("more_decimals_one", n=MIN_DECIMALS)
     return Message("more_decimals", n=MIN_DECIMALS, typed=a.decimals)
 
 
@@ -236,8 +278,66 @@ def is_correct(answer: Answer | str, exact: float) -> bool:
 
     >>> is_correct("0.98", 0.9766), is_correct("0.977", 0.9766), is_correct("0.976", 0.9766)
     (True, True, False)
-    >>> is_correct("1", 0.9766), is_correct("1.00", 0.9766)
-    (False, False)
+    >>> is_correct("1", 0.9766), is_correct("1.00", 0.9766), is_correct("1.5", 1.5)
+    (False, False, True)
     """
     a = _as_answer(answer)
     return precision_problem(a, exact) is None and same_at_precision(a, exact)
+
+
+#: The kinds of :class:`Verdict`, in the order :func:`judge` tries them.
+RIGHT, MISTAKE, TOO_ROUGH, WRONG = "right", "mistake", "too_rough", "wrong"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a typed number is: ``kind`` is ``"right"``, ``"mistake"`` (with the ``mistakes`` that
+    give it, in the order they were given), ``"too_rough"`` (:attr:`problem` says what to type)
+    or ``"wrong"`` (no common mistake gives it)."""
+
+    answer: Answer
+    exact: float
+    kind: str
+    mistakes: tuple[str, ...] = ()
+
+    @property
+    def right(self) -> bool:
+        return self.kind == RIGHT
+
+    @property
+    def problem(self) -> Message | None:
+        """For a number too rough to judge: the coded "give at least 2 decimals" text."""
+        return precision_problem(self.answer, self.exact) if self.kind == TOO_ROUGH else None
+
+
+def judge(
+    answer: Answer | str, exact: float, mistakes: Mapping[str, Iterable[float]] | None = None
+) -> Verdict:
+    """Judge a typed number against the exact value and the values the common mistakes give.
+
+    ``mistakes`` maps a mistake's id to the value(s) it gives for this question (several where a
+    mistake has variants, such as rounding terms to 1 or to 2 decimals). The rules (module
+    docstring): right; a mistake that gives the number to 2 decimals; too rough when the exact
+    value gives it; a mistake that gives it rounded; wrong.
+
+    Raises ``ValueError`` (from :func:`parse_answer`) for text that cannot be read.
+
+    >>> judge("0.72", 0.7235).kind, judge("1", 0.7235, {"ideal_unsorted": [1.0]}).mistakes
+    ('right', ('ideal_unsorted',))
+    >>> judge("0.7", 0.7235, {"exponential_gain": [0.690]}).kind  # 0.7235 and 0.690 both give 0.7
+    'too_rough'
+    >>> judge("3/2", 1.5849625, {"log2_i_plus_1": [2.0]}).kind  # 1.5 exactly: no mistake gives it
+    'wrong'
+    """
+    a = _as_answer(answer)
+    if is_correct(a, exact):
+        return Verdict(a, exact, RIGHT)
+    values = {name: [float(v) for v in found] for name, found in (mistakes or {}).items()}
+    if not _to_two_decimals(a, exact):
+        tight = tuple(name for name, found in values.items() if any(_to_two_decimals(a, v) for v in found))
+        if tight:
+            return Verdict(a, exact, MISTAKE, tight)
+    if same_at_precision(a, exact):
+        return Verdict(a, exact, TOO_ROUGH)
+    loose = tuple(name for name, found in values.items() if any(same_at_precision(a, v) for v in found))
+    return Verdict(a, exact, MISTAKE, loose) if loose else Verdict(a, exact, WRONG)

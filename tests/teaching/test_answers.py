@@ -114,6 +114,10 @@ def test_refuses_division_by_zero():
         ("5", 5.4, False),
         ("3 + 2/1.585", 3 + 2 / math.log2(3), True),
         ("3 + 2/1.6", 3 + 2 / math.log2(3), False),  # 4.25 vs 4.26 at 1 decimal: too rough
+        ("1.5", 1.5, True),  # the exact value has no more decimals than typed
+        ("3/2", 1.5, True),  # arithmetic on whole numbers is exact
+        ("3/2", 3 / 2 + 0.01, False),
+        ("3/2", math.log2(3), False),  # 1.5 exactly is not 1.585, at any precision
     ],
 )
 def test_is_correct(typed, exact, ok):
@@ -121,5 +125,8 @@ def test_is_correct(typed, exact, ok):
 
 
 def test_precision_problem_message():
-    assert precision_problem("1", 0.9766) == "give at least 2 decimals (you typed 0)"
+    """The issue: "(you typed 0)" read as if the student typed zero; it says how many decimals."""
+    assert precision_problem("1", 0.9766) == "give at least 2 decimals (you gave 0 decimals)"
+    assert precision_problem("1.0", 0.9766) == "give at least 2 decimals (you gave 1 decimal)"
     assert precision_problem("0.98", 0.9766) is None
+    assert precision_problem("3/2", math.log2(3)) is None  # exact: nothing to add

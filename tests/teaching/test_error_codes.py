@@ -152,6 +152,7 @@ TEACHING_PATHS = [
     ("not_arithmetic", lambda: raised(lambda: parse_answer("1 +"))),
     ("number_too_large", lambda: raised(lambda: parse_answer("(10^32)^32"))),
     ("more_decimals", lambda: precision_problem("1", 0.9766)),
+    ("more_decimals_one", lambda: precision_problem("1.0", 0.9766)),
     # Practice's verdicts that judge nothing
     ("answer_unreadable", lambda: problem_of(_NUMBER, "log2(3)")),
     ("bad_order", lambda: problem_of(_ORDER, ["nobody"])),

@@ -330,10 +330,20 @@ def test_every_listed_mistake_has_a_detection_test():
 def test_too_few_decimals_and_unknown():
     exact = log2_plus_1([3, 2, 0]) / log2_plus_1([3, 2, 0])  # 1.0, a whole number: "1" is right
     assert diagnose("1", [3, 2, 0]) == [] and exact == 1
-    ratio = log2_plus_1([2, 3, 0]) / log2_plus_1([3, 2, 0])  # 0.9... typed as "1"
-    assert round(ratio) == 1
-    assert diagnose("1", [2, 3, 0]) == ["too_few_decimals"]
+    ratio = log2_plus_1([2, 3, 0]) / log2_plus_1([3, 2, 0])  # 0.913, typed as "0.9"
+    assert round(ratio, 1) == 0.9
+    assert diagnose("0.9", [2, 3, 0]) == ["too_few_decimals"]
     assert diagnose("0.123", [2, 3, 0]) == ["unknown"]
+
+
+def test_a_whole_number_a_mistake_gives_is_that_mistake_not_too_few_decimals():
+    """Issue 27: "1" for 2, 3, 0 (NDCG 0.913) was "give more decimals", though 1 is exactly what
+    two mistakes give: the list taken as its own ideal (the unsorted ideal), and max(1, log2 i),
+    under which positions 1 and 2 are both undivided: (2 + 3) / (3 + 2) = 1."""
+    jarvelin = (2 / 1 + 3 / 1) / (3 / 1 + 2 / 1)
+    assert jarvelin == 1
+    assert diagnose("1", [2, 3, 0]) == ["log2_i", "ideal_unsorted"]
+    assert diagnose("1.00", [2, 3, 0]) == ["log2_i", "ideal_unsorted"]
 
 
 def test_diagnose_refuses_bad_input():

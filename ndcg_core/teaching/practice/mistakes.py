@@ -17,7 +17,7 @@ from ...errors import NDCGError
 from ...explanation import Explanation, explain
 from ...i18n import N_
 from ...metrics import dcg
-from ..answers import Answer, is_correct, parse_answer, precision_problem, same_at_precision
+from ..answers import MISTAKE, RIGHT, TOO_ROUGH, Answer, Verdict, is_correct, judge, parse_answer
 from .model import _TOTALS, Formula, Question, _rounded_total
 
 #: The common wrong formulas :func:`diagnose` recognises: {id: one-line description}.
@@ -51,6 +51,24 @@ MISTAKES: dict[str, str] = {
     "ties_averaged": N_("averaged the gains of tied items where they keep the listed order"),
     "too_few_decimals": N_("typed fewer than 2 decimals: give at least 2 so the answer can be checked"),
 }
+
+#: How a mistake reads for one quantity, where its general description would be vague.
+_FOR_QUANTITY: dict[tuple[str, str], str] = {
+    ("swapped", "ndcg"): N_("divided IDCG by DCG: NDCG is DCG ÷ IDCG"),
+    ("swapped", "dcg"): N_("gave IDCG, the ideal ordering's DCG, where the ranking's DCG was asked"),
+    ("swapped", "idcg"): N_("gave the ranking's DCG where IDCG, the ideal ordering's DCG, was asked"),
+}
+
+
+def mistake_text(mistake: str, quantity: str | None = None) -> str:
+    """The English of a mistake for a question about ``quantity`` (translate with ``_`` where shown).
+
+    >>> mistake_text("swapped", "ndcg")
+    'divided IDCG by DCG: NDCG is DCG ÷ IDCG'
+    >>> mistake_text("swapped")
+    'swapped DCG and IDCG'
+    """
+    return _FOR_QUANTITY.get((mistake, quantity or ""), MISTAKES[mistake])
 
 
 def wrong_formula(q: Question, mistake: str) -> Formula | None:
@@ -91,8 +109,12 @@ _DISCOUNT_MISTAKES = ("log2_i", "log2_i_plus_1", "natural_log")
 _GAIN_MISTAKES = ("linear_gain", "exponential_gain", "ties_not_averaged", "ties_averaged")
 
 
-def _wrong_values(q: Question) -> dict[str, list[float]]:
-    """The answer under every common mistake that applies to the question, by mistake id."""
+def _wrong_values(q: Question, decimals: int = 99) -> dict[str, list[float]]:
+    """The answer under every common mistake that applies to the question, by mistake id.
+
+    Terms rounded before adding (to 1 or 2 decimals) count only for an answer typed more finely
+    than they were rounded: ``2.6`` may be 2.631 rounded, ``2.60`` is not."""
+    roundings = tuple(r for r in (1, 2) if r < decimals)
     out: dict[str, list[float]] = {}
     pos = q.position
     for mistake in _DISCOUNT_MISTAKES + _GAIN_MISTAKES:
@@ -104,9 +126,9 @@ def _wrong_values(q: Question) -> dict[str, list[float]]:
         out["cumulative_for_row"] = [float(ex.steps["Cumulative DCG"].iloc[pos - 1])]
     if q.quantity == "cumulative_dcg":
         out["row_for_cumulative"] = [float(ex.steps["Discounted gain"].iloc[pos - 1])]
-        out["rounded_terms"] = [_rounded_total(ex.steps, d, pos) for d in (1, 2)]
+        out["rounded_terms"] = [_rounded_total(ex.steps, d, pos) for d in roundings]
     if q.quantity in _TOTALS:
-        _wrong_totals(q, ex, out)
+        _wrong_totals(q, ex, out, roundings)
     return out
 
 
@@ -114,7 +136,9 @@ def _ratio(top: float, bottom: float) -> list[float]:
     return [top / bottom] if bottom > 0 else []
 
 
-def _wrong_totals(q: Question, ex: Explanation, out: dict[str, list[float]]) -> None:
+def _wrong_totals(
+    q: Question, ex: Explanation, out: dict[str, list[float]], roundings: tuple[int, ...]
+) -> None:
     f = q.formula
     dcg_ok, idcg_ok = ex.dcg, ex.idcg
     # Without a pool, the "given order" is the list as the student sees it ranked (by score when scored).
@@ -126,7 +150,7 @@ def _wrong_totals(q: Question, ex: Explanation, out: dict[str, list[float]]) -> 
         "k_not_on_ideal": [explain(pool, None, **kw).idcg] if f.k is not None and f.k < len(pool) else [],
         "ideal_retrieved_only": [q.explanation(ideal=None).idcg] if q.ideal is not None else [],
     }
-    rounded = {d: (_rounded_total(ex.steps, d), _rounded_total(ex.ideal_steps, d)) for d in (1, 2)}
+    rounded = {d: (_rounded_total(ex.steps, d), _rounded_total(ex.ideal_steps, d)) for d in roundings}
     if q.quantity == "dcg":
         out["swapped"] = [idcg_ok]
         out["rounded_terms"] = [r[0] for r in rounded.values()]
@@ -144,21 +168,25 @@ def _wrong_totals(q: Question, ex: Explanation, out: dict[str, list[float]]) -> 
                 out[name] = wrong
 
 
-def diagnose_question(answer: str | Answer, q: Question) -> list[str]:
-    """:func:`diagnose` for any numeric question, step-table cells included."""
+def judge_question(answer: str | Answer, q: Question) -> Verdict:
+    """The shared checker's verdict (:func:`ndcg_core.teaching.answers.judge`) on a numeric question,
+    against the values every common mistake that applies to it gives."""
     a = answer if isinstance(answer, Answer) else parse_answer(answer)
     exact = q.value()
     if is_correct(a, exact):
+        return judge(a, exact)
+    wrong = _wrong_values(q, a.decimals)
+    return judge(a, exact, {name: wrong[name] for name in MISTAKES if wrong.get(name)})
+
+
+def diagnose_question(answer: str | Answer, q: Question) -> list[str]:
+    """:func:`diagnose` for any numeric question, step-table cells included."""
+    verdict = judge_question(answer, q)
+    if verdict.kind == RIGHT:
         return []
-    if precision_problem(a, exact) is not None and same_at_precision(a, exact):
+    if verdict.kind == TOO_ROUGH:
         return ["too_few_decimals"]
-    found = [
-        name
-        for name, values in _wrong_values(q).items()
-        if any(same_at_precision(a, v) and not same_at_precision(a, exact) for v in values)
-    ]
-    found.sort(key=list(MISTAKES).index)
-    return found or ["unknown"]
+    return list(verdict.mistakes) if verdict.kind == MISTAKE else ["unknown"]
 
 
 def diagnose(
@@ -187,8 +215,10 @@ def diagnose(
     -------
     list of str
         ``[]`` when the answer is right at the precision typed; otherwise the
-        ids (keys of :data:`MISTAKES`) of every mistake that reproduces the
-        typed number at that precision; otherwise ``["unknown"]``.
+        ids (keys of :data:`MISTAKES`) of the mistakes that give the typed number
+        (the rules of :mod:`ndcg_core.teaching.answers`: to 2 decimals first);
+        ``["too_few_decimals"]`` when it is too rough to tell the right value from
+        a mistake's; otherwise ``["unknown"]``.
 
     Raises
     ------
