@@ -13,7 +13,7 @@ outside a session) the language set with :func:`set_language` in this context is
 
 >>> set_language("zh")
 >>> _("Playground"), language()
-('试验场', 'zh')
+('演练场', 'zh')
 >>> set_language("en")
 >>> _("Playground")
 'Playground'
@@ -112,6 +112,24 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n``, in the current language."""
     return translations(language()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, in ``context``: one English text that two places
+    translate differently (Practice's "Previous" exercise, Learn's "Previous" step)."""
+    return translations(language()).pgettext(context, message) if message else message
+
+
+def separator(sep: str = "; ") -> str:
+    """A list separator (``"; "`` or ``", "``) in the current language: text built from translated
+    pieces joins them with it, so a Chinese sentence gets Chinese punctuation (``；``, ``，``).
+
+    >>> set_language("zh")
+    >>> separator("; ").join(["增益 = 等级", "k = 3"])
+    '增益 = 等级；k = 3'
+    >>> set_language("en")
+    """
+    return {"; ": pgettext("separator", "; "), ", ": pgettext("separator", ", ")}[sep]
 
 
 def N_(message: str) -> str:

@@ -2,8 +2,10 @@
 
 State that must survive a page switch lives under non-widget keys (``pr_*``):
 the set (``pr_seed``), the exercise number (``pr_number``), the chosen kind and
-level, the kind picked by "practise what you missed" (``pr_pick``), feedback and
-hints per exercise, and ``pr_progress`` (a :class:`ndcg_core.teaching.practice.Progress`).
+level, the kind picked by "practise what you missed" (``pr_pick``), feedback, tries
+(:class:`ndcg_core.teaching.tries.Tries`: a wrong answer gets its diagnosis, the worked solution
+comes after the second wrong try or on "Show me") and hints per exercise, and ``pr_progress``
+(a :class:`ndcg_core.teaching.practice.Progress`, which counts each judged answer once).
 Widgets only mirror them. The share link carries ``seed``, ``ex`` and, when not
 the defaults, ``level`` and ``kind`` (:class:`ndcg_core.teaching.pages.PracticeState`).
 """
@@ -16,7 +18,7 @@ import pandas as pd
 import streamlit as st
 from streamlit_sortables import sort_items
 
-from ndcg_core.i18n import N_, _
+from ndcg_core.i18n import N_, _, pgettext
 from ndcg_core.teaching.formula import number
 from ndcg_core.teaching.pages import PracticeState
 from ndcg_core.teaching.practice import (
@@ -31,8 +33,10 @@ from ndcg_core.teaching.practice import (
     kind_for,
     make_exercise,
     next_kind,
+    solution,
 )
 from ndcg_core.teaching.saved import practice_data, practice_from_data
+from ndcg_core.teaching.tries import Tries
 from views.ui import keys
 from views.ui.a11y import announce
 from views.ui.learner import (
@@ -79,6 +83,7 @@ def _defaults() -> None:
     ss.setdefault(keys.PR_MISSED_MODE, False)
     ss.setdefault(keys.PR_PROGRESS, Progress())
     ss.setdefault(keys.PR_FEEDBACK, {})
+    ss.setdefault(keys.PR_TRIES, {})
     ss.setdefault(keys.PR_HINTS, {})
     ss.setdefault(keys.PR_ORDERS, {})
     ss.setdefault(keys.PR_WARNINGS, [])
@@ -173,26 +178,41 @@ def _new_set() -> None:
     ss[keys.PR_PICK] = None
 
 
-def _judge(exercise: Exercise, response) -> None:
+def _judge(exercise: Exercise, response, same) -> None:
+    """Judge a response; ``same`` is what makes two responses one (an answer's stripped text):
+    a response judged before for this exercise (Enter then Check, Check again) counts nothing."""
     ss = st.session_state
     ss[keys.PR_CHECKS] = ss.get(keys.PR_CHECKS, 0) + 1  # each check is announced, a same verdict too
     feedback = check(exercise, response)
     ss[keys.PR_FEEDBACK] = {**ss[keys.PR_FEEDBACK], exercise.key: feedback}
-    ss[keys.PR_PROGRESS] = ss[keys.PR_PROGRESS].record(exercise, feedback)
+    if not feedback.counts:  # unreadable or too rough: not a try
+        return
+    tries, counts = ss[keys.PR_TRIES].get(exercise.key, Tries()).submit(same, feedback.correct)
+    ss[keys.PR_TRIES] = {**ss[keys.PR_TRIES], exercise.key: tries}
+    if counts:
+        ss[keys.PR_PROGRESS] = ss[keys.PR_PROGRESS].record(exercise, feedback)
 
 
 def _check_number(exercise: Exercise, key: str) -> None:
-    _judge(exercise, st.session_state.get(key) or "")
+    text = st.session_state.get(key) or ""
+    _judge(exercise, text, text.strip())
 
 
 def _check_choice(exercise: Exercise, key: str) -> None:
     picked = st.session_state.get(key)
-    _judge(exercise, exercise.choices.index(picked) if picked in exercise.choices else None)
+    choice = exercise.choices.index(picked) if picked in exercise.choices else None
+    _judge(exercise, choice, choice)
 
 
 def _check_order(exercise: Exercise) -> None:
     order = st.session_state[keys.PR_ORDERS].get(exercise.key, exercise.labels)
-    _judge(exercise, list(order))
+    _judge(exercise, list(order), tuple(order))
+
+
+def _show_solution(exercise: Exercise) -> None:
+    ss = st.session_state
+    shown = ss[keys.PR_TRIES].get(exercise.key, Tries()).show()
+    ss[keys.PR_TRIES] = {**ss[keys.PR_TRIES], exercise.key: shown}
 
 
 def _more_hint(key: str) -> None:
@@ -276,10 +296,15 @@ def _answer_area(e: Exercise) -> None:
                 help=_("A number (at least 2 decimals unless it is whole) or arithmetic with + - * / ^ ( )."),
             )
             st.form_submit_button(_("Check"), type="primary", on_click=_check_number, args=(e, key))
+        _show_me(e)
     elif e.answer_type == "choice":
         key = keys.pr_choice(e.key)
         st.radio(_("Your answer"), list(e.choices), index=None, key=key, format_func=md_escape)
-        st.button(_("Check"), key=f"pr_check_{e.key}", type="primary", on_click=_check_choice, args=(e, key))
+        with st.container(horizontal=True):
+            st.button(
+                _("Check"), key=f"pr_check_{e.key}", type="primary", on_click=_check_choice, args=(e, key)
+            )
+            _show_me(e)
     else:
         order = list(ss[keys.PR_ORDERS].get(e.key, e.labels))
         grade = dict(zip(e.labels, e.grades, strict=True))
@@ -296,33 +321,67 @@ def _answer_area(e: Exercise) -> None:
         st.button(_("Check order"), key=f"pr_check_{e.key}", type="primary", on_click=_check_order, args=(e,))
 
 
+def _show_me(e: Exercise) -> None:
+    """ "Show me": the worked solution now, for a student who is stuck (until it is shown)."""
+    if not st.session_state[keys.PR_TRIES].get(e.key, Tries()).solution_shown:
+        st.button(_("Show me"), key=f"pr_show_{e.key}", on_click=_show_solution, args=(e,))
+
+
 def _feedback(e: Exercise) -> None:
+    """The verdict on the last answer: before the solution is shown, a wrong answer gets its
+    diagnosis only (the student tries again); then the whole verdict, its row and its formula."""
     fb = st.session_state[keys.PR_FEEDBACK].get(e.key)
-    if fb is None:
+    tries = st.session_state[keys.PR_TRIES].get(e.key, Tries())
+    if fb is None and not tries.shown:
         return
     with st.container(key=keys.PR_FEEDBACK):
-        announce(f"pr_verdict_{st.session_state.get(keys.PR_CHECKS, 0)}", fb.message)
-        if fb.correct:
+        if fb is None or (fb.problem and tries.shown):
+            fb = solution(e)  # "Show me" with no judged answer to explain
+            st.info(md_escape(fb.message), icon=":material/school:")
+        elif fb.correct:
             st.success(md_escape(fb.message), icon=":material/check_circle:")
         elif fb.problem:
             st.warning(md_escape(fb.message))
-        else:
+        elif e.answer_type == "order" or tries.solution_shown:
             st.error(md_escape(fb.message), icon=":material/lightbulb:")
+        else:
+            _announce(fb.diagnosis)
+            st.error(md_escape(fb.diagnosis), icon=":material/lightbulb:")
+            st.caption(_("Try again. A hint can help; Show me gives the worked solution."))
+            _focus_row(e, fb, solved=False)
+            return
+        _announce(fb.message)
         if fb.correct or e.answer_type != "number":
             return
-        if fb.focus is not None:
-            rows = focus_rows(e, fb)
-            table, position = fb.focus
-            if table == "ideal_steps":
-                st.markdown(_("**Row {n} of the ideal ordering's step table**").format(n=position))
-            else:
-                st.markdown(_("**Row {n} of your ranking's step table**").format(n=position))
-            shown = rows.assign(**{c: rows[c].map(_cell) for c in rows.columns[1:]})
-            shown[shown.columns[0]] = shown[shown.columns[0]].map(_)
-            with st.container(key="pr_focus_row"):
-                st.dataframe(shown, hide_index=True, width="content")
+        _focus_row(e, fb, solved=True)
         for latex in feedback_latex(e, fb):
             st.latex(latex)
+
+
+def _announce(text: str) -> None:
+    """Say the shown verdict to a screen reader, once per check (a same verdict too)."""
+    announce(f"pr_verdict_{st.session_state.get(keys.PR_CHECKS, 0)}", text)
+
+
+def _focus_row(e: Exercise, fb, solved: bool) -> None:
+    """The step-table row the feedback points at: the asked formula's beside the student's way;
+    before the solution only the student's way (when the mistake is another formula choice)."""
+    if fb.focus is None:
+        return
+    rows = focus_rows(e, fb)
+    if not solved:
+        if len(rows.columns) < 3:  # no "Your way" column: nothing to show yet
+            return
+        rows = rows.drop(columns=rows.columns[1])  # the asked formula's row holds the answer
+    table, position = fb.focus
+    if table == "ideal_steps":
+        st.markdown(_("**Row {n} of the ideal ordering's step table**").format(n=position))
+    else:
+        st.markdown(_("**Row {n} of your ranking's step table**").format(n=position))
+    shown = rows.assign(**{c: rows[c].map(_cell) for c in rows.columns[1:]})
+    shown[shown.columns[0]] = shown[shown.columns[0]].map(_)
+    with st.container(key="pr_focus_row"):
+        st.dataframe(shown, hide_index=True, width="content")
 
 
 def _cell(value) -> str:
@@ -429,7 +488,7 @@ def render() -> None:
 
     n1, n2, n3 = st.columns(3)
     n1.button(
-        _("Previous"),
+        pgettext("exercise", "Previous"),  # the previous exercise (Learn's "Previous" is a step)
         key="pr_prev",
         on_click=_go,
         args=(e.number - 1,),

@@ -70,7 +70,9 @@ def test_right_answer_then_progress_counts_it():
     assert p.attempts == {e.kind: 1} and p.correct == {e.kind: 1} and p.streak == 1
 
 
-def test_mistake_is_named_and_the_row_shown():
+def test_mistake_is_named_then_show_me_gives_the_row_and_the_formula():
+    """Issue 27: the first wrong answer showed the whole solution. Now it gets the mistake named
+    and the student's own way; "Show me" brings the asked row, the right value and the formula."""
     at = practice({"seed": "7"})
     e = make_exercise(7, 1)
     log2_i = sum(g / max(1.0, math.log2(i)) for i, g in enumerate(e.grades, start=1))
@@ -80,13 +82,76 @@ def test_mistake_is_named_and_the_row_shown():
         if e.question.quantity == "dcg"
         else log2_i / sum(g / max(1.0, math.log2(i)) for i, g in enumerate(ideal, start=1))
     )
+    right = dcg(e.grades) / (dcg(ideal) if e.question.quantity == "ndcg" else 1)
     at = answer(at, e, f"{wrong:.3f}")
     ok(at)
     assert md_escape("divided by max(1, log2(i)), leaving position 2 undiscounted too") in messages(at)
+    assert f"{right:.3f}".replace(".", "\\.") not in messages(at) and not at.latex
     frames = [d.value for d in at.dataframe if "Step" in d.value.columns]
-    assert len(frames) == 1 and "Your way: log2(i)" in frames[0].columns
-    assert at.latex  # the formula with the numbers
+    assert len(frames) == 1 and list(frames[0].columns) == ["Step", "Your way: log2(i)"]
     assert at.session_state["pr_progress"].streak == 0
+    at = at.button(key=f"pr_show_{e.key}").click().run()
+    ok(at)
+    assert f"The right value is {right:.3f}".replace(".", "\\.") in messages(at)
+    frames = [d.value for d in at.dataframe if "Step" in d.value.columns]
+    assert len(frames) == 1 and list(frames[0].columns) == ["Step", "Asked", "Your way: log2(i)"]
+    assert at.latex  # the formula with the numbers
+    assert not [b for b in at.button if b.key == f"pr_show_{e.key}"]
+
+
+def attempts(at: AppTest) -> int:
+    return sum(at.session_state["pr_progress"].attempts.values())
+
+
+def test_one_answer_counts_once_and_the_second_wrong_one_shows_the_solution():
+    """Issue 27: Enter then Check counted two attempts (both submit the form), and Check again on
+    an unchanged answer counted again. The second different wrong answer shows the solution."""
+    at = practice({"seed": "7"})
+    e = make_exercise(7, 1)
+    right = dcg(e.grades) / (dcg(sorted(e.grades, reverse=True)) if e.question.quantity == "ndcg" else 1)
+    at = answer(at, e, "0.123")  # Enter: the form is submitted
+    at = at.button(key=f"FormSubmitter:pr_form_{e.key}-Check").click().run()  # then Check
+    at = at.button(key=f"FormSubmitter:pr_form_{e.key}-Check").click().run()  # and Check again
+    ok(at)
+    assert attempts(at) == 1
+    assert "no common mistake gives it" in messages(at) and "Try again" in "".join(
+        c.value for c in at.caption
+    )
+    assert f"{right:.3f}".replace(".", "\\.") not in messages(at)
+    at = answer(at, e, "0.124")
+    ok(at)
+    assert attempts(at) == 2
+    assert f"({right:.3f})".replace(".", "\\.").replace("(", "\\(").replace(")", "\\)") in messages(at)
+    assert at.latex
+    at = answer(at, e, f"{right:.3f}")  # right, after the solution: judged, not counted
+    assert "Right" in messages(at) and attempts(at) == 2 and at.session_state["pr_progress"].correct == {}
+
+
+def test_a_retry_that_is_right_counts_as_right():
+    at = practice({"seed": "7"})
+    e = make_exercise(7, 1)
+    right = dcg(e.grades) / (dcg(sorted(e.grades, reverse=True)) if e.question.quantity == "ndcg" else 1)
+    at = answer(at, e, "0.123")
+    at = answer(at, e, f"{right:.3f}")
+    ok(at)
+    p = at.session_state["pr_progress"]
+    assert "Right" in messages(at) and p.attempts == {e.kind: 2} and p.correct == {e.kind: 1}
+
+
+def test_the_issues_links_name_the_mistakes():
+    """?seed=11&ex=2&level=2&kind=cell: 3 is 2/1 + 1/1 (log2(i)), not a close 2.631.
+    ?seed=11&ex=6&level=2&kind=metric: 1 is the unsorted ideal (the list as its own ideal)."""
+    e = make_exercise(11, 2, "cell", 2)
+    at = answer(practice({"seed": "11", "ex": "2", "level": "2", "kind": "cell"}), e, "3")
+    ok(at)
+    assert md_escape("divided by max(1, log2(i))") in messages(at) and "Close" not in messages(at)
+    e = make_exercise(11, 6, "metric", 2)
+    at = answer(practice({"seed": "11", "ex": "6", "level": "2", "kind": "metric"}), e, "1")
+    ok(at)
+    assert md_escape("used the list in its given order as the ideal") in messages(at)
+    at = answer(at, e, "0.7")
+    assert md_escape("give at least 2 decimals (you gave 1 decimal)") in messages(at)
+    assert attempts(at) == 1  # too rough to judge: not an attempt
 
 
 def test_unreadable_answer_says_why_and_is_not_counted():
@@ -147,7 +212,7 @@ def test_choice_exercise_right_and_wrong():
     at = at.radio(key=f"pr_choice_{e.key}").set_value(wrong).run()
     at = at.button(key=f"pr_check_{e.key}").click().run()
     ok(at)
-    assert "Not this one" in messages(at)
+    assert "Not this one" in messages(at) and "The answer is" not in messages(at)
     at = at.radio(key=f"pr_choice_{e.key}").set_value(e.choices[e.answer_choice]).run()
     at = at.button(key=f"pr_check_{e.key}").click().run()
     assert "Right" in messages(at)

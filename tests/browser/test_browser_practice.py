@@ -84,9 +84,29 @@ def test_answer_right_then_with_the_log2_i_mistake(page: Page, app_url, artifact
     answer(page, e.key, f"{wrong:.3f}")
     expect(feedback(page)).to_contain_text("divided by max(1, log2(i)), leaving position 2 undiscounted too")
     expect(feedback(page)).to_contain_text("Not quite")
+    expect(feedback(page)).not_to_contain_text("The right value")  # a second try first
     expect(page).to_have_url(re.compile(rf"seed=7&ex={number}"))
     feedback(page).scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "practice-mistake-1280x720.png"))
+    page.get_by_role("button", name="Show me", exact=True).click()
+    expect(feedback(page)).to_contain_text(f"The right value is {e.exact:.3f}")
+    expect(page.locator(".st-key-pr_focus_row")).to_contain_text("Asked")
+
+
+def test_enter_then_check_counts_one_attempt(page: Page, app_url):
+    """Issue 27: Enter then Check counted two attempts (each submits the form)."""
+    open_practice(page, app_url)
+    e = make_exercise(7, 1)
+    box = page.locator(f".st-key-pr_answer_{e.key} input")
+    box.fill("0.123")
+    box.press("Enter")
+    expect(feedback(page)).to_contain_text("Not quite")
+    page.get_by_role("button", name="Check", exact=True).click()
+    page.get_by_role("button", name="Check", exact=True).click()
+    page.wait_for_load_state("networkidle")
+    page.get_by_text("Your progress this session").click()
+    correct = page.get_by_test_id("stMetric").filter(has_text="Correct").first
+    expect(correct.get_by_test_id("stMetricValue")).to_have_text("0 / 1")
 
 
 def drag_to(page: Page, src_text: str, dst_index: int) -> None:

@@ -24,10 +24,10 @@ True
 ['log2_i']
 """
 
-from .checking import ROW_COLUMNS, check, feedback_latex, focus_rows
+from .checking import ROW_COLUMNS, check, feedback_latex, focus_rows, solution
 from .generators import LIBRARY_CHOICES, WINNER_CHOICES, kind_for, make_exercise
 from .hints import hints
-from .mistakes import MISTAKES, diagnose, diagnose_question, wrong_formula
+from .mistakes import MISTAKES, diagnose, diagnose_question, judge_question, mistake_text, wrong_formula
 from .model import KINDS, LEVELS, QUANTITIES, Candidate, Exercise, Feedback, Formula, Hint, Question
 from .progress import Progress, next_kind
 
@@ -52,8 +52,11 @@ __all__ = [
     "feedback_latex",
     "focus_rows",
     "hints",
+    "judge_question",
     "kind_for",
     "make_exercise",
+    "mistake_text",
     "next_kind",
+    "solution",
     "wrong_formula",
 ]

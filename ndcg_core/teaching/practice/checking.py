@@ -15,10 +15,10 @@ import pandas as pd
 
 from ...errors import Message, error_text
 from ...i18n import N_, _
-from ..answers import parse_answer
+from ..answers import MISTAKE, RIGHT, TOO_ROUGH, parse_answer
 from ..formula import dcg_latex, ndcg_latex, trimmed
 from .generators import _order_reaches
-from .mistakes import MISTAKES, diagnose_question, wrong_formula
+from .mistakes import judge_question, mistake_text, wrong_formula
 from .model import QUANTITIES, Exercise, Feedback, Question
 
 
@@ -31,9 +31,25 @@ def check(exercise: Exercise, response: Any) -> Feedback:
     return _check_choice(exercise, response)
 
 
+def solution(exercise: Exercise) -> Feedback:
+    """The worked solution on its own ("Show me" before any judged answer) of a numeric or choice
+    exercise (a drag exercise has none: each order checked gets its NDCG): the answer, and for a
+    number the step-table row it comes from (:func:`focus_rows`) and the formula with the numbers
+    (:func:`feedback_latex`)."""
+    q = exercise.question
+    if q is not None:
+        quantity, shown = _(QUANTITIES[q.quantity]), f"{q.value():.3f}"
+        message = _("The answer: {quantity} is {shown}.").format(quantity=quantity, shown=shown)
+        focus = ("steps", q.position) if q.position is not None else None
+        return Feedback(False, message, focus=focus, diagnosis=message)
+    message = _("The answer is: {right}.").format(right=exercise.choices[exercise.answer_choice])
+    return Feedback(False, message, diagnosis=message)
+
+
 def _unreadable(problem: Message) -> Feedback:
     """The verdict on a response that cannot be judged: the problem, in the reader's language."""
-    return Feedback(False, error_text(problem), problem=problem)
+    message = error_text(problem)
+    return Feedback(False, message, problem=problem, diagnosis=message)
 
 
 def _check_number(exercise: Exercise, text: str) -> Feedback:
@@ -43,21 +59,27 @@ def _check_number(exercise: Exercise, text: str) -> Feedback:
     except ValueError as err:
         return _unreadable(Message("answer_unreadable", problem=str(err)))
     exact = q.value()
-    found = diagnose_question(a, q)
+    verdict = judge_question(a, q)
+    quantity = _(QUANTITIES[q.quantity])
     shown = f"{exact:.{max(3, a.decimals)}f}"
-    if not found:
-        message = _("Right: {quantity} is {shown}.").format(quantity=_(QUANTITIES[q.quantity]), shown=shown)
-        return Feedback(True, message, value=a.value)
-    if found == ["too_few_decimals"]:
-        too_few = MISTAKES["too_few_decimals"]
-        return Feedback(
-            False,
-            _("Close, but {problem}.").format(problem=_(too_few)),
-            mistakes=tuple(found),
-            value=a.value,
-            focus=_focus(q, "unknown"),
+    if verdict.kind == RIGHT:
+        message = _("Right: {quantity} is {shown}.").format(quantity=quantity, shown=shown)
+        return Feedback(True, message, value=a.value, diagnosis=message)
+    if verdict.kind == TOO_ROUGH:
+        # Not judged (not an attempt): the number cannot tell the right value from a mistake's.
+        message = _("Your answer {answer} is too rough to check: {problem}.").format(
+            answer=a.text, problem=error_text(verdict.problem)
         )
-    if found == ["unknown"]:
+        return Feedback(False, message, value=a.value, problem=verdict.problem, diagnosis=message)
+    found = list(verdict.mistakes) if verdict.kind == MISTAKE else ["unknown"]
+    if verdict.kind == MISTAKE:
+        reasons = _("; or you ").join(_(mistake_text(m, q.quantity)) for m in found)
+        diagnosis = _("Not quite: it looks like you {reasons}.").format(reasons=reasons)
+        message = _("Not quite: it looks like you {reasons}. The right value is {shown}.").format(
+            reasons=reasons, shown=shown
+        )
+    else:
+        diagnosis = _("Not quite: your answer {answer} is not {quantity}, and no common mistake gives it.")
         if q.position is not None:
             message = _(
                 "Not quite: your answer {answer} is not {quantity} ({shown}), and no common mistake "
@@ -68,14 +90,10 @@ def _check_number(exercise: Exercise, text: str) -> Feedback:
                 "Not quite: your answer {answer} is not {quantity} ({shown}), and no common mistake "
                 "gives it. Compare with the worked formula below."
             )
-        message = message.format(answer=a.text, quantity=_(QUANTITIES[q.quantity]), shown=shown)
-    else:
-        reasons = _("; or you ").join(_(MISTAKES[m]) for m in found)
-        message = _("Not quite: it looks like you {reasons}. The right value is {shown}.").format(
-            reasons=reasons, shown=shown
-        )
+        diagnosis = diagnosis.format(answer=a.text, quantity=quantity)
+        message = message.format(answer=a.text, quantity=quantity, shown=shown)
     focus = _focus(q, found[0]) if q.position is not None or found != ["unknown"] else None
-    return Feedback(False, message, mistakes=tuple(found), value=a.value, focus=focus)
+    return Feedback(False, message, mistakes=tuple(found), value=a.value, focus=focus, diagnosis=diagnosis)
 
 
 def _focus(q: Question, mistake: str) -> tuple[str, int]:
@@ -177,9 +195,8 @@ def _check_order(exercise: Exercise, order: Sequence[str]) -> Feedback:
     best, worst = dict(exercise.values)["best"], dict(exercise.values)["worst"]
     ok = _order_reaches(value, exercise.goal, exercise.target, best, worst)
     if ok:
-        return Feedback(
-            True, _("Right: this order scores NDCG = {value}.").format(value=f"{value:.3f}"), value=value
-        )
+        message = _("Right: this order scores NDCG = {value}.").format(value=f"{value:.3f}")
+        return Feedback(True, message, value=value, diagnosis=message)
     if exercise.goal == "target":
         if value > exercise.target:
             message = _("Not yet: this order scores {value}, too high for {target} ± 0.01.")
@@ -194,7 +211,8 @@ def _check_order(exercise: Exercise, order: Sequence[str]) -> Feedback:
         message = _("Not yet: this order scores {value}; the lowest possible is {aim}.").format(
             value=f"{value:.3f}", aim=f"{worst:.3f}"
         )
-    return Feedback(False, message, value=value)
+    # Dragging is trying: the score of each order is the help, never the order itself.
+    return Feedback(False, message, value=value, diagnosis=message)
 
 
 def _check_choice(exercise: Exercise, choice: Any) -> Feedback:
@@ -202,7 +220,8 @@ def _check_choice(exercise: Exercise, choice: Any) -> Feedback:
         return _unreadable(Message("no_choice"))
     right = exercise.choices[exercise.answer_choice]
     if choice == exercise.answer_choice:
-        return Feedback(True, _("Right: {why}.").format(why=right))
+        message = _("Right: {why}.").format(why=right)
+        return Feedback(True, message, diagnosis=message)
     picked = exercise.choices[choice]
     if exercise.kind == "winner":
         values = dict(exercise.values)
@@ -214,11 +233,15 @@ def _check_choice(exercise: Exercise, choice: Any) -> Feedback:
             a2=f"{values['A, second formula']:.3f}",
             b2=f"{values['B, second formula']:.3f}",
         )
+        diagnosis = _("Not this one: work out NDCG for A and B under each formula.")
     else:
         wrong_value = exercise.values[choice][1]
         detail = _("'{picked}' gives {value}, not {target}.").format(
             picked=picked, value=f"{wrong_value:.3f}", target=f"{exercise.target:.3f}"
         )
+        diagnosis = _("Not this one: {detail}").format(detail=detail)
     return Feedback(
-        False, _("Not this one: {detail} The answer is: {right}.").format(detail=detail, right=right)
+        False,
+        _("Not this one: {detail} The answer is: {right}.").format(detail=detail, right=right),
+        diagnosis=diagnosis,
     )

@@ -16,7 +16,7 @@ import pandas as pd
 
 from ...errors import Message
 from ...explanation import Explanation, explain
-from ...i18n import N_, _
+from ...i18n import N_, _, separator
 from ...metrics import ndcg
 from ...spec import Spec
 from ...variants import Variant
@@ -125,11 +125,15 @@ class Formula:
 
     def changes_from(self, other: Formula) -> str:
         """The parts of :meth:`describe` that differ from ``other``'s: ``k = 3``."""
-        theirs = set(other.describe().split("; "))
-        return "; ".join(part for part in self.describe().split("; ") if part not in theirs)
+        theirs = set(other.parts())
+        return separator("; ").join(part for part in self.parts() if part not in theirs)
 
     def describe(self) -> str:
-        """In words: ``gain = grade; divisor = log2(i + 1); k = 3``."""
+        """In words: ``gain = grade; divisor = log2(i + 1); k = 3`` (the separator translated too)."""
+        return separator("; ").join(self.parts())
+
+    def parts(self) -> list[str]:
+        """The choices :meth:`describe` names, each in words."""
         gain = {
             "linear": _("gain = grade"),
             "exponential": _("gain = 2^grade − 1"),
@@ -144,7 +148,7 @@ class Formula:
         parts = [gain, divisor, cut]
         if self.ties is not None:
             parts.append(_(_TIES_TEXT[self.ties]))
-        return "; ".join(parts)
+        return parts
 
 
 _TIES_TEXT = {
@@ -262,11 +266,12 @@ class Candidate:
 class Feedback:
     """The verdict on one response, in plain text.
 
-    ``mistakes`` holds :data:`MISTAKES` ids (or ``"unknown"``); ``problem`` is
-    set when the response could not be read (nothing was judged, so it is
-    not an attempt): a coded text (:class:`ndcg_core.errors.Message`), the
-    English of ``message``. ``focus`` names the step-table row that explains the
-    mistake: ``("steps" | "ideal_steps", position)``.
+    ``message`` is the whole verdict, the right answer included; ``diagnosis`` is the verdict
+    without the right answer (what a student who may still try again reads: the mistake named,
+    if one gives the answer). ``mistakes`` holds :data:`MISTAKES` ids (or ``"unknown"``);
+    ``problem`` is set when the response could not be read or is too rough to judge (nothing
+    was judged, so it is not an attempt): a coded text (:class:`ndcg_core.errors.Message`).
+    ``focus`` names the step-table row that explains the mistake: ``("steps" | "ideal_steps", position)``.
     """
 
     correct: bool
@@ -275,6 +280,7 @@ class Feedback:
     value: float | None = None
     problem: Message | None = None
     focus: tuple[str, int] | None = None
+    diagnosis: str = ""
 
     @property
     def counts(self) -> bool:
