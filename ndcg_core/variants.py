@@ -236,6 +236,18 @@ SCHEMA: tuple[Option, ...] = (
 
 _OPTIONS = {o.name: o for o in SCHEMA}
 
+
+def choice_label(name: str, value: Any) -> str:
+    """The short label of option ``name``'s choice ``value``, as a control shows it (English, marked
+    for translation: show it with ``_``). Text that names a choice says it this way, not by its
+    value: "the rule 'score 0'", not "the rule 'zero'".
+
+    >>> choice_label("zero_idcg", "zero"), choice_label("discount", "jarvelin")
+    ('score 0', 'Järvelin–Kekäläinen')
+    """
+    return _OPTIONS[name].label_of(value)
+
+
 #: The largest cutoff a share link may ask for (far beyond any list; the browser's number box
 #: cannot hold integers above 2**53).
 MAX_URL_K = 1_000_000

@@ -6,10 +6,12 @@ change here shows there and back. The lesson itself (text, columns, predictions)
 
 Page state (non-widget, so it survives a visit to another page): ``learn_step`` and
 ``learn_present`` (what the page's share link carries: :class:`ndcg_core.teaching.pages.LearnState`),
-``learn_revealed`` (steps whose new column is shown), ``learn_answers`` (the checked prediction per
-step), ``learn_typed`` (what was typed, kept even when unreadable), ``learn_problem`` (the message
-for an unreadable prediction) and ``learn_url`` (the page's parameters last written to the address
-bar, see ``views.ui.share``).
+``learn_revealed`` (steps whose new column is shown), ``learn_answers`` (the prediction judged last
+per step), ``learn_tries`` (the predictions judged per step: :class:`ndcg_core.teaching.tries.Tries`;
+a wrong one gets its diagnosis and another try, the answer shows after the second wrong one or on
+"Show me"), ``learn_typed`` (what was typed, kept even when unreadable), ``learn_problem`` (the
+message for an unreadable prediction) and ``learn_url`` (the page's parameters last written to the
+address bar, see ``views.ui.share``).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from ndcg_core.teaching.pages import LearnState
 from ndcg_core.teaching.playground import all_scored, state_from_example
 from ndcg_core.teaching.rendering import explained, state_figure
 from ndcg_core.teaching.saved import learn_data, learn_from_data
+from ndcg_core.teaching.tries import Tries
 from ndcg_core.variants import format_number
 from views.ui import keys
 from views.ui.a11y import announce, move_focus
@@ -105,6 +108,7 @@ def _init_page() -> None:
     ss.setdefault(keys.LEARN_TYPED, {})
     ss.setdefault(keys.LEARN_PROBLEM, {})
     step_in_link = LEARN.carried(LEARN.params(st.query_params.to_dict()))
+    ss.setdefault(keys.LEARN_TRIES, {})
     adopt(LEARN, _load)
     _restore(step_in_link)
 
@@ -209,20 +213,27 @@ def _check(n: int) -> None:
     text = "" if text is None else str(text)
     ss[keys.LEARN_TYPED][n] = text
     feedback = check_answer(question, text)
-    if feedback.correct is None:
+    if feedback.correct is None:  # unreadable, or too rough to judge: not a try
         ss[keys.LEARN_PROBLEM][n] = feedback.message
         _focus_next("problem")
         return
     ss[keys.LEARN_PROBLEM].pop(n, None)
+    tries, _counts = ss[keys.LEARN_TRIES].get(n, Tries()).submit(text.strip(), feedback.correct)
+    ss[keys.LEARN_TRIES][n] = tries
     ss[keys.LEARN_ANSWERS][n] = text
-    ss[keys.LEARN_REVEALED].add(n)
-    _focus_next("answer")
+    # A wrong choice between two leaves only the other: it shows the answer at once.
+    if tries.solution_shown or question.choices:
+        ss[keys.LEARN_REVEALED].add(n)
+        _focus_next("answer")
+    else:
+        _focus_next("problem")  # a wrong number: the box again, for the second try
 
 
 def _skip(n: int) -> None:
     ss = st.session_state
     ss[keys.LEARN_PROBLEM].pop(n, None)
     ss[keys.LEARN_ANSWERS].pop(n, None)
+    ss[keys.LEARN_TRIES][n] = ss[keys.LEARN_TRIES].get(n, Tries()).show()
     ss[keys.LEARN_REVEALED].add(n)
     _focus_next("answer")
 
@@ -263,6 +274,11 @@ def _prediction(step: LessonStep) -> bool:
             c2.button(_("Skip: show me"), key="learn_skip", on_click=_skip, args=(n,), width="stretch")
             if n in ss[keys.LEARN_PROBLEM]:
                 st.warning(md_escape(ss[keys.LEARN_PROBLEM][n]))
+            elif n in ss[keys.LEARN_ANSWERS]:  # a wrong try: its diagnosis, not the answer
+                with st.container(key="learn_diagnosis"):
+                    feedback = check_answer(q, ss[keys.LEARN_ANSWERS][n])
+                    st.error(md_escape(feedback.diagnosis), icon=":material/lightbulb:")
+                    st.caption(_("Try again, or Skip: show me for the answer."))
             return False
         with st.container(key="learn_feedback"):
             if n in ss[keys.LEARN_ANSWERS]:
@@ -472,6 +488,8 @@ def _lesson(step: LessonStep, state, ex) -> None:
     for paragraph in step.text:
         st.markdown(md_escape(paragraph))
     revealed = _prediction(step)
+    for paragraph in step.after if revealed else ():  # they hold the prediction's answer
+        st.markdown(md_escape(paragraph))
     columns = step.columns if revealed else step.before_reveal
     _metrics(step, ex, revealed)
     for formula in step.formulas if revealed else ():  # a formula would give the answer away

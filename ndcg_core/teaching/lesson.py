@@ -21,14 +21,17 @@ True
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..errors import NDCGError, error_text
 from ..explanation import Explanation
-from ..i18n import N_, _, ngettext
-from ..variants import format_base
-from .answers import is_correct, parse_answer, precision_problem, same_at_precision
+from ..i18n import N_, _, ngettext, separator
+from ..metrics import divisors, gains
+from ..variants import choice_label, format_base
+from .answers import MISTAKE, RIGHT, TOO_ROUGH, judge, parse_answer
 from .formula import dcg_latex, ndcg_latex, trimmed
+from .practice.mistakes import MISTAKES, mistake_text
 
 __all__ = [
     "COLUMN_HELP",
@@ -108,9 +111,11 @@ IDEAL_COLUMNS = ("Position", "Item", "Grade", "Gain", "Divisor", "Discounted gai
 class Question:
     """A prediction asked before a step's new column appears.
 
-    A number question has ``exact``; a choice question has two ``choices``
-    and the right one in ``answer``. ``why`` is the one-line working shown
-    with the feedback.
+    A number question has ``exact`` and, in ``mistakes``, the value each common mistake gives
+    (``(id, values)`` pairs, ids of :data:`ndcg_core.teaching.practice.MISTAKES`, computed by
+    the engine); ``quantity`` names what is asked (``"ndcg"``, ...) where a mistake reads
+    differently for it. A choice question has two ``choices`` and the right one in ``answer``.
+    ``why`` is the one-line working shown with the answer.
     """
 
     prompt: str
@@ -118,14 +123,21 @@ class Question:
     exact: float | None = None
     choices: tuple[str, ...] = ()
     answer: str | None = None
+    mistakes: tuple[tuple[str, tuple[float, ...]], ...] = ()
+    quantity: str | None = None
 
 
 @dataclass(frozen=True)
 class Feedback:
-    """The verdict on a prediction: ``correct`` is None when the input could not be read."""
+    """The verdict on a prediction: ``correct`` is None when the input could not be read, or is
+    too rough to judge. ``message`` holds the answer's working; ``diagnosis`` is the verdict
+    without it, for a student who may still try again (the mistake named, if one gives the
+    answer). ``mistakes``: the ids of the mistakes named."""
 
     correct: bool | None
     message: str
+    diagnosis: str = ""
+    mistakes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -142,6 +154,7 @@ class LessonStep:
     ideal: bool = False  # the ideal-ordering table is part of the step
     metrics: tuple[str, ...] = ()  # headline numbers: "NDCG", "DCG", "IDCG", "CG"
     new_metric: str | None = None  # the number this step introduces (hidden until the prediction)
+    after: tuple[str, ...] = ()  # paragraphs shown once the prediction is answered (they hold its answer)
 
     @property
     def before_reveal(self) -> tuple[str, ...]:
@@ -176,6 +189,46 @@ def _log_text(base: float) -> str:
     return "ln" if b == "e" else f"log{b}" if b in {"2", "10"} else f"log_{b}"
 
 
+def _group_gain(ex: Explanation, position: int, gain) -> float:
+    """The gain row ``position`` counts under another ``gain`` rule: its grade's gain, or under the
+    'average' tie rule its tie group's mean gain (as the engine's step table does)."""
+    steps = ex.steps
+    row = _row(ex, position)
+    tied = ex.variant.ties == "average" and steps["Score"].notna().any()
+    grades = steps.loc[steps["Tie group"] == row["Tie group"], "Grade"] if tied else [row["Grade"]]
+    return float(gains(list(grades), gain).mean())
+
+
+def _gain_mistakes(ex: Explanation, position: int) -> dict[str, float]:
+    """The gain of row ``position`` under each gain mistake that applies: linear for exponential
+    and the reverse (a custom gain table has none)."""
+    other = {"exponential": "linear_gain", "linear": "exponential_gain"}
+    gain = ex.variant.gain
+    if ex.variant.gain_table is not None or gain not in other:
+        return {}
+    return {other[gain]: _group_gain(ex, position, "linear" if gain == "exponential" else "exponential")}
+
+
+def _divisor_mistakes(ex: Explanation, position: int) -> dict[str, float]:
+    """The divisor of ``position`` under each discount mistake: the other discount form, and the
+    natural log where the base is not e."""
+    v = ex.variant
+    out = {}
+    other = "jarvelin" if v.discount == "log" else "log"
+    out["log2_i" if v.discount == "log" else "log2_i_plus_1"] = float(
+        divisors(position, other, v.log_base)[-1]
+    )
+    if v.log_base != math.e:
+        out["natural_log"] = float(divisors(position, v.discount, math.e)[-1])
+    return out
+
+
+def _mistakes(found: dict[str, float | list[float]]) -> tuple[tuple[str, tuple[float, ...]], ...]:
+    """Mistake values as a :class:`Question` keeps them: in the order of the mistakes' table."""
+    as_lists = {name: tuple(v if isinstance(v, list) else [v]) for name, v in found.items()}
+    return tuple((name, as_lists[name]) for name in MISTAKES if name in as_lists)
+
+
 def _gain_step(ex: Explanation) -> LessonStep:
     v = ex.variant
     steps = ex.steps
@@ -190,10 +243,12 @@ def _gain_step(ex: Explanation) -> LessonStep:
         formula = f"\\text{{{gain_word}}}({trimmed(g)}) = {trimmed(gain)}"
         why = _("the table gives grade {g} the gain {gain}").format(g=f"{g:g}", gain=f"{gain:g}")
     elif v.gain == "exponential":
+        # Two examples, neither of them the grade asked about (its gain is the answer).
+        a, b = [x for x in (1, 2, 3) if x != g][:2]
         rule = _(
-            "Here the gain is 2^grade − 1: grades 0, 1, 2, 3 are worth 0, 1, 3, 7. Each step up "
-            "the scale doubles the worth (plus one), so one excellent item outweighs two good ones."
-        )
+            "Here the gain is 2^grade − 1: grade {a} is worth {ga} and grade {b} is worth {gb}. Each "
+            "step up the scale doubles the worth (plus one), so one excellent item outweighs two good ones."
+        ).format(a=a, ga=2**a - 1, b=b, gb=2**b - 1)
         gain_word, grade_word = _("gain"), _("grade")
         formula = (
             f"\\text{{{gain_word}}} = 2^{{\\text{{{grade_word}}}}} - 1 "
@@ -221,6 +276,8 @@ def _gain_step(ex: Explanation) -> LessonStep:
         ),
         why=why,
         exact=gain,
+        mistakes=_mistakes(_gain_mistakes(ex, top)),
+        quantity="gain",
     )
     return LessonStep(
         2,
@@ -233,6 +290,17 @@ def _gain_step(ex: Explanation) -> LessonStep:
     )
 
 
+#: Wikipedia's D1..D6, the Playground's opening list, under both discount forms (a test checks
+#: every number against its closed form).
+_D1_D6 = N_(
+    "The Playground's D1..D6 (grades 3, 2, 3, 0, 1, 2) scores NDCG@6 = 0.932 under max(1, log2 i) "
+    "and 0.961 under log2(i + 1). Its first slip is the 2 at position 2 above a 3 at position 3: "
+    "max(1, log2 i) divides positions 2 and 3 by 1 and 1.585, log2(i + 1) by 1.585 and 2, so that "
+    "swap costs 1 − 1/1.585 = 0.369 of DCG under the original form and 1/1.585 − 1/2 = 0.131 under "
+    "the common one."
+)
+
+
 def _discount_step(ex: Explanation) -> LessonStep:
     v = ex.variant
     p = _probe(ex)
@@ -240,30 +308,43 @@ def _discount_step(ex: Explanation) -> LessonStep:
     first = ", ".join(trimmed(x) for x in ex.steps["Divisor"].iloc[:4])
     log, b = _log(v.log_base), format_base(v.log_base)
     if v.discount == "log":
-        rule = _("Here the divisor at position i is {log}(i + 1). Your first divisors: {first}.").format(
-            log=_log_text(v.log_base), first=first
+        yours = _("Here the divisor at position i is {log}(i + 1), the common form.").format(
+            log=_log_text(v.log_base)
         )
+        seen = _("Your first divisors: {first}.").format(first=first)
         formula = f"d_{{{p}}} = {log}({p} + 1) = {trimmed(d)}"
         why = f"{_log_text(v.log_base)}({p} + 1) = {trimmed(d)}"
     else:
-        rule = _(
-            "Here the divisor is max(1, {log} i), the original form: positions "
-            "up to {b} are not discounted at all (divisor 1). Your first divisors: {first}."
-        ).format(log=_log_text(v.log_base), b=b, first=first)
+        yours = _("Here the divisor at position i is max(1, {log} i), the original form.").format(
+            log=_log_text(v.log_base)
+        )
+        seen = _(
+            "Your first divisors: {first}. Positions up to {b} are not discounted at all (divisor 1)."
+        ).format(first=first, b=b)
         formula = f"d_{{{p}}} = \\max(1, {log} {p}) = {trimmed(d)}"
         why = f"max(1, {_log_text(v.log_base)} {p}) = {trimmed(d)}"
+    # Before the prediction: the idea and both forms, with no divisor of this list (each one
+    # printed here could be the answer).
     text = (
         _(
             "People read from the top and stop early, so a good item lower down is worth less to them. "
             "Each gain is therefore divided by a divisor that never shrinks as the position goes down."
         ),
         _(
-            "Where the divisor grows, it grows like a logarithm: fast near the top, then slowly, so "
-            "positions 9 and 10 are discounted almost equally."
+            "The common form divides by log2(i + 1): scikit-learn, trec_eval and Wikipedia's main "
+            "formula use it. It grows fast near the top, then slowly, so positions 9 and 10 are "
+            "discounted almost equally."
         ),
-        rule,
+        _("The original form, by Järvelin and Kekäläinen (2002), divides by max(1, log2 i) instead."),
+        yours,
     )
-    question = Question(prompt=_("What is the divisor at position {p}?").format(p=p), why=why, exact=d)
+    question = Question(
+        prompt=_("What is the divisor at position {p}?").format(p=p),
+        why=why,
+        exact=d,
+        mistakes=_mistakes(_divisor_mistakes(ex, p)),
+        quantity="divisor",
+    )
     return LessonStep(
         3,
         _("The position discount"),
@@ -272,6 +353,7 @@ def _discount_step(ex: Explanation) -> LessonStep:
         ("Divisor",),
         (formula,),
         question,
+        after=(seen, _(_D1_D6)),
     )
 
 
@@ -295,12 +377,19 @@ def _dcg_step(ex: Explanation) -> LessonStep:
             "CG ignores the order; DCG rewards putting the good items first."
         ).format(k=ex.k, cg=trimmed(ex.cg)),
     )
+    wrong: dict[str, float | list[float]] = {
+        name: wrong_gain / d for name, wrong_gain in _gain_mistakes(ex, p).items()
+    }
+    wrong |= {name: gain / wrong_d for name, wrong_d in _divisor_mistakes(ex, p).items()}
+    wrong["cumulative_for_row"] = float(row["Cumulative DCG"])
     question = Question(
         prompt=_("What is the discounted gain at position {p} ({item}: gain {gain}, divisor {d})?").format(
             p=p, item=row["Item"], gain=trimmed(gain), d=trimmed(d)
         ),
         why=f"{trimmed(gain)} ÷ {trimmed(d)} = {trimmed(dg)}",
         exact=dg,
+        mistakes=_mistakes(wrong),
+        quantity="discounted_gain",
     )
     return LessonStep(
         4,
@@ -320,7 +409,13 @@ def _ideal_step(ex: Explanation) -> LessonStep:
     missing = [str(x) for x in ex.ideal_steps["Item"] if x not in retrieved]
     if len(ex.ideal_steps) > len(ex.steps) and missing:
         extra = len(ex.ideal_steps) - len(ex.steps)
-        names = ", ".join(missing[:4]) + (", ..." if len(missing) > 4 else "")
+        # With their grades: the question asks for the best grade of all judged items.
+        unretrieved = ex.ideal_steps[~ex.ideal_steps["Item"].isin(retrieved)]
+        comma = separator(", ")
+        names = comma.join(
+            _("{item} (grade {g})").format(item=r["Item"], g=f"{r['Grade']:g}")
+            for _i, r in unretrieved.head(4).iterrows()
+        ) + (comma + "..." if len(missing) > 4 else "")
         pool = ngettext(
             "{n} judged item was never retrieved ({names}). They still enter the ideal ordering: "
             "a good item the system missed raises IDCG and so lowers the score.",
@@ -358,12 +453,18 @@ def _ideal_step(ex: Explanation) -> LessonStep:
                 "items, so {name} sits beside DCG@{k}."
             ).format(library=ex.spec.library, k=ex.k, n=ex.idcg_depth, name=ex.named("IDCG")),
         )
+    wrong: dict[str, float] = {"ideal_unsorted": float(ex.steps["Grade"].iloc[0])}  # the list as given
+    if len(ex.ideal_steps) > len(ex.steps) and missing:
+        best_retrieved = ex.steps.iloc[int(ex.steps["Gain"].to_numpy().argmax())]
+        wrong["ideal_retrieved_only"] = float(best_retrieved["Grade"])
     question = Question(
         prompt=_("Which grade does the ideal ordering put at position 1?"),
         why=_("the highest-gain judged item goes first: {item}, grade {g}").format(
             item=top["Item"], g=f"{top['Grade']:g}"
         ),
         exact=float(top["Grade"]),
+        mistakes=_mistakes(wrong),
+        quantity="grade",
     )
     return LessonStep(
         5,
@@ -398,6 +499,8 @@ def _ndcg_step(ex: Explanation) -> LessonStep:
             ),
             why=f"{trimmed(ex.dcg)} ÷ {trimmed(ex.idcg)} = {trimmed(ex.ndcg)}",
             exact=ex.ndcg,
+            mistakes=_mistakes({"swapped": ex.idcg / ex.dcg} if ex.dcg else {}),
+            quantity="ndcg",
         )
     else:
         text.append(
@@ -405,7 +508,11 @@ def _ndcg_step(ex: Explanation) -> LessonStep:
                 "Here {name} = {idcg}, not above 0: there is nothing relevant to find, or negative "
                 "gains outweigh the rest. Dividing by it means nothing, so the rule 'When IDCG = 0' "
                 "({rule}) decides the score."
-            ).format(name=ex.named("IDCG"), idcg=trimmed(ex.idcg), rule=ex.variant.zero_idcg)
+            ).format(
+                name=ex.named("IDCG"),
+                idcg=trimmed(ex.idcg),
+                rule=_(choice_label("zero_idcg", ex.variant.zero_idcg)),
+            )
         )
     return LessonStep(
         6,
@@ -424,11 +531,12 @@ def _cutoff_step(ex: Explanation) -> LessonStep:
     n, k = len(ex.steps), ex.k
     if k < n:
         hidden = ex.steps[ex.steps["Beyond k"]]
-        names = ", ".join(
+        comma = separator(", ")
+        names = comma.join(
             _("{item} (grade {g})").format(item=r["Item"], g=f"{r['Grade']:g}")
             for _i, r in hidden.head(4).iterrows()
         )
-        more = ", ..." if len(hidden) > 4 else ""
+        more = comma + "..." if len(hidden) > 4 else ""
         seen = _(
             "Here k = {k}: rows {first} to {n} add nothing to DCG@{k}, whatever their grades: {names}. "
             "A list can score NDCG@{k} = 1 even if a bad item follows at position {first}."
@@ -438,13 +546,20 @@ def _cutoff_step(ex: Explanation) -> LessonStep:
             "Here k = {k} covers the whole list, so nothing is hidden. Set k to 3 in the sidebar "
             "and watch the rows below 3 stop counting."
         ).format(k=k)
+    # Before the prediction: what k is, not what it does to the rows below it (the answer).
     text = (
         _(
-            "People rarely look past the first screen, so NDCG is usually reported at a cutoff k: "
-            "NDCG@10 counts only the top 10 positions, and the ideal ordering is cut at k too."
+            "People rarely look past the first screen, so NDCG is usually reported at a cutoff k, "
+            "written NDCG@k: NDCG@10, say, for a first screen of ten results."
         ),
-        seen,
+        ngettext(
+            "Here k = {k}, and your list has {n} item.", "Here k = {k}, and your list has {n} items.", n
+        ).format(k=k, n=n),
     )
+    if ex.idcg_depth > k:
+        counts = _("DCG@k counts only the top k positions.")
+    else:
+        counts = _("NDCG@k counts only the top k positions: DCG and the ideal ordering are both cut at k.")
     question = Question(
         prompt=_("Do rows below position k add anything to DCG@k?"),
         why=_("DCG@k stops at row k; the rows below it are not counted at all"),
@@ -454,13 +569,14 @@ def _cutoff_step(ex: Explanation) -> LessonStep:
     )
     return LessonStep(
         7,
-        _("The cutoff k, and what it hides"),
+        _("The cutoff k"),
         text,
         (*BASE_COLUMNS, "Gain", "Divisor", "Discounted gain", "Cumulative DCG", "Beyond k"),
         ("Beyond k",),
         (ndcg_latex(ex),),
         question,
         metrics=("NDCG", "DCG", "IDCG"),
+        after=(counts, seen),
     )
 
 
@@ -509,11 +625,12 @@ def lesson_step(n: int, ex: Explanation) -> LessonStep:
 
 
 def check_answer(question: Question, text: str) -> Feedback:
-    """Judge a prediction with the shared answer rules (:mod:`ndcg_core.teaching.answers`).
+    """Judge a prediction with the shared checker (:func:`ndcg_core.teaching.answers.judge`).
 
-    A number is accepted when it agrees with the exact value at the precision
-    typed; unreadable input gets ``correct=None`` and a message saying what is
-    expected.
+    A number is right when it agrees with the exact value at the precision typed; a wrong one
+    names the mistake that gives it (the question's ``mistakes``). Unreadable input, and a number
+    too rough to tell the right value from a mistake's, get ``correct=None`` and a message saying
+    what is expected.
     """
     if question.choices:
         if text not in question.choices:
@@ -521,24 +638,33 @@ def check_answer(question: Question, text: str) -> Feedback:
                 None, _("Pick one of: {choices}.").format(choices=" / ".join(map(_, question.choices)))
             )
         ok = text == question.answer
-        return Feedback(ok, (_("Right: {why}.") if ok else _("Not quite: {why}.")).format(why=question.why))
+        message = (_("Right: {why}.") if ok else _("Not quite: {why}.")).format(why=question.why)
+        return Feedback(ok, message, diagnosis=message)
     assert question.exact is not None
     try:
         answer = parse_answer(text)
     except ValueError as err:
-        return Feedback(None, _("Your answer could not be read: {problem}.").format(problem=error_text(err)))
-    exact = question.exact
-    if answer.value == exact:
-        # Typed exactly (1.5 for 1.5): right at any precision; the shared rule asks 2 decimals.
-        return Feedback(True, _("Right: {why}.").format(why=question.why))
-    too_rough = precision_problem(answer, exact)
-    if too_rough and same_at_precision(answer, exact):
-        return Feedback(None, _("Close, but {problem}.").format(problem=error_text(too_rough)))
-    if is_correct(answer, exact):
-        return Feedback(True, _("Right: {why}.").format(why=question.why))
-    return Feedback(
-        False, _("Not quite: you said {answer}; {why}.").format(answer=answer.text, why=question.why)
-    )
+        message = _("Your answer could not be read: {problem}.").format(problem=error_text(err))
+        return Feedback(None, message, diagnosis=message)
+    verdict = judge(answer, question.exact, dict(question.mistakes))
+    if verdict.kind == RIGHT:
+        message = _("Right: {why}.").format(why=question.why)
+        return Feedback(True, message, diagnosis=message)
+    if verdict.kind == TOO_ROUGH:
+        message = _("Your answer {answer} is too rough to check: {problem}.").format(
+            answer=answer.text, problem=error_text(verdict.problem)
+        )
+        return Feedback(None, message, diagnosis=message)
+    if verdict.kind == MISTAKE:
+        reasons = _("; or you ").join(_(mistake_text(m, question.quantity)) for m in verdict.mistakes)
+        diagnosis = _("Not quite: it looks like you {reasons}.").format(reasons=reasons)
+        message = _("Not quite: you said {answer}; it looks like you {reasons}. The answer: {why}.").format(
+            answer=answer.text, reasons=reasons, why=question.why
+        )
+        return Feedback(False, message, diagnosis, verdict.mistakes)
+    diagnosis = _("Not quite: {answer} is not it, and no common mistake gives it.").format(answer=answer.text)
+    message = _("Not quite: you said {answer}; {why}.").format(answer=answer.text, why=question.why)
+    return Feedback(False, message, diagnosis)
 
 
 def step_frame(ex: Explanation, columns: tuple[str, ...], *, ideal: bool = False):

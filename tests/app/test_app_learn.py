@@ -90,13 +90,25 @@ def test_a_right_prediction_reveals_the_column_with_praise():
     assert metric(at, "DCG@6") == f"{dcg:.3f}"
 
 
-def test_a_wrong_prediction_reveals_the_column_and_says_why():
-    at = learn({"rel": ",".join(map(str, WIKI)), "step": "4"})
-    ok(at.text_input(key="learn_guess_4").input("3").run())
-    ok(at.button(key="learn_check").click().run())
+def guess(at: AppTest, step: int, text: str) -> AppTest:
+    ok(at.text_input(key=f"learn_guess_{step}").input(text).run())
+    return ok(at.button(key="learn_check").click().run())
+
+
+def test_a_wrong_prediction_gets_a_second_try_then_the_column_and_why():
+    """Issue 27: a wrong prediction showed the answer at once. Now the first wrong try gets its
+    diagnosis and the column stays hidden; the second shows the column and the working."""
+    at = learn({"rel": ",".join(map(str, WIKI)), "step": "4"})  # 3 / log2(4) = 1.5 at position 3
+    guess(at, 4, "0.9")  # no common mistake gives 0.9
+    assert "Discounted gain" not in columns(at)
+    (error,) = at.error
+    assert "Not quite" in error.value and "1\\.5" not in error.value
+    guess(at, 4, "0.9")  # the same answer again (Check twice): not a second try
+    assert "Discounted gain" not in columns(at)
+    guess(at, 4, "0.8")
     assert "Discounted gain" in columns(at)
     (error,) = at.error
-    assert "Not quite" in error.value and "you said 3" in error.value
+    assert "you said 0\\.8" in error.value and "3 ÷ 2 = 1\\.5" in error.value
 
 
 def test_an_unreadable_prediction_gets_a_message_and_keeps_what_was_typed():
@@ -268,3 +280,56 @@ def test_the_presenters_ideal_table_greys_only_the_rows_idcg_leaves_out():
         (body,) = [e.proto.body for e in at.get("html") if 'class="learn-table"' in e.proto.body]
         assert body.count("<tr") == 6  # the header and the five judged items
         assert body.count('<tr class="beyond">') == grey
+
+
+def page_text(at: AppTest) -> str:
+    """What the page shows: Markdown, alerts, captions, LaTeX, metrics and the tables' cells."""
+    parts = [m.value for m in [*at.markdown, *at.caption, *at.latex, *at.error, *at.info, *at.success]]
+    parts += [f"{m.label} {m.value}" for m in at.metric]
+    parts += [d.value.to_string() for d in at.dataframe]
+    return "\n".join(parts).replace("\\", "").replace("\u2060", "")  # md_escape's escapes
+
+
+def test_step_3_asks_for_the_divisor_without_printing_it():
+    """Issue 27: "Your first divisors: 1, 1, 1.585, 2" stood above "What is the divisor at
+    position 3?" (max(1, log2 3) = 1.585). The page shows no 1.585 until the question is answered;
+    a wrong 2 (log2(3 + 1)) is named, still without the answer."""
+    at = learn({"rel": ",".join(map(str, WIKI)), "discount": "jarvelin", "step": "3"})
+    assert f"{L2(3):.3f}" == "1.585"
+    shown = page_text(at)
+    assert "What is the divisor at position 3?" in shown
+    assert "1.585" not in shown and "1.58" not in shown and "Your first divisors" not in shown
+    guess(at, 3, "2")
+    shown = page_text(at)
+    assert "divided by log2(i+1)" in shown and "1.585" not in shown and "Divisor" not in columns(at)
+    ok(at.button(key="learn_skip").click().run())
+    shown = page_text(at)
+    assert "Your first divisors: 1, 1, 1.585, 2." in shown and "Divisor" in columns(at)
+    assert "0.932 under max(1, log2 i)" in shown  # the original form's story, once answered
+
+
+@pytest.mark.parametrize(("step", "answer"), [(4, f"{3 / L2(3):.3f}"), (6, "0.932")])
+def test_later_steps_hide_their_answer_until_answered(step, answer):
+    at = learn({"rel": ",".join(map(str, WIKI)), "discount": "jarvelin", "step": str(step)})
+    assert answer not in page_text(at)
+    ok(at.button(key="learn_skip").click().run())
+    assert answer in page_text(at)
+
+
+def test_step_7_does_not_say_what_k_does_before_asking():
+    at = learn({"rel": ",".join(map(str, WIKI)), "k": "3", "step": "7"})
+    assert "add nothing" not in page_text(at)
+    ok(at.radio(key="learn_choice_7").set_value("Yes, with a smaller weight").run())
+    ok(at.button(key="learn_check").click().run())  # a wrong choice between two: the answer at once
+    assert "rows 4 to 6 add nothing to DCG@3" in page_text(at)
+
+
+def test_an_ndcg_prediction_with_dcg_and_idcg_swapped_is_named():
+    """Issue 27: 1.074 (IDCG / DCG = 8.693 / 8.097) got "8.097 ÷ 8.693 = 0.932" and no mistake."""
+    at = learn({"rel": ",".join(map(str, WIKI)), "discount": "jarvelin", "step": "6"})
+    guess(at, 6, "1.074")
+    shown = page_text(at)
+    assert "you divided IDCG by DCG" in shown and "0.932" not in shown
+    assert metric(at, "NDCG@6") == "?"
+    guess(at, 6, "0.93")
+    assert at.success and metric(at, "NDCG@6") == "0.932"

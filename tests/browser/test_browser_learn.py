@@ -193,10 +193,29 @@ def test_a_right_and_a_wrong_prediction(page: Page, app_url):
     expect(grid).to_contain_text("Discounted gain")
 
     open_learn(page, app_url, f"?rel={WIKI}&step=3")
-    predict(page, "1.7")  # the divisor at 3 is log2(4) = 2
+    predict(page, "1.7")  # the divisor at 3 is log2(4) = 2: a first wrong try gets another
+    diagnosis = page.locator(".st-key-learn_diagnosis")
+    expect(diagnosis.get_by_test_id("stAlertContentError")).to_contain_text(shown("Not quite: 1.7 is not it"))
+    expect(diagnosis).not_to_contain_text("log2(3 + 1) = 2")
+    expect(grid).not_to_contain_text("Divisor")
+    predict(page, "1.8")  # the second wrong try shows the answer and the column
     feedback = page.locator(".st-key-learn_feedback")
-    expect(feedback.get_by_test_id("stAlertContentError")).to_contain_text(shown("Not quite: you said 1.7"))
+    expect(feedback.get_by_test_id("stAlertContentError")).to_contain_text(shown("Not quite: you said 1.8"))
     expect(feedback).to_contain_text("log2(3 + 1) = 2")
+    expect(grid).to_contain_text("Divisor")
+
+
+def test_a_wrong_divisor_is_named_not_called_close(page: Page, app_url, artifacts: Path):
+    """Issue 27: at ?rel=3,2,3,0,1,2&discount=jarvelin step 3 (max(1, log2 3) = 1.585), typing 2
+    got "Close, but give at least 2 decimals (you typed 0)"; 2 is what log2(3 + 1) gives."""
+    open_learn(page, app_url, f"?rel={WIKI}&discount=jarvelin&step=3")
+    expect(page.get_by_test_id("stMain")).not_to_contain_text("1.585")
+    predict(page, "2")
+    diagnosis = page.locator(".st-key-learn_diagnosis")
+    expect(diagnosis).to_contain_text("divided by log2(i+1)")
+    expect(page.get_by_test_id("stMain")).not_to_contain_text("Close")
+    expect(page.get_by_test_id("stMain")).not_to_contain_text("1.585")
+    page.screenshot(path=str(artifacts / "learn-step3-wrong-1280x720.png"))
 
 
 def test_an_unreadable_prediction_is_explained_and_kept(page: Page, app_url):

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from ndcg_core import STEP_COLUMNS, explain
-from ndcg_core.teaching.formula import dcg_latex, ndcg_latex
+from ndcg_core.teaching.formula import dcg_latex, ndcg_latex, trimmed
 from ndcg_core.teaching.lesson import (
     COLUMN_HELP,
     IDEAL_COLUMNS,
@@ -100,11 +100,11 @@ def test_the_ideal_step_names_judged_items_the_list_missed():
     assert frame["Cumulative IDCG"].iloc[-1] == pytest.approx(3 + 1 / L2(3))
 
 
-def test_the_cutoff_step_says_which_rows_k_hides():
+def test_the_cutoff_step_says_which_rows_k_hides_once_answered():
     ex = explain(WIKI, 3)
-    text = " ".join(lesson_step(7, ex).text)
-    assert "rows 4 to 6 add nothing to DCG@3" in text and "D6 (grade 2)" in text
-    whole = " ".join(lesson_step(7, explain(WIKI)).text)
+    after = " ".join(lesson_step(7, ex).after)
+    assert "rows 4 to 6 add nothing to DCG@3" in after and "D6 (grade 2)" in after
+    whole = " ".join(lesson_step(7, explain(WIKI)).after)
     assert "covers the whole list" in whole
 
 
@@ -212,3 +212,122 @@ def test_the_ndcg_step_follows_the_rules_test_for_an_idcg_that_is_not_above_0():
     assert divided.ndcg == pytest.approx(1.0)
     question = lesson_step(6, divided).question
     assert question is not None and question.exact == pytest.approx(1.0)
+
+
+# ------------------------------------------- issue 27: questions that never show their answer
+
+LISTS = {
+    "D1..D6, max(1, log2 i)": explain(WIKI, discount="jarvelin"),
+    "D1..D6, log2(i + 1)": explain(WIKI),
+    "D1..D6, exponential gain": explain(WIKI, gain="exponential", discount="jarvelin"),
+    "two items": explain([0, 2], discount="jarvelin"),
+    "base 10": explain(WIKI, discount="jarvelin", log_base=10),
+    "k = 3": explain(WIKI, 3),
+    "a judged pool": explain([1, 0], labels=["a", "b"], ideal=[1, 0, 3], ideal_labels=["a", "b", "gold"]),
+}
+
+
+def before_answer(step) -> str:
+    """Everything a step shows above and beside its question before it is answered: the title, the
+    text and the prompt (its formulas, new columns, new metric and `after` wait for the answer)."""
+    return " ".join([step.title, *step.text, step.question.prompt])
+
+
+@pytest.mark.parametrize("name", LISTS)
+def test_no_question_shows_its_answer_before_it_is_answered(name):
+    ex = LISTS[name]
+    for step in steps_of(ex):
+        if step.question is None:
+            continue
+        shown = before_answer(step)
+        q = step.question
+        if q.exact is not None and q.exact != round(q.exact):  # a whole number is in every list
+            for written in {trimmed(q.exact), f"{q.exact:.2f}", f"{q.exact:.3f}"}:
+                assert written not in shown, (name, step.number, written)
+        assert q.why not in shown, (name, step.number)
+        assert not set(step.new_columns) & set(step.before_reveal)
+    # the issue's step 3: the list's divisors came above "What is the divisor at position 3?"
+    assert "divisors:" not in before_answer(lesson_step(3, ex))
+    assert "Your first divisors" in " ".join(lesson_step(3, ex).after)
+    # step 7 said "rows 4 to 6 add nothing to DCG@3" above "Do rows below position k add anything?"
+    seven = before_answer(lesson_step(7, ex))
+    assert not re.search(r"add nothing|counts only|nothing is hidden|stop counting", seven), seven
+
+
+def test_the_gain_step_never_prints_the_gain_it_asks_for():
+    """Exponential gain: the rule printed "grades 0, 1, 2, 3 are worth 0, 1, 3, 7" above "What is
+    the gain of D1 (grade 3)?" (2^3 - 1 = 7). Its examples now leave the grade asked out."""
+    for grades, asked in (([3, 2, 0], 3), ([2, 1, 0], 2), ([1, 0], 1)):
+        step = lesson_step(2, explain(grades, gain="exponential"))
+        shown = before_answer(step)
+        assert step.question.exact == 2**asked - 1
+        assert f"grade {asked} is worth" not in shown and "2^grade − 1" in shown
+        assert re.findall(r"grade (\d) is worth (\d)", shown) and all(
+            int(worth) == 2 ** int(g) - 1 for g, worth in re.findall(r"grade (\d) is worth (\d)", shown)
+        )
+
+
+def test_the_ideal_step_gives_the_grades_of_the_items_the_list_missed():
+    """Which grade goes first in the ideal? With a judged item the list never retrieved, the
+    question needs its grade: it was only named ("gold")."""
+    step = lesson_step(5, LISTS["a judged pool"])
+    assert "gold (grade 3)" in before_answer(step) and step.question.exact == 3
+
+
+# ------------------------------------------------------------------ issue 27: the common form first
+
+
+def test_the_discount_step_teaches_log2_i_plus_1_first_then_the_original_form():
+    for ex in (explain(WIKI), explain(WIKI, discount="jarvelin")):
+        text = " ".join(lesson_step(3, ex).text)
+        common, original = text.index("log2(i + 1)"), text.index("max(1, log2 i)")
+        assert common < original
+        assert all(name in text[:original] for name in ("scikit-learn", "trec_eval", "Wikipedia"))
+    assert "the common form" in " ".join(lesson_step(3, explain(WIKI)).text)
+    assert "the original form" in lesson_step(3, explain(WIKI, discount="jarvelin")).text[-1]
+
+
+def test_the_d1_d6_paragraph_is_true_to_its_closed_forms():
+    """After the prediction, step 3 says why D1..D6 scores 0.932 under max(1, log2 i) and 0.961 under
+    log2(i + 1). Each of its numbers, from the closed forms."""
+    after = " ".join(lesson_step(3, explain(WIKI)).after)
+
+    def ndcg_of(divisor):
+        dcg = sum(g / divisor(i) for i, g in enumerate(WIKI, start=1))
+        return dcg / sum(g / divisor(i) for i, g in enumerate(sorted(WIKI, reverse=True), start=1))
+
+    original, common = ndcg_of(lambda i: max(1.0, L2(i))), ndcg_of(lambda i: L2(i + 1))
+    assert f"NDCG@6 = {original:.3f} under max(1, log2 i)" in after
+    assert f"{common:.3f} under log2(i + 1)" in after
+    # The 2 at position 2 above a 3 at position 3: putting the 3 first gains 1/d2 - 1/d3.
+    assert WIKI[1:3] == [2, 3]
+    swap_original, swap_common = 1 / 1 - 1 / L2(3), 1 / L2(3) - 1 / 2
+    assert f"1 − 1/1.585 = {swap_original:.3f}" in after and f"1/1.585 − 1/2 = {swap_common:.3f}" in after
+    assert "divides positions 2 and 3 by 1 and 1.585, log2(i + 1) by 1.585 and 2" in after
+    assert (max(1.0, L2(2)), round(L2(3), 3), round(L2(3), 3), L2(4)) == (1, 1.585, 1.585, 2)
+
+
+def test_the_playground_still_opens_on_d1_d6_at_0_932():
+    from ndcg_core.teaching.playground import DEFAULT_STATE
+    from ndcg_core.teaching.rendering import explained
+
+    ex = explained(DEFAULT_STATE)
+    assert [i.grade for i in DEFAULT_STATE.items] == WIKI and ex.variant.discount == "jarvelin"
+    assert f"{ex.ndcg:.3f}" == "0.932"
+
+
+# ------------------------------------------------------------------ issue 27: predictions name the mistake
+
+
+def test_a_wrong_prediction_names_its_mistake_without_the_answer():
+    ex = explain(WIKI, discount="jarvelin")
+    fb = check_answer(lesson_step(3, ex).question, "2")  # log2(3 + 1): the common form's divisor
+    assert fb.correct is False and fb.mistakes == ("log2_i_plus_1",)
+    assert "log2(i+1)" in fb.diagnosis and "1.585" not in fb.diagnosis
+    assert "1.585" in fb.message  # the answer, for after the second try
+    dg = check_answer(lesson_step(4, ex).question, "1.5")  # 3 / 2: divided by log2(3 + 1)
+    assert dg.mistakes == ("log2_i_plus_1",)
+    gain = check_answer(lesson_step(2, ex).question, "7")  # 2^3 - 1 where the gain is the grade
+    assert gain.mistakes == ("exponential_gain",)
+    first = check_answer(lesson_step(5, explain([2, 3, 0])).question, "2")  # the list's first grade
+    assert first.mistakes == ("ideal_unsorted",)
