@@ -126,7 +126,7 @@ print(ndcg_score([$grades], [$scores]$k_arg))"""
 #: XGBoost's ndcg@k; its "ndcg@k-" twin differs only where a query has nothing relevant.
 _XGBOOST = Preset(
     name="xgboost",
-    library="XGBoost eval_metric 'ndcg@k'",
+    library=N_("XGBoost eval_metric 'ndcg@k'"),
     version="3.2.0",
     spec=Spec(
         variant=Variant(gain="exponential", zero_idcg="one"),
@@ -158,7 +158,7 @@ print(booster.eval(d))""",
 _XGBOOST_MINUS = replace(
     _XGBOOST,
     name="xgboost-minus",
-    library="XGBoost eval_metric 'ndcg@k-'",
+    library=N_("XGBoost eval_metric 'ndcg@k-'"),
     spec=replace(_XGBOOST.spec, variant=Variant(gain="exponential"), preset="xgboost-minus"),
     differences=(
         _XGBOOST.differences[0],
@@ -171,7 +171,7 @@ _XGBOOST_MINUS = replace(
 _PRESET_LIST = (
     Preset(
         name="sklearn",
-        library="scikit-learn sklearn.metrics.ndcg_score",
+        library=N_("scikit-learn sklearn.metrics.ndcg_score"),
         version="1.9.1",
         spec=Spec(
             variant=Variant(ties="average"),
@@ -198,7 +198,7 @@ _PRESET_LIST = (
     ),
     Preset(
         name="sklearn-ignore-ties",
-        library="scikit-learn sklearn.metrics.ndcg_score(ignore_ties=True)",
+        library=N_("scikit-learn sklearn.metrics.ndcg_score(ignore_ties=True)"),
         version="1.9.1",
         spec=Spec(
             variant=Variant(ties="reverse_argsort"),
@@ -226,7 +226,7 @@ print(ndcg_score([$grades], [$scores]$k_arg, ignore_ties=True))""",
     ),
     Preset(
         name="trec_eval",
-        library="trec_eval via pytrec_eval (ndcg / ndcg_cut_k)",
+        library=N_("trec_eval via pytrec_eval (ndcg / ndcg_cut_k)"),
         version="pytrec-eval-terrier 0.5.11 (trec_eval 9)",
         spec=Spec(
             variant=Variant(ties="docid_desc"),
@@ -263,7 +263,7 @@ print(evaluator.evaluate(run)["q"]["$trec_measure"])""",
     ),
     Preset(
         name="ir_measures-exp",
-        library="ir_measures nDCG(dcg='exp-log2') through its ranx provider",
+        library=N_("ir_measures nDCG(dcg='exp-log2') through its ranx provider"),
         version="ir-measures 0.4.3 with ranx 0.3.21",
         spec=Spec(
             variant=Variant(gain="exponential"),
@@ -300,7 +300,7 @@ print(ir_measures.ranx.calc_aggregate([nDCG(dcg="exp-log2")$irm_cutoff], qrels, 
     ),
     Preset(
         name="ranx",
-        library="ranx evaluate(..., 'ndcg')",
+        library=N_("ranx evaluate(..., 'ndcg')"),
         version="0.3.21",
         spec=Spec(
             variant=Variant(),
@@ -323,7 +323,7 @@ print(evaluate(qrels, run, "ndcg$ranx_k", make_comparable=True))""",
     ),
     Preset(
         name="ranx-burges",
-        library="ranx evaluate(..., 'ndcg_burges')",
+        library=N_("ranx evaluate(..., 'ndcg_burges')"),
         version="0.3.21",
         spec=Spec(
             variant=Variant(gain="exponential"),
@@ -352,7 +352,7 @@ print(evaluate(qrels, run, "ndcg_burges$ranx_k", make_comparable=True))""",
     ),
     Preset(
         name="torchmetrics",
-        library="torchmetrics retrieval_normalized_dcg",
+        library=N_("torchmetrics retrieval_normalized_dcg"),
         version="1.9.0",
         spec=Spec(
             variant=Variant(ties="average"),
@@ -388,7 +388,7 @@ print(retrieval_normalized_dcg(torch.tensor($scores), torch.tensor($grades), top
     _XGBOOST_MINUS,
     Preset(
         name="lightgbm",
-        library="LightGBM metric 'ndcg' (eval_at)",
+        library=N_("LightGBM metric 'ndcg' (eval_at)"),
         version="4.7.0",
         spec=Spec(
             variant=Variant(gain="exponential", zero_idcg="one"),
@@ -416,7 +416,7 @@ print(lgb.Booster(params=params, train_set=data).eval_train())""",
     ),
     Preset(
         name="tf_ranking",
-        library="TF-Ranking tfr.keras.metrics.NDCGMetric",
+        library=N_("TF-Ranking tfr.keras.metrics.NDCGMetric"),
         version="0.5.3",
         spec=Spec(
             variant=Variant(gain="exponential"),
@@ -448,7 +448,7 @@ print(float(metric(tf.constant([$grades], tf.float32), tf.constant([$scores], tf
     ),
     Preset(
         name="elasticsearch",
-        library="Elasticsearch _rank_eval metric dcg (normalize: true)",
+        library=N_("Elasticsearch _rank_eval metric dcg (normalize: true)"),
         version="8.x (from its source; not run here)",
         spec=Spec(
             variant=Variant(gain="exponential"),

@@ -23,6 +23,7 @@ from ndcg_core.i18n import N_, _
 from ndcg_core.teaching.drilldown import query_state
 from ndcg_core.teaching.figures import ndcg_histogram
 from ndcg_core.teaching.formula import latex_number, number
+from ndcg_core.variants import choice_label
 from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, get_table, load, read_as
 from views.ui import keys
 from views.ui.charts import chart
@@ -91,7 +92,8 @@ def _spec() -> Spec:
 
 def _policy_effect(agg) -> str:
     """What the 'When IDCG = 0' rule did to this data set, in words (from the aggregate's counts)."""
-    nz, n, rule = agg.n_idcg_zero, agg.n_queries, agg.zero_idcg
+    nz, n = agg.n_idcg_zero, agg.n_queries
+    rule = _(choice_label("zero_idcg", agg.zero_idcg))  # the rule as its control names it
     if nz == 0:
         return _("No query has IDCG = 0; the rule '{rule}' changed nothing.").format(rule=rule)
     what = {
@@ -109,7 +111,7 @@ def _policy_effect(agg) -> str:
             "{nz} of {n} queries have IDCG = 0 (or below); the rule '{rule}' left them out of the mean; "
             "ΣDCG/ΣIDCG leaves them out."
         ),
-    }.get(rule, agg.policy_effect)
+    }.get(agg.zero_idcg, agg.policy_effect)
     return what.format(nz=f"{nz:,}", n=f"{n:,}", rule=rule)
 
 

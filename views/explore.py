@@ -9,7 +9,7 @@ import streamlit as st
 
 from ndcg_core import PRESETS, library_table
 from ndcg_core.errors import NDCGError, error_text
-from ndcg_core.i18n import N_, _
+from ndcg_core.i18n import N_, _, separator
 from ndcg_core.lists import read_list
 from ndcg_core.teaching import get_example, variant_matrix
 from ndcg_core.teaching.cards import CARDS
@@ -292,6 +292,11 @@ def _matrix_section(c: Comparison) -> None:
     )
 
 
+def _differences(lines: str) -> str:
+    """A preset's differences from the default formula (one per line), translated, in one cell."""
+    return separator("; ").join(map(_, lines.split("\n")))
+
+
 def _libraries_section() -> None:
     state = current_state()
     st.markdown(
@@ -343,7 +348,7 @@ def _libraries_section() -> None:
                 for c in table["checked"]
             ],
             _("Why it differs"): [
-                error_text(r) if r else ("; ".join(map(_, d.split("\n"))) if d else _("the default formula"))
+                error_text(r) if r else (_differences(d) if d else _("the default formula"))
                 for d, r in zip(table["differences"], table["refusal"], strict=True)
             ],
         }
@@ -361,21 +366,24 @@ def _libraries_section() -> None:
         _("Details and code for one library"),
         list(table["preset"]),
         key=keys.LIB_SNIPPET,
-        format_func=lambda p: f"{p}: {PRESETS[p].library}",
+        format_func=lambda p: f"{p}: {_(PRESETS[p].library)}",
     )
     row = table.set_index("preset").loc[choice]
+    library = _(PRESETS[choice].library)
     checked = row["checked"] or _(
         "not compared with the library here (built from its source and documentation)"
     )
     st.caption(
         _("{library}, version {version}. Checked: {checked}.").format(
-            library=md_escape(row["library"]), version=md_escape(row["version"]), checked=md_escape(checked)
+            library=md_escape(library),
+            version=md_escape(row["version"]),
+            checked=md_escape(checked),
         )
     )
     if row["refusal"]:
         st.error(
             _("{library} refuses this list: {problem}").format(
-                library=md_escape(row["library"]), problem=md_escape(error_text(row["refusal"]))
+                library=md_escape(library), problem=md_escape(error_text(row["refusal"]))
             )
         )
     for line in filter(None, row["differences"].split("\n")):

@@ -16,12 +16,53 @@ import math
 import pandas as pd
 
 from ..explanation import Explanation
-from ..i18n import _
-from ..variants import Variant, format_base
+from ..i18n import N_, _, separator
+from ..spec import Spec
+from ..variants import SCHEMA, Variant, choice_label, format_base
 
-__all__ = ["dcg_latex", "definition_latex", "latex_number", "ndcg_latex", "number", "trimmed"]
+__all__ = [
+    "dcg_latex",
+    "definition_latex",
+    "latex_number",
+    "ndcg_latex",
+    "number",
+    "spec_words",
+    "trimmed",
+]
+
+_GAIN_WORDS = {"linear": N_("linear gain"), "exponential": N_("exponential gain")}
 
 MAX_TERMS = 8
+
+
+def spec_words(spec: Spec) -> str:
+    """A formula in words, in the reader's language, beside its canonical name at the top of a page.
+
+    >>> from ndcg_core import resolve
+    >>> spec_words(resolve(discount="jarvelin", k=6))
+    'linear gain; divisor max(1, log2 i); k = 6'
+    >>> spec_words(resolve("trec_eval")).split("; ")[-1]
+    "trec_eval's rules"
+    """
+    v = spec.variant
+    b = format_base(v.log_base)
+    log = "ln" if b == "e" else f"log{b}" if b in {"2", "10"} else f"log_{b}"
+    form = f"{log}(i + 1)" if v.discount == "log" else f"max(1, {log} i)"
+    parts = [
+        _("a gain table") if v.gain_table is not None else _(_GAIN_WORDS[v.gain]),
+        _("divisor {rule}").format(rule=form),
+        _("whole list (no k)") if v.k is None else f"k = {v.k}",
+    ]
+    for option in SCHEMA:
+        if option.name in {"zero_idcg", "ties"} and getattr(v, option.name) != option.default:
+            parts.append(
+                _("{option}: {choice}").format(
+                    option=_(option.label), choice=_(choice_label(option.name, getattr(v, option.name)))
+                )
+            )
+    if spec.preset:
+        parts.append(_("{library}'s rules").format(library=_(spec.library or spec.preset)))
+    return separator("; ").join(parts)
 
 
 def number(x: float, digits: int = 3) -> str:
@@ -97,7 +138,7 @@ def ndcg_latex(ex: Explanation) -> str:
         return (
             f"{head} = \\frac{{{latex_number(ex.dcg)}}}{{{latex_number(ex.idcg)}}} = {latex_number(ex.ndcg)}"
         )
-    policy = ex.variant.zero_idcg
+    policy = _(choice_label("zero_idcg", ex.variant.zero_idcg))
     rule = "\\text{" + _("so by the '{rule}' rule").format(rule=policy) + "}"
     return f"{head}:\\ \\mathrm{{IDCG}} = {latex_number(ex.idcg)},\\ {rule}\\ {latex_number(ex.ndcg)}"
 

@@ -62,7 +62,7 @@ def test_a_formula_class_questions_cannot_state_is_named_in_chinese(data_dir):
     at.button(key="cl_ask_button").click().run()
     assert not at.exception, [e.value for e in at.exception]
     shown = " ".join(e.value for e in at.error)
-    assert "试验场的公式使用了课堂问题无法表述的增益表或折损" in shown, shown
+    assert "演练场的公式使用了课堂问题无法表述的增益表或折损" in shown, shown
 
 
 def test_a_model_score_explore_cannot_read_is_named_in_chinese():

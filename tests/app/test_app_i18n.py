@@ -155,12 +155,20 @@ def untranslated(text: str) -> list[str]:
     )
 
 
+CJK = "[\u3400-\u9fff\uf900-\ufaff]"
+#: ASCII punctuation inside a Chinese sentence: a ; or , between Chinese characters, or a colon with a
+#: space beside it (a colon without one is notation the user types: 名称:等级).
+ASCII_IN_CHINESE = re.compile(rf"{CJK}\s*[;,]\s*{CJK}|{CJK}(?:\s+:\s*|\s*:\s+){CJK}")
+
+
 def assert_chinese(at: AppTest) -> str:
     text = rendered_text(at)
     assert re.search(r"[\u4e00-\u9fff]", text), "no Chinese on the page"
     found = untranslated(text)
     where = [line for line in text.splitlines() if any(msgid in line for msgid in found)]
     assert found == [], where
+    plain = text.replace("\\", "").replace("\u2060", "")  # md_escape's escapes
+    assert [line for line in plain.splitlines() if ASCII_IN_CHINESE.search(line)] == []
     return text
 
 
@@ -397,3 +405,34 @@ def test_class_lecturer_and_student_in_chinese(class_db, source):
     ok(student.run())
     assert_chinese(student)
     assert key  # the lecturer's link kept its key beside the language
+
+
+# ------------------------------------------------------------------ issue 27: the strings it found
+
+
+def test_practice_says_previous_exercise_beside_next_exercise():
+    """Practice showed 上一步 (Learn's "previous step") beside 下一题 ("next exercise")."""
+    at = open_page("views/practice.py", {"seed": "7", "ex": "2"})
+    assert (at.button(key="pr_prev").label, at.button(key="pr_next").label) == ("上一题", "下一题")
+    learn = open_page("views/learn.py", {"step": "2"})
+    assert learn.button(key="learn_prev").label == "上一步"
+
+
+def test_the_formula_at_the_top_is_described_in_chinese():
+    """The caption was 公式：nDCG(discount='jarvelin'), English notation only; the notation stays
+    (in code style) after a Chinese description."""
+    at = open_page("views/learn.py", {"rel": "3,2,3,0,1,2", "discount": "jarvelin"})
+    (caption,) = [c.value for c in at.caption if c.value.startswith("公式：")]
+    assert caption.startswith("公式：线性增益；折损因子 max\\(1, log2 i\\)；整个列表") and "`nDCG(" in caption
+
+
+def test_rules_and_library_names_are_shown_in_chinese():
+    """规则“zero” and "trec_eval via pytrec_eval (ndcg / ndcg_cut_k)" were English inside Chinese."""
+    at = open_page("views/learn.py", {"rel": "0,0", "step": "6"})
+    assert_chinese(at)
+    prose = "\n".join(m.value for m in [*at.markdown, *at.latex])  # with the quoted rule
+    assert "（得 0）" in prose and "“得 0”" not in prose and "zero" not in prose
+    set_language("zh")
+    from ndcg_core import PRESETS
+
+    assert _(PRESETS["trec_eval"].library) == "trec_eval（经由 pytrec_eval；指标 ndcg / ndcg_cut_k）"

@@ -28,7 +28,7 @@ def test_every_page_in_chinese(page: Page, app_url, artifacts: Path, name):
     main = page.get_by_test_id("stMain")
     expect(main.get_by_text(heading).first).to_be_visible(timeout=30_000)
     nav = page.get_by_test_id("stTopNavLinkContainer")
-    for title in ("学习", "试验场", "探索", "数据集", "练习", "课堂"):  # the navigation is translated too
+    for title in ("学习", "演练场", "探索", "数据集", "练习", "课堂"):  # the navigation is translated too
         expect(nav.get_by_text(title, exact=True).first).to_be_visible()
     sidebar = page.get_by_test_id("stSidebar")
     expect(sidebar.locator(".st-key-lang_switch")).to_be_visible()

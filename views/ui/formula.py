@@ -18,6 +18,7 @@ from ndcg_core import PRESETS, SCHEMA, Spec, Variant, resolve
 from ndcg_core.dataset import TIE_RULES
 from ndcg_core.errors import NDCGError, error_text
 from ndcg_core.i18n import N_, _
+from ndcg_core.teaching.formula import spec_words
 from ndcg_core.teaching.playground import (
     all_scored,
 )
@@ -191,10 +192,10 @@ def spec_from_controls(scope: FormulaScope) -> tuple[Spec, list[str]]:
 
 
 def formula_name(spec: Spec) -> None:
-    """The active formula's canonical name, at the top of a page."""
+    """The active formula at the top of a page: in words, then its canonical name."""
     st.caption(
-        _("Formula: `{name}`").format(name=spec.name),
-        help=_("The formula in ndcg_core's notation (see the sidebar)."),
+        _("Formula: {words} (`{name}`)").format(words=md_escape(spec_words(spec)), name=spec.name),
+        help=_("The formula in words and in ndcg_core's notation (see the sidebar)."),
     )
 
 
@@ -221,7 +222,9 @@ def formula_controls(scope: FormulaScope = PLAYGROUND) -> Spec:
         _("Score as"),
         [FORMULA_BELOW, *scope.presets],
         key=scope.key("preset"),
-        format_func=lambda p: _("the formula below") if p == FORMULA_BELOW else f"{p}: {PRESETS[p].library}",
+        format_func=lambda p: (
+            _("the formula below") if p == FORMULA_BELOW else f"{p}: {_(PRESETS[p].library)}"
+        ),
         help=_(
             "A library's NDCG: its formula and its rules on grades, ideal and ties. "
             "The controls below then show its choices."

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ...errors import NDCGError
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, _, ngettext, separator
 from ...metrics import ndcg
 from ...presets import PRESETS
 from .model import (
@@ -305,9 +305,8 @@ def _formula_candidates(level: int, n: int, rng: random.Random, has_pool: bool) 
                         parts.append(
                             _("ideal from all judged items") if from_pool else _("ideal from the list only")
                         )
-                    out.append(
-                        Candidate("; ".join(parts), Formula(k=cut, gain=gain, discount=discount), from_pool)
-                    )
+                    formula = Formula(k=cut, gain=gain, discount=discount)
+                    out.append(Candidate(separator("; ").join(parts), formula, from_pool))
     return out
 
 
@@ -392,7 +391,7 @@ def _exercise_library(rng: random.Random, base: dict, level: int) -> Exercise:
         labels=labels,
         formula=Formula(k=k),
         scores=tuple(scores),
-        choices=tuple(PRESETS[p].library for p, _v in values),
+        choices=tuple(_(PRESETS[p].library) for p, _v in values),
         answer_choice=answer,
         target=printed,
         values=tuple(values),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...i18n import _
+from ...i18n import _, separator
 from ...presets import PRESETS
 from ..formula import dcg_latex, ndcg_latex, number, trimmed
 from .model import _CELL_COLUMN, _CELLS, _DG, Exercise, Hint, _log_name
@@ -33,7 +33,7 @@ def _hints_number(e: Exercise) -> tuple[Hint, Hint, Hint]:
         divisor_rule = f"{log}({i} + 1) = {d}" if e.formula.discount == "log" else f"max(1, {log}({i})) = {d}"
         filled = {
             "gain": _("Grade {grade} gives gain {g} ({rule}).").format(
-                grade=trimmed(row["Grade"]), g=g, rule=e.formula.describe().split(";")[0]
+                grade=trimmed(row["Grade"]), g=g, rule=e.formula.parts()[0]
             ),
             "divisor": _("Divisor at position {i}: {rule}.").format(i=i, rule=divisor_rule),
             "discounted_gain": _("Gain {g}, divisor {rule}: {g} / {d} = {dg}.").format(
@@ -140,7 +140,7 @@ def _hints_formula(e: Exercise) -> tuple[Hint, Hint, Hint]:
                 "positions count and how much; an ideal from all judged items can only lower NDCG."
             ),
         ),
-        Hint(3, _("Each candidate's NDCG: {values}.").format(values="; ".join(lines))),
+        Hint(3, _("Each candidate's NDCG: {values}.").format(values=separator("; ").join(lines))),
     )
 
 
@@ -151,11 +151,12 @@ def _hints_library(e: Exercise) -> tuple[Hint, Hint, Hint]:
         "trec_eval": _("trec_eval orders tied items by document id, descending"),
         "xgboost": _("XGBoost keeps tied items in input order and uses gain 2^grade − 1"),
     }
-    lines = [f"{PRESETS[p].library}: {v:.3f}" for p, v in e.values]
+    lines = [f"{_(PRESETS[p].library)}: {v:.3f}" for p, v in e.values]
+    their = separator("; ").join(rules[p] for p, _v in e.values)
     return (
         Hint(1, _("The libraries differ in how they order items with equal scores.")),
-        Hint(2, "; ".join(rules[p] for p, _v in e.values) + "."),
-        Hint(3, _("What each reports: {values}.").format(values="; ".join(lines))),
+        Hint(2, _("Their rules: {rules}.").format(rules=their)),
+        Hint(3, _("What each reports: {values}.").format(values=separator("; ").join(lines))),
     )
 
 
