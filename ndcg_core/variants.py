@@ -126,9 +126,7 @@ class Option:
 
 GAINS: dict[str, str] = {
     "linear": N_("gain = grade: a grade-2 item is worth twice a grade-1 item"),
-    "exponential": N_(
-        "gain = 2^grade - 1: 1, 3, 7, 15, each grade about doubling the worth (Burges et al. 2005)"
-    ),
+    "exponential": N_("gain = 2^grade - 1: each grade step about doubles the worth (Burges et al. 2005)"),
 }
 DISCOUNTS: dict[str, str] = {
     "log": N_(

@@ -333,3 +333,14 @@ def test_an_ndcg_prediction_with_dcg_and_idcg_swapped_is_named():
     assert metric(at, "NDCG@6") == "?"
     guess(at, 6, "0.93")
     assert at.success and metric(at, "NDCG@6") == "0.932"
+
+
+def test_step_2_with_exponential_gain_does_not_print_the_gain_it_asks_for():
+    """The gain of D1 (grade 3) under 2^grade − 1 is 7: the lesson printed "grades 0, 1, 2, 3 are
+    worth 0, 1, 3, 7" and the sidebar "1, 3, 7, 15" beside the question."""
+    at = learn({"rel": ",".join(map(str, WIKI)), "gain": "exponential", "step": "2"})
+    shown = page_text(at)
+    assert "What is the gain of D1 at position 1 (grade 3)?" in shown
+    assert not re.search(r"worth 7|3, 7|7, 15", shown), shown
+    ok(at.button(key="learn_skip").click().run())
+    assert "2^3 − 1 = 7" in page_text(at)
