@@ -205,7 +205,6 @@ MESSAGES: dict[str, str] = {
     "no_common_queries": N_(
         "no query has a score in every run ({runs}): are these runs for the same queries as the qrels?"
     ),
-
     # ---------------------------------------------------------------- the command line (ndcg-eval)
     "unknown_measure": N_(
         "unknown measure {measure}: use trec_eval's ndcg, ndcg_cut.5,10, ndcg.1=3,2=9, runid, num_q "
@@ -295,6 +294,8 @@ MESSAGES: dict[str, str] = {
     "class_answer_too_long": N_("That answer is too long."),
     "room_hours": N_("NDCG_ROOM_HOURS must be a positive number of hours; got {text}"),
     "progress_days": N_("NDCG_PROGRESS_DAYS must be a positive number of days; got {text}"),
+    "progress_section": N_("unknown progress section {section}: the sections are {sections}"),
+    "progress_too_big": N_("the saved {section} progress is over {limit} bytes, so it was not saved"),
     "question_status": N_("status must be one of {allowed}; got {status}"),
 }
 

@@ -37,6 +37,8 @@ FIRST_PAGE_MODULES = (
     "plotly.graph_objects",
     "streamlit.components.v1",
     "ndcg_core",
+    "ndcg_core.teaching.compare",
+    "ndcg_core.teaching.drilldown",
     "ndcg_core.teaching.export",
     "ndcg_core.teaching.history",
     "ndcg_core.teaching.lesson",

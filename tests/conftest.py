@@ -36,3 +36,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             layer = "teaching" if ("teaching" in parts or "classroom" in parts) else "engine"
         if layer in LAYERS:
             item.add_marker(layer)
+
+
+@pytest.fixture(autouse=True)
+def own_database(request, tmp_path, monkeypatch):
+    """AppTest sessions (tests/app) keep what they save, a learner's progress and Class rooms, in a
+    database of their own test: nothing is written under the work tree's data/ folder. (Here rather
+    than in tests/app/conftest.py: a second module named conftest clashes with this one when the
+    doctest collector imports it.)"""
+    if pathlib.Path(str(request.node.path)).resolve().is_relative_to(TESTS / "app"):
+        monkeypatch.setenv("NDCG_DATA_DIR", str(tmp_path / "data"))
+        monkeypatch.delenv("NDCG_DATABASE_URL", raising=False)

@@ -337,11 +337,11 @@ def render() -> None:
             state_file_controls()
         _gallery()
 
+    st.markdown("# " + _("NDCG, step by step"))
     start_panel()  # a first visit without a link: what NDCG is for, and three ways in
     for message in ss.get(keys.PG_URL_WARNINGS, []):
         st.warning(md_escape(error_text(message)))
 
-    st.markdown("# " + _("NDCG, step by step"))
     st.caption(
         _(
             "Drag the items, edit their grades, or change the formula in the sidebar: "

@@ -173,14 +173,14 @@ class ProgressStore:
     def save(self, token: str | None, section: str, data: Mapping[str, Any]) -> bool:
         """Replace one section of the learner's progress; False (nothing stored) for an unknown token.
 
-        Raises ValueError for a section not in :data:`SECTIONS` or a document over
-        :data:`MAX_BYTES`.
+        Raises :class:`~ndcg_core.errors.NDCGError` (a ValueError) for a section not in
+        :data:`SECTIONS` or a document over :data:`MAX_BYTES`.
         """
         if section not in SECTIONS:
-            raise ValueError(f"unknown progress section {section!r}")
+            raise NDCGError("progress_section", section=repr(section), sections=", ".join(SECTIONS))
         text = json.dumps(dict(data), separators=(",", ":"), sort_keys=True)
         if len(text.encode()) > MAX_BYTES:
-            raise ValueError(f"progress section {section!r} is over {MAX_BYTES} bytes")
+            raise NDCGError("progress_too_big", section=section, limit=MAX_BYTES)
         if not valid_token(token):
             return False
         with self._writer.begin() as conn:

@@ -72,12 +72,10 @@ def with_data_set(qrels: bytes, run: bytes, names=("qrels", "run")) -> AppTest:
     from views.datastore import load
 
     at = AppTest.from_file(APP, default_timeout=60).run()
-    keys = {"qrels": load("qrels", qrels, names[0]), "run": load("run", run, names[1])}
     at.session_state["ds_data"] = {
-        "name": " + ".join(names),
-        **keys,
+        "qrels": load("qrels", qrels, names[0]),
         "qrels_name": names[0],
-        "run_name": names[1],
+        "runs": [(names[1], load("run", run, names[1]))],
     }
     return at.switch_page("views/datasets.py").run()
 

@@ -66,7 +66,7 @@ def panel_texts(at: AppTest) -> str:
 
 def test_a_first_visit_opens_on_the_start_panel_with_three_paths():
     at = open_app()
-    assert "#### New to NDCG? Start here" in panel_texts(at)
+    assert "## New to NDCG? Start here" in panel_texts(at)
     assert any("puts the most relevant items first" in m.value for m in at.markdown)
     assert {b.key for b in at.button} >= {"start_learn", "start_practice", "start_playground"}
     assert at.metric[0].value == "0.932"  # the Playground is still there, under the panel
@@ -92,7 +92,7 @@ def test_the_start_panel_speaks_the_links_language():
 def test_learn_it_opens_learn_and_ends_the_start_for_this_browser():
     at = open_app()
     ok(at.button(key="start_learn").click().run())
-    assert any(m.value == "## Learn NDCG in seven steps" for m in at.markdown)
+    assert any(m.value == "# Learn NDCG in seven steps" for m in at.markdown)
     assert at.session_state[keys.START_DONE] is True
     assert at.session_state[keys.LR_COOKIES] == {learner.START_COOKIE: "1"}
 
@@ -100,7 +100,7 @@ def test_learn_it_opens_learn_and_ends_the_start_for_this_browser():
 def test_test_yourself_opens_practice():
     at = open_app()
     ok(at.button(key="start_practice").click().run())
-    assert any(m.value == "### Practice" for m in at.markdown)
+    assert any(m.value == "# Practice" for m in at.markdown)
 
 
 def test_play_with_a_list_closes_the_panel_and_it_stays_closed():

@@ -182,7 +182,6 @@ def test_compare_two_runs_with_trec_evals_numbers_and_scipys_test():
     """--compare at NDCG@10 with -c: the means and per-query deltas are trec_eval's (out.test.aq for
     results.test, out.test.aqc for results.trunc with -c); the paired t-test's p-value is scipy's on
     those printed values (4 decimals, hence the tolerance)."""
-    pytest.importorskip("ndcg_core.compare_runs")  # comparing runs: developed on its own branch
     stats = pytest.importorskip("scipy.stats")
     a = {q: v for (m, q), v in reference("out.test.aq").items() if m == "ndcg_cut_10"}
     b = {q: v for (m, q), v in reference("out.test.aqc").items() if m == "ndcg_cut_10"}
@@ -214,14 +213,18 @@ def test_compare_two_runs_with_trec_evals_numbers_and_scipys_test():
     assert float(rows[1]["mean"]) == pytest.approx(b["all"], abs=5e-5)
 
 
-def test_compare_without_compare_runs_says_so_and_exits_with_status_2(monkeypatch):
-    monkeypatch.setitem(sys.modules, "ndcg_core.compare_runs", None)  # as where it is not installed
+def test_compare_without_scipy_says_what_to_install_and_exits_with_status_2(monkeypatch):
+    """The engine alone has no scipy: --compare says what to install, prints nothing, exits 2."""
+    for name in [n for n in sys.modules if n == "scipy" or n.startswith("scipy.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "scipy", None)  # as where it is not installed
+    monkeypatch.setitem(sys.modules, "scipy.stats", None)
     out, err = io.StringIO(), io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
     assert (
         main(["--compare", path("qrels.test"), path("results.test"), path("results.trunc")], stdout=out) == 2
     )
-    assert out.getvalue() == "" and "needs ndcg_core.compare_runs" in err.getvalue()
+    assert out.getvalue() == "" and "pip install scipy" in err.getvalue()
 
 
 def test_compare_needs_two_runs():

@@ -99,7 +99,6 @@ def test_ndcg_explain_and_evaluate_run_in_the_engine_alone(engine_python, tmp_pa
     assert "pip install scipy" in got["compare"]
 
 
-
 def test_the_ndcg_eval_command_is_installed_with_the_engine(engine_python, tmp_path):
     """[project.scripts]: the venv's own ndcg-eval prints trec_eval's lines for trec_eval's files."""
     trec_eval = ROOT.parent / "shared" / "external" / "trec_eval"

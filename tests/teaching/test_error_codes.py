@@ -208,6 +208,7 @@ PAGE_CODES = {"grade_without_gain", "class_formula", "entry_not_finite"}
 
 def test_every_code_the_teaching_layer_uses_has_a_real_path():
     covered = {code for code, _call in TEACHING_PATHS} | {"room_hours", "question_status", "progress_days"}
+    covered |= {"progress_section", "progress_too_big"}  # tests/teaching/test_progress_store.py
     assert sorted(set(codes_used(TEACHING)) - covered) == []
     assert set(codes_used(PAGES)) == PAGE_CODES
 

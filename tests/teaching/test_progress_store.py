@@ -21,6 +21,7 @@ from ndcg_core.classroom.progress import (
     valid_token,
 )
 from ndcg_core.classroom.store import metadata
+from ndcg_core.errors import NDCGError
 from ndcg_core.teaching.pages import LearnerState, PracticeState
 from ndcg_core.teaching.practice import Progress, check, make_exercise
 from ndcg_core.teaching.saved import learn_data, learn_from_data, practice_data, practice_from_data
@@ -142,10 +143,11 @@ def test_a_new_store_on_the_same_database_knows_the_learner(make_store):
 
 def test_sections_are_named_and_bounded(store):
     token = store.issue()
-    with pytest.raises(ValueError, match="unknown progress section"):
+    with pytest.raises(NDCGError, match="unknown progress section") as bad_section:
         store.save(token, "class", {})
-    with pytest.raises(ValueError, match="over"):
+    with pytest.raises(NDCGError, match="over") as too_big:
         store.save(token, "learn", {"answers": "9" * MAX_BYTES})
+    assert (bad_section.value.code, too_big.value.code) == ("progress_section", "progress_too_big")
     assert store.load(token) == Saved()
 
 

@@ -26,7 +26,7 @@ from ndcg_core.variants import LOG_BASES as SCHEMA_BASES
 from ndcg_core.variants import format_base, format_number, parse_gain_table
 
 from . import keys
-from .markup import md_escape
+from .markup import md_escape, md_words
 from .session import drawn_last_run
 
 NAMED_BASES = {format_base(b): b for b in SCHEMA_BASES}  # the schema's named bases, as shown
@@ -194,7 +194,7 @@ def spec_from_controls(scope: FormulaScope) -> tuple[Spec, list[str]]:
 def formula_name(spec: Spec) -> None:
     """The active formula at the top of a page: in words, then its canonical name."""
     st.caption(
-        _("Formula: {words} (`{name}`)").format(words=md_escape(spec_words(spec)), name=spec.name),
+        _("Formula: {words} (`{name}`)").format(words=md_words(spec_words(spec)), name=spec.name),
         help=_("The formula in words and in ndcg_core's notation (see the sidebar)."),
     )
 

@@ -28,6 +28,17 @@ def md_escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", str(text)).replace(":", ":\u2060")
 
 
+def md_words(text: str) -> str:
+    """The app's own words (no user input) as Markdown: markup characters escaped, and no invisible
+    character, so copied text stays clean. Safe because every colon in them is followed by a space
+    or ends the text, which no emoji shortcode or directive can start with.
+
+    >>> print(md_words("Tied scores: by item id (k = 10)"))
+    Tied scores: by item id \\(k = 10\\)
+    """
+    return _MD_WORDS.sub(r"\\\1", str(text))
+
+
 def code_span(text: str) -> str:
     """Text as a Markdown code span: shown literally, in full, with no invisible character.
 
@@ -65,7 +76,7 @@ def message_markdown(err: Exception | str) -> str:
     message = err.message if isinstance(err, NDCGError) else err
     if not isinstance(message, Message):
         return code_span(str(err))
-    template = _MD_WORDS.sub(r"\\\1", _(MESSAGES[message.code]))
+    template = md_words(_(MESSAGES[message.code]))
     return template.format(**{key: _value(v) for key, v in message.values.items()})
 
 

@@ -100,7 +100,7 @@ def start_panel() -> None:
     if not ss.get(keys.START_FIRST) or ss.get(keys.START_DONE) or learner.browser_cookies().get(START_COOKIE):
         return
     with st.container(border=True, key="start_panel"):
-        st.markdown("#### " + _("New to NDCG? Start here"))
+        st.markdown("## " + _("New to NDCG? Start here"))
         st.markdown(
             _(
                 "NDCG scores a ranked list, such as search results or recommendations, by how well it "

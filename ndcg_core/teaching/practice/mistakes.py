@@ -112,9 +112,10 @@ _GAIN_MISTAKES = ("linear_gain", "exponential_gain", "ties_not_averaged", "ties_
 def _wrong_values(q: Question, decimals: int = 99) -> dict[str, list[float]]:
     """The answer under every common mistake that applies to the question, by mistake id.
 
-    Terms rounded before adding (to 1 or 2 decimals) count only for an answer typed more finely
-    than they were rounded: ``2.6`` may be 2.631 rounded, ``2.60`` is not."""
-    roundings = tuple(r for r in (1, 2) if r < decimals)
+    Terms rounded before adding (to 1 or 2 decimals) count for an answer typed more finely than
+    they were rounded, or as finely when that is fine enough to judge (2 decimals): ``2.6`` may be
+    2.631 merely rounded, but ``1.63`` for 0.8614 + 0.7737 (1.64) is 0.86 + 0.77."""
+    roundings = tuple(r for r in (1, 2) if r < decimals or r == decimals == 2)
     out: dict[str, list[float]] = {}
     pos = q.position
     for mistake in _DISCOUNT_MISTAKES + _GAIN_MISTAKES:
