@@ -144,3 +144,33 @@ def test_the_qr_code_has_the_join_link_as_its_text_and_the_link_wraps(data_dir):
     assert f'alt="QR code of the join link {html.escape(link)}"' in qr
     assert 'src="data:image/svg+xml' in qr
     assert at.code[0].proto.wrap_lines
+
+
+@pytest.mark.parametrize(
+    ("path", "params", "title"),
+    [
+        ("views/playground.py", {}, None),
+        ("views/datasets.py", {}, "Per-query NDCG@10"),
+        ("views/explore.py", {}, "as the log base changes"),
+    ],
+)
+def test_every_chart_has_a_sentence_and_its_numbers_as_a_table(path, params, title):
+    """Issue 28, part 4: a chart says what it shows in words, and its numbers sit in a table a
+    keyboard reaches (the chart itself is a canvas a screen reader cannot read)."""
+    at = open_page(path, params)
+    from views.ui.markup import md_plain  # the captions escape markup (a title may hold a name)
+
+    summaries = [md_plain(c.value) for c in at.caption if md_plain(c.value).startswith("Chart: ")]
+    assert summaries, [c.value for c in at.caption]
+    if title is not None:
+        assert any(title in s for s in summaries), summaries
+    assert len([e for e in at.expander if e.label == "The chart's numbers"]) == len(summaries)
+
+
+def test_the_playgrounds_chart_table_holds_d1_to_d6s_discounted_gains():
+    at = open_page("views/playground.py")  # D1..D6 under max(1, log2 i): 3, 2, 3/log2 3, 0, 1/log2 5, ...
+    want = [g / max(1.0, math.log2(i)) for i, g in enumerate([3, 2, 3, 0, 1, 2], start=1)]
+    tables = [d.value for d in at.dataframe if "position" in d.value.columns]
+    assert any(
+        any(list(t[c].astype(float)) == pytest.approx(want, abs=5e-4) for c in t.columns[1:]) for t in tables
+    ), tables

@@ -27,6 +27,7 @@ from ndcg_core.i18n import _, ngettext
 from ndcg_core.teaching.playground import DEFAULT_STATE
 from ndcg_core.teaching.practice import KINDS, LEVELS, MISTAKES, Exercise
 from views.ui import keys
+from views.ui.charts import chart_text
 from views.ui.markup import md_escape
 
 from .common import LIVE_EVERY, QR_WIDTH, STATUS_TEXT, get_store, guarded, join_link, show_exercise
@@ -200,6 +201,7 @@ def live(code: str, key: str, number: int) -> None:
         if summary.answered:
             figure = answers_figure(e, summary, info.status == "revealed")
             st.plotly_chart(figure, key="cl_histogram", theme=None)
+            chart_text(figure, key="cl_histogram")
         else:
             st.info(_("No answers yet."))
     with side, st.container(key="cl_live"):
@@ -253,6 +255,8 @@ def answers_figure(e: Exercise, summary: Summary, revealed: bool) -> go.Figure:
     title = ngettext("{n} answer", "{n} answers", summary.answered).format(n=summary.answered)
     if e.answer_type == "choice":
         labels = [chr(ord("A") + i) if e.kind == "winner" else str(i + 1) for i in range(len(e.choices))]
+        if revealed:  # the right choice is marked by more than its colour
+            labels[e.answer_choice] += " ✓"
         colours = [
             "#16a34a" if revealed and i == e.answer_choice else "#6366f1" for i in range(len(e.choices))
         ]

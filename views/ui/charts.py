@@ -5,9 +5,11 @@ from __future__ import annotations
 import streamlit as st
 
 from ndcg_core.i18n import _
+from ndcg_core.teaching.chart_text import chart_summary, chart_table
 from ndcg_core.teaching.figures import HEIGHT as FIGURE_HEIGHT
 
 from . import keys
+from .markup import md_escape
 
 #: A component with no markup: once the browser has painted the page it arrived with, it asks the
 #: server for a rerun (a trigger value), which draws the chart its placeholder stands for.
@@ -35,9 +37,19 @@ def chart(figure, *, key: str) -> None:
     ss = st.session_state
     if ss.get(keys.CHART_SENT):
         st.plotly_chart(figure, key=key)
-        return
-    ss[keys.CHART_SENT] = True  # the next run draws the chart, whatever asks for it
-    # Every figure is FIGURE_HEIGHT tall. The key's prefix is what assets/style.css styles.
-    with st.container(height=FIGURE_HEIGHT, border=False, key=f"pending_chart_{key}"):
-        st.caption(_("Drawing the chart…"))
-        _PAINTED(key=f"{key}_painted", on_painted_change=lambda: None)
+    else:
+        ss[keys.CHART_SENT] = True  # the next run draws the chart, whatever asks for it
+        # Every figure is FIGURE_HEIGHT tall. The key's prefix is what assets/style.css styles.
+        with st.container(height=FIGURE_HEIGHT, border=False, key=f"pending_chart_{key}"):
+            st.caption(_("Drawing the chart…"))
+            _PAINTED(key=f"{key}_painted", on_painted_change=lambda: None)
+    chart_text(figure, key=key)
+
+
+def chart_text(figure, *, key: str) -> None:
+    """The chart's text alternative, under it: a sentence saying what it shows, and its numbers as
+    a table a keyboard reaches (in an expander, so it takes one line until opened)."""
+    with st.container(key=f"chart_text_{key}"):
+        st.caption(md_escape(chart_summary(figure)))
+        with st.expander(_("The chart's numbers")):
+            st.dataframe(chart_table(figure), hide_index=True)
