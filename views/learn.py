@@ -57,7 +57,14 @@ from views.ui.session import bump
 from views.ui.share import LEARN, SHARED, adopt, sync_url
 from views.ui.start import PAGES, where_next
 from views.ui.state import current_state, load_state
-from views.ui.tables import CELL_FORMATS, HEADERS, beyond_caption, column_help_config, export_buttons
+from views.ui.tables import (
+    CELL_FORMATS,
+    HEADERS,
+    beyond_caption,
+    column_help_config,
+    column_notes,
+    export_buttons,
+)
 
 PRESENT_CSS = """
 <style>
@@ -373,6 +380,7 @@ def _grid(frame, beyond, key: str) -> None:
             titles={c: _(COLUMN_HELP[c]) for c in frame.columns if c in COLUMN_HELP},
         )
         st.html(f'<div class="step-table-wrap learn-phone-table">{table}</div>')
+        column_notes(frame.columns)
 
 
 def _figure(step: LessonStep, state, ex):

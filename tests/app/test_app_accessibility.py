@@ -174,3 +174,17 @@ def test_the_playgrounds_chart_table_holds_d1_to_d6s_discounted_gains():
     assert any(
         any(list(t[c].astype(float)) == pytest.approx(want, abs=5e-4) for c in t.columns[1:]) for t in tables
     ), tables
+
+
+@pytest.mark.parametrize(
+    ("path", "params"),
+    [("views/playground.py", {}), ("views/learn.py", {"step": "4"}), ("views/explore.py", {})],
+)
+def test_step_table_columns_are_explained_in_text_not_only_on_hover(path, params):
+    """Issue 28, part 4: a header's hover title reaches neither a keyboard nor a screen reader."""
+    at = open_page(path, params)
+    notes = [e for e in at.expander if e.label == "What the columns mean"]
+    assert notes
+    text = "\n".join(m.value for e in notes for m in e.markdown)
+    assert "- **Grade**: How relevant a person judged the item" in text, text
+    assert "\u2060" not in text

@@ -20,7 +20,7 @@ from ndcg_core.teaching.formula import number
 from ndcg_core.teaching.lesson import COLUMN_HELP
 from ndcg_core.variants import format_number
 
-from .markup import md_plain
+from .markup import md_plain, md_words
 
 #: Step-table columns computed by the app: shown at a fixed precision.
 NUMBER_COLUMNS = ["Gain", "Divisor", "Discounted gain", "Cumulative DCG"]
@@ -93,6 +93,7 @@ def step_table(title: str, steps: pd.DataFrame, key: str, columns: list[str]) ->
                 caption=beyond_caption(beyond),
             )
             table_box(table, md_plain(title))
+            column_notes(columns)
             return
         st.markdown(_("**{title}** (✓ marks the top k rows)").format(title=title))
         height = min(38 + 35 * max(len(steps), 1), 420)
@@ -113,6 +114,23 @@ def step_table(title: str, steps: pd.DataFrame, key: str, columns: list[str]) ->
         st.dataframe(
             steps[columns].assign(Position=marks), hide_index=True, height=height, column_config=config
         )
+        column_notes(columns)
+
+
+def column_notes(columns) -> None:
+    """What each column means, as text: a header's hover explanation reaches neither a keyboard nor
+    a screen reader. Folded into one line until opened."""
+    notes = [
+        "- "
+        + _("{column}: {meaning}").format(
+            column=f"**{md_words(_(HEADERS.get(c, c)))}**", meaning=md_words(_(COLUMN_HELP[c]))
+        )
+        for c in columns
+        if c in COLUMN_HELP
+    ]
+    if notes:
+        with st.expander(_("What the columns mean")):
+            st.markdown("\n".join(notes))
 
 
 def column_help_config(columns) -> dict:
