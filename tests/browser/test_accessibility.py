@@ -225,7 +225,7 @@ def test_no_axe_violations(shared_page: Page, server, counts, name, lang):
 PAGES = {
     "": {
         "en": ("Playground · NDCG, step by step", "NDCG, step by step"),
-        "zh": ("试验场 · NDCG，一步一步来", "NDCG，一步一步来"),
+        "zh": ("演练场 · NDCG，一步一步来", "NDCG，一步一步来"),
     },
     "learn": {
         "en": ("Learn · NDCG, step by step", "Learn NDCG in seven steps"),
@@ -267,7 +267,7 @@ def test_the_language_follows_the_switch_and_survives_reruns(shared_page: Page, 
     expect(html).to_have_attribute("lang", "en")
     page.locator(".st-key-lang_switch button").filter(has_text="中文").click()
     expect(html).to_have_attribute("lang", "zh-Hans")
-    expect(page).to_have_title("试验场 · NDCG，一步一步来")
+    expect(page).to_have_title("演练场 · NDCG，一步一步来")
     page.get_by_role("button", name="下移").click()  # a rerun of the playground's fragment
     expect(page.locator(".st-key-steps")).to_contain_text("D2")
     settle(page)
