@@ -273,6 +273,7 @@ MESSAGES: dict[str, str] = {
     "answer_too_long": N_("the answer is too long ({n} characters, at most {max})"),
     "not_arithmetic": N_("'{text}' is not a number or arithmetic: {example}"),
     "number_too_large": N_("the arithmetic gives a number too large to use"),
+    "too_many_decimals": N_("the answer has too many decimals: at most {max} can be checked"),
     "more_decimals": N_("give at least {n} decimals (you gave {typed} decimals)"),
     "more_decimals_one": N_("give at least {n} decimals (you gave 1 decimal)"),
     # ---------------------------------------------------------------- Practice's verdicts that judge nothing

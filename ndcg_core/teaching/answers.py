@@ -32,7 +32,8 @@ A typed number is then, in this order:
 * **Refused input** raises ``ValueError`` with a message meant for the student:
   empty input, more than :data:`MAX_LENGTH` characters, names (``log``),
   attributes (``math.pi``), calls (``log2(3)``), powers whose exponent exceeds
-  :data:`MAX_EXPONENT`, and anything that is not a number or ``+ - * / ^ **``
+  :data:`MAX_EXPONENT`, a number with more than :data:`MAX_DECIMALS` decimals
+  (``1e-999999999``: the value is shown to the precision typed), and anything that is not a number or ``+ - * / ^ **``
   and parentheses.
 
 >>> a = parse_answer("3 + 2/1.585")
@@ -62,6 +63,7 @@ from decimal import Decimal, InvalidOperation
 from ..errors import Message, NDCGError
 
 __all__ = [
+    "MAX_DECIMALS",
     "MAX_EXPONENT",
     "MAX_LENGTH",
     "MIN_DECIMALS",
@@ -78,6 +80,9 @@ __all__ = [
 MAX_LENGTH = 80
 #: Largest absolute exponent allowed in ``a ** b`` (2^5 - 1 needs 5).
 MAX_EXPONENT = 32
+#: Most decimals a number may be typed with (``1e-999999999`` claims 999,999,999 of them: showing
+#: the exact value to that precision would take gigabytes, so such an answer is refused).
+MAX_DECIMALS = 20
 #: Fewest decimals accepted for an exact value that is not a whole number.
 MIN_DECIMALS = 2
 
@@ -137,7 +142,10 @@ class _Reader:
             if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
                 raise NDCGError("only_numbers", example=_EXAMPLE)
             source = ast.get_source_segment(self.text, node) or str(node.value)
-            self.decimals = max(self.decimals, _literal_decimals(source))
+            decimals = _literal_decimals(source)
+            if decimals > MAX_DECIMALS:
+                raise NDCGError("too_many_decimals", max=MAX_DECIMALS)
+            self.decimals = max(self.decimals, decimals)
             return float(node.value)
         if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
             return _UNARY[type(node.op)](self.value(node.operand))

@@ -151,6 +151,7 @@ TEACHING_PATHS = [
     ("answer_too_long", lambda: raised(lambda: parse_answer("1" * 81))),
     ("not_arithmetic", lambda: raised(lambda: parse_answer("1 +"))),
     ("number_too_large", lambda: raised(lambda: parse_answer("(10^32)^32"))),
+    ("too_many_decimals", lambda: raised(lambda: parse_answer("1e-999999999"))),
     ("more_decimals", lambda: precision_problem("1", 0.9766)),
     ("more_decimals_one", lambda: precision_problem("1.0", 0.9766)),
     # Practice's verdicts that judge nothing

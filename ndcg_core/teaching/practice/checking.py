@@ -15,7 +15,7 @@ import pandas as pd
 
 from ...errors import Message, error_text
 from ...i18n import N_, _
-from ..answers import MISTAKE, RIGHT, TOO_ROUGH, parse_answer
+from ..answers import MAX_DECIMALS, MISTAKE, RIGHT, TOO_ROUGH, parse_answer
 from ..formula import dcg_latex, ndcg_latex, trimmed
 from .generators import _order_reaches
 from .mistakes import judge_question, mistake_text, wrong_formula
@@ -61,7 +61,7 @@ def _check_number(exercise: Exercise, text: str) -> Feedback:
     exact = q.value()
     verdict = judge_question(a, q)
     quantity = _(QUANTITIES[q.quantity])
-    shown = f"{exact:.{max(3, a.decimals)}f}"
+    shown = f"{exact:.{min(max(3, a.decimals), MAX_DECIMALS)}f}"  # bounded, whatever was typed
     if verdict.kind == RIGHT:
         message = _("Right: {quantity} is {shown}.").format(quantity=quantity, shown=shown)
         return Feedback(True, message, value=a.value, diagnosis=message)
