@@ -227,6 +227,8 @@ MESSAGES: dict[str, str] = {
     "no_gain_for_grade": N_("no gain for grade {g} in the table"),
     "link_not_decodable": N_("it is not a link this app wrote (cannot be decoded)"),
     "link_without_params": N_("it does not hold share-link parameters"),
+    "link_too_large": N_("it unpacks to more than {max} bytes, more than any list the app shares"),
+    "link_too_many_items": N_("it holds {n} items; a link may hold at most {max}"),
     "state_not_json": N_("the file is not a playground state (not JSON)"),
     "state_not_ours": N_("the file is not a playground state saved by this app"),
     "share_link_param": N_("Share link parameter '{key}': {problem}; using {fallback} instead."),

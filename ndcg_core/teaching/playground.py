@@ -53,6 +53,8 @@ from .examples import WorkedExample
 
 __all__ = [
     "DEFAULT_STATE",
+    "MAX_LINK_ITEMS",
+    "MAX_STATE_BYTES",
     "UI_PARAMS",
     "Item",
     "PlaygroundState",
@@ -320,6 +322,14 @@ def to_query_params(state: PlaygroundState) -> dict[str, str]:
 
 #: The longest URL the app writes (proxies and servers commonly refuse longer ones).
 MAX_URL = 8_000
+#: Most items (grades, scores, labels, judged-pool entries) a share link or a saved state may hold:
+#: a readable link under :data:`MAX_URL` holds at most about 4,000; the page stays quick at 1,000.
+MAX_LINK_ITEMS = 10_000
+#: Most bytes a compact ``state`` link may decompress to: :data:`MAX_LINK_ITEMS` items with labels
+#: fit; a 2,640-character link of zeros would otherwise decompress to a million grades.
+MAX_STATE_BYTES = 1_000_000
+#: The share-link parameters that are lists, split at commas (:func:`_split`, :func:`_grades`).
+_LIST_PARAMS = ("rel", "labels", "scores", "pool", "pool_labels")
 #: Room left for the scheme, host and path in front of the query string.
 _URL_HEAD = 300
 _STATE_FILE_FORMAT = "ndcg-playground-state"
@@ -338,11 +348,17 @@ def encode_compact(params: Mapping[str, str]) -> str:
 def decode_compact(text: str) -> dict[str, str]:
     """The parameters inside a compact ``state`` value; ``ValueError`` if it is not one."""
     try:
+        # At most one byte past the cap is ever decompressed: a zip bomb stops here, before any work.
         raw = zlib.decompressobj().decompress(
-            base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)), 50_000_000
+            base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)), MAX_STATE_BYTES + 1
         )
-        params = json.loads(raw)
     except (ValueError, zlib.error, binascii.Error):
+        raise NDCGError("link_not_decodable") from None
+    if len(raw) > MAX_STATE_BYTES:
+        raise NDCGError("link_too_large", max=f"{MAX_STATE_BYTES:,}")
+    try:
+        params = json.loads(raw)
+    except ValueError:
         raise NDCGError("link_not_decodable") from None
     if (
         not isinstance(params, dict)
@@ -432,6 +448,14 @@ def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[
 
     def warn(key: str, problem: Exception | str, fallback: str) -> None:
         warnings.append(Message("share_link_param", key=key, problem=problem, fallback=fallback))
+
+    for key in _LIST_PARAMS:  # counted before any is read: a link over the limit costs nothing
+        value = get.get(key)
+        if isinstance(value, str) and (n := value.count(",") + 1) > MAX_LINK_ITEMS:
+            problem = NDCGError("link_too_many_items", n=f"{n:,}", max=f"{MAX_LINK_ITEMS:,}")
+            warn(key, problem, Message("default_example"))
+            get = {}
+            break
 
     base_state = DEFAULT_STATE
     items = base_state.items

@@ -92,3 +92,15 @@ def test_class_mode_refuses_it_briefly_and_stores_nothing(data_dir):
     ok(lecturer.button(key="cl_reveal").click().run())
     ok(phone.run())
     assert longest(phone) < SHORT
+
+
+def test_a_link_that_unpacks_to_a_million_items_is_refused_on_the_page():
+    from ndcg_core.teaching.playground import encode_compact
+
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["state"] = encode_compact({"rel": ",".join(["1"] * 1_000_000)})
+    ok(at.run())
+    assert any("'state'" in w.value and "1,000,000 bytes" in w.value for w in at.warning), [
+        w.value for w in at.warning
+    ]
+    assert longest(at) < 2_000  # the example's six items, not a million
