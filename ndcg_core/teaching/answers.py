@@ -33,8 +33,8 @@ A typed number is then, in this order:
   empty input, more than :data:`MAX_LENGTH` characters, names (``log``),
   attributes (``math.pi``), calls (``log2(3)``), powers whose exponent exceeds
   :data:`MAX_EXPONENT`, a number with more than :data:`MAX_DECIMALS` decimals
-  (``1e-999999999``: the value is shown to the precision typed), and anything that is not a number or ``+ - * / ^ **``
-  and parentheses.
+  (``1e-999999999``: the value is shown to the precision typed), and anything
+  that is not a number or ``+ - * / ^ **`` and parentheses.
 
 >>> a = parse_answer("3 + 2/1.585")
 >>> round(a.value, 4), a.decimals

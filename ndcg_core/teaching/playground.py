@@ -324,7 +324,7 @@ def to_query_params(state: PlaygroundState) -> dict[str, str]:
 MAX_URL = 8_000
 #: Most items (grades, scores, labels, judged-pool entries) a share link or a saved state may hold:
 #: a readable link under :data:`MAX_URL` holds at most about 4,000; the page stays quick at 1,000.
-MAX_LINK_ITEMS = 10_000
+MAX_LINK_ITEMS = 100_000
 #: Most bytes a compact ``state`` link may decompress to: :data:`MAX_LINK_ITEMS` items with labels
 #: fit; a 2,640-character link of zeros would otherwise decompress to a million grades.
 MAX_STATE_BYTES = 1_000_000
@@ -337,6 +337,18 @@ _STATE_FILE_FORMAT = "ndcg-playground-state"
 
 def _query_length(params: Mapping[str, str]) -> int:
     return len(urlencode(params))
+
+
+def _over_item_limit(params: Mapping[str, object]) -> tuple[str, int] | None:
+    """The first list parameter with more than :data:`MAX_LINK_ITEMS` entries and its count, or None.
+
+    Counted with ``str.count`` (entries are comma-separated), so a link over the limit costs no parsing.
+    """
+    for key in _LIST_PARAMS:
+        value = params.get(key)
+        if isinstance(value, str) and (n := value.count(",") + 1) > MAX_LINK_ITEMS:
+            return key, n
+    return None
 
 
 def encode_compact(params: Mapping[str, str]) -> str:
@@ -377,8 +389,12 @@ def share_params(state: PlaygroundState, max_url: int = MAX_URL) -> dict[str, st
     travel as a file: :func:`state_to_file`).
     """
     params = to_query_params(state)
+    if _over_item_limit(params) is not None:
+        return None  # no link would open: only a file (which holds as many items as a link)
     if _query_length(params) <= max_url - _URL_HEAD:
         return params
+    if len(json.dumps(dict(params), separators=(",", ":"), ensure_ascii=False).encode()) > MAX_STATE_BYTES:
+        return None
     compact = {"state": encode_compact(params)}
     return compact if _query_length(compact) <= max_url - _URL_HEAD else None
 
@@ -449,13 +465,14 @@ def from_query_params(params: Mapping[str, str]) -> tuple[PlaygroundState, list[
     def warn(key: str, problem: Exception | str, fallback: str) -> None:
         warnings.append(Message("share_link_param", key=key, problem=problem, fallback=fallback))
 
-    for key in _LIST_PARAMS:  # counted before any is read: a link over the limit costs nothing
-        value = get.get(key)
-        if isinstance(value, str) and (n := value.count(",") + 1) > MAX_LINK_ITEMS:
-            problem = NDCGError("link_too_many_items", n=f"{n:,}", max=f"{MAX_LINK_ITEMS:,}")
-            warn(key, problem, Message("default_example"))
-            get = {}
-            break
+    if (over := _over_item_limit(get)) is not None:  # counted before any list is read
+        key, n = over
+        warn(
+            key,
+            NDCGError("link_too_many_items", n=f"{n:,}", max=f"{MAX_LINK_ITEMS:,}"),
+            Message("default_example"),
+        )
+        get = {}
 
     base_state = DEFAULT_STATE
     items = base_state.items

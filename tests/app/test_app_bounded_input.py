@@ -27,7 +27,11 @@ def ok(at: AppTest) -> AppTest:
 
 
 def shown(at: AppTest) -> list[str]:
-    return [str(x.value) for kind in ("error", "warning", "success", "info", "markdown", "caption") for x in at.get(kind)]
+    return [
+        str(x.value)
+        for kind in ("error", "warning", "success", "info", "markdown", "caption")
+        for x in at.get(kind)
+    ]
 
 
 def longest(at: AppTest) -> int:

@@ -10,8 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from ndcg_core.classroom.questions import BadAnswer, encode_response, exercise, feedback, grade, practice_definition
 from ndcg_core import explain
+from ndcg_core.classroom.questions import (
+    BadAnswer,
+    encode_response,
+    exercise,
+    feedback,
+    grade,
+    practice_definition,
+)
 from ndcg_core.errors import NDCGError, error_text
 from ndcg_core.teaching.answers import MAX_DECIMALS, parse_answer
 from ndcg_core.teaching.lesson import check_answer, lesson_step

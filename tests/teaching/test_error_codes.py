@@ -93,7 +93,7 @@ TEACHING_PATHS = [
     ("link_not_decodable", lambda: warnings_of({"state": "!!"})[0]),
     ("link_without_params", lambda: warnings_of({"state": encode_compact({"state": "x"})})[0]),
     ("link_too_large", lambda: warnings_of({"state": encode_compact({"rel": "1," * 600_000})})[0]),
-    ("link_too_many_items", lambda: warnings_of({"rel": "1," * 20_000})[0]),
+    ("link_too_many_items", lambda: warnings_of({"rel": "1," * 100_001})[0]),
     ("labels_for_grades", lambda: warnings_of({"rel": "3,2,1", "labels": "A,B"})[0]),
     ("scores_for_grades", lambda: warnings_of({"rel": "3,2,1", "scores": "0.5"})[0]),
     ("order_as_given", lambda: warnings_of({"rel": "3,2,1", "scores": "0.5"})[0]),

@@ -69,7 +69,20 @@ def test_one_item_over_the_limit_is_refused_by_name(key, compact):
     assert state.items == DEFAULT_STATE.items
     assert len(warnings) == 1
     assert f"'{key}'" in str(warnings[0])
-    assert f"{MAX_LINK_ITEMS + 1:,} items" in str(warnings[0]) and f"at most {MAX_LINK_ITEMS:,}" in str(warnings[0])
+    text = str(warnings[0])
+    assert f"{MAX_LINK_ITEMS + 1:,} items" in text and f"at most {MAX_LINK_ITEMS:,}" in text
+
+
+def test_no_link_is_written_for_more_items_than_a_link_may_hold():
+    from ndcg_core.teaching.playground import Item, PlaygroundState, share_params
+
+    over = PlaygroundState(items=tuple(Item(n, f"D{n + 1}", 1.0) for n in range(MAX_LINK_ITEMS + 1)))
+    assert share_params(over) is None  # only a file; a link would be refused when opened
+
+
+def test_the_issue_14_long_state_still_round_trips():
+    """Issue 14 asked a 64,000-item state to travel as a compact link: the limit is above it."""
+    assert MAX_LINK_ITEMS >= 64_000
 
 
 def test_a_link_at_the_limit_still_opens():
