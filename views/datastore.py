@@ -16,6 +16,11 @@ bounded in bytes, share the work:
 A session whose file was dropped from both is told to upload it again. Parsing runs one file
 at a time per process (a classroom uploading at once queues instead of multiplying the
 parser's peak memory), and the bundled sample is parsed once per process.
+
+The stores are module-level values (:func:`per_process`), not ``st.cache_resource``: Streamlit
+clears its caches for every user when any client sends a ``clear_cache`` message (one anonymous
+websocket message, issue 30), which would drop every user's data sets at once. The bundled
+sample stays in ``st.cache_resource``: clearing it costs one parse, nobody's data.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ import weakref
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -65,6 +70,7 @@ with contextlib.suppress(OSError, AttributeError):
 ASSETS = pathlib.Path(__file__).resolve().parents[1] / "assets"
 SAMPLE_NAME = N_("Bundled sample (250 queries)")  # shown through _(): a user's files keep their names
 SAMPLE_KEYS = ("sample:qrels", "sample:run")
+T = TypeVar("T")
 
 
 def content_key(kind: str, data: bytes | memoryview) -> str:
@@ -140,7 +146,7 @@ def _budget(variable: str, default_mb: float) -> int:
 
 
 def _drop_idle_forever(store: weakref.ref[TableStore], idle_seconds: float) -> None:
-    """The sweeper thread of a store: ends once the store itself is gone (say, a cache clear)."""
+    """The sweeper thread of a store: ends once the store itself is gone (say, after reset_stores)."""
     while True:
         time.sleep(min(30.0, idle_seconds / 4))
         current = store()
@@ -150,7 +156,32 @@ def _drop_idle_forever(store: weakref.ref[TableStore], idle_seconds: float) -> N
         del current
 
 
-@st.cache_resource
+def per_process(make: Callable[[], T]) -> Callable[[], T]:
+    """``make()`` once per server process, on first use (thread-safe), outside Streamlit's caches.
+
+    The returned function has ``reset()`` (tests: a new value on the next call, so a changed
+    environment variable applies).
+    """
+    lock = threading.Lock()
+    made: list[T] = []
+
+    def once() -> T:
+        if not made:
+            with lock:
+                if not made:
+                    made.append(make())
+        return made[0]
+
+    def reset() -> None:
+        with lock:
+            made.clear()
+
+    once.reset = reset  # type: ignore[attr-defined]
+    once.__doc__, once.__name__ = make.__doc__, make.__name__
+    return once
+
+
+@per_process
 def table_store() -> TableStore:
     """The process's parsed tables, shared by every session; idle tables are dropped.
 
@@ -167,13 +198,13 @@ def table_store() -> TableStore:
     return store
 
 
-@st.cache_resource
+@per_process
 def source_store() -> TableStore:
     """The process's uploaded files, compressed: a dropped table is parsed again from here."""
     return TableStore(_budget("NDCG_SOURCE_CACHE_MB", 160), size=len)
 
 
-@st.cache_resource
+@per_process
 def parse_lock() -> threading.Lock:
     """One parse at a time per process: the parser's temporary memory is several times the file."""
     return threading.Lock()
@@ -183,6 +214,12 @@ def parse_lock() -> threading.Lock:
 def sample_tables() -> tuple[pd.DataFrame, pd.DataFrame]:
     """The bundled sample, parsed once per process (not counted against the budget)."""
     return ndcg_core.read_qrels(ASSETS / "sample_qrels.tsv"), ndcg_core.read_run(ASSETS / "sample_run.tsv")
+
+
+def reset_stores() -> None:
+    """Forget every stored table and file and the parse lock (tests; never called by the app)."""
+    for made in (table_store, source_store, parse_lock):
+        made.reset()  # type: ignore[attr-defined]
 
 
 def release_memory() -> None:

@@ -312,8 +312,6 @@ def test_item9_the_table_store_is_bounded_and_keeps_the_most_recently_used():
 def test_item9_tables_nobody_uses_are_dropped_and_parsed_again_when_needed(monkeypatch):
     """Closed tabs' tables must not stay parsed: the store's bound evicts only when a new table
     comes in, so after a class leaves they stayed in memory for good (issue 14: held memory)."""
-    import streamlit as st
-
     from views import datastore
 
     now = [1000.0]
@@ -326,7 +324,7 @@ def test_item9_tables_nobody_uses_are_dropped_and_parsed_again_when_needed(monke
     assert store.drop_idle(150) == 1
     assert store.get("b") is None and store.get("a") == "table a" and store.used() == len("table a")
 
-    st.cache_resource.clear()
+    datastore.reset_stores()
     monkeypatch.setenv("NDCG_DATA_IDLE_S", "60")
     try:
         key = datastore.load("run", RUN_A, "a.txt")
@@ -335,17 +333,15 @@ def test_item9_tables_nobody_uses_are_dropped_and_parsed_again_when_needed(monke
         again = datastore.get_table(key)  # from the compressed file
         assert again["doc"].tolist() == ["d1", "d2", "d3"] and again["score"].tolist() == [0.9, 0.8, 0.5]
     finally:
-        st.cache_resource.clear()
+        datastore.reset_stores()
 
 
 def test_item9_the_table_store_sweeps_idle_tables_by_itself(monkeypatch):
     import time
 
-    import streamlit as st
-
     from views import datastore
 
-    st.cache_resource.clear()
+    datastore.reset_stores()
     monkeypatch.setenv("NDCG_DATA_IDLE_S", "0.2")
     try:
         key = datastore.load("run", RUN_A, "a.txt")
@@ -356,15 +352,13 @@ def test_item9_the_table_store_sweeps_idle_tables_by_itself(monkeypatch):
         assert len(store) == 0, "no sweeper dropped the idle table"
         assert datastore.get_table(key) is not None  # parsed again from its compressed file
     finally:
-        st.cache_resource.clear()
+        datastore.reset_stores()
 
 
 def test_item9_a_dropped_table_is_parsed_again_from_its_compressed_file(monkeypatch):
-    import streamlit as st
-
     from views import datastore
 
-    st.cache_resource.clear()
+    datastore.reset_stores()
     monkeypatch.setenv("NDCG_DATA_CACHE_MB", "0.000001")  # room for one table only
     try:
         first = datastore.load("run", RUN_A, "a.txt")
@@ -374,7 +368,7 @@ def test_item9_a_dropped_table_is_parsed_again_from_its_compressed_file(monkeypa
         assert again["doc"].tolist() == ["d1", "d2", "d3"] and again["score"].tolist() == [0.9, 0.8, 0.5]
         assert datastore.get_table(second) is not None
     finally:
-        st.cache_resource.clear()
+        datastore.reset_stores()
 
 
 def test_item9_the_data_store_sets_glibcs_malloc_for_a_server_that_gives_memory_back(monkeypatch):
