@@ -296,6 +296,18 @@ MESSAGES: dict[str, str] = {
     "class_give_every_item": N_("Give every item once, in your order."),
     "class_answer_too_long": N_("That answer is too long."),
     "room_hours": N_("NDCG_ROOM_HOURS must be a positive number of hours; got {text}"),
+    "room_hours_too_long": N_("NDCG_ROOM_HOURS must be at most {max} hours (ten years); got {text}"),
+    "data_dir_not_folder": N_(
+        "NDCG_DATA_DIR (the folder of the class database) names a file, not a folder: point it at a folder"
+    ),
+    "data_dir_not_writable": N_(
+        "the folder of the class database (NDCG_DATA_DIR) cannot be created or written: point NDCG_DATA_DIR "
+        "at a writable folder"
+    ),
+    "database_url_unusable": N_(
+        "NDCG_DATABASE_URL is not a database address the app can use: give one such as "
+        "postgresql+psycopg://user:password@host/ndcg, or unset it to use SQLite"
+    ),
     "progress_days": N_("NDCG_PROGRESS_DAYS must be a positive number of days; got {text}"),
     "progress_section": N_("unknown progress section {section}: the sections are {sections}"),
     "progress_too_big": N_("the saved {section} progress is over {limit} bytes, so it was not saved"),

@@ -12,7 +12,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ndcg_core.classroom import RoomExpired, RoomNotFound
 from ndcg_core.i18n import _
-from views.room.common import CSS, get_store, link, set_link, shown
+from views.room.common import CSS, STORE_FAILURES, failure_message, get_store, link, set_link, shown
 from views.room.landing import landing
 from views.room.lecturer import lecturer
 from views.room.student import student
@@ -26,16 +26,14 @@ def render() -> None:
     st.html(CSS)
     st.markdown("# " + _("Class"))
     try:
-        if st.session_state.pop(keys.CL_DB_ERROR, False):
+        failed = st.session_state.pop(keys.CL_DB_ERROR, None)
+        if isinstance(failed, Exception):  # a callback's StoreUnusable
+            raise failed
+        if failed:
             raise SQLAlchemyError("a callback could not reach the database")
         page()
-    except SQLAlchemyError:
-        st.error(
-            _(
-                "The class database cannot be reached just now: try again in a moment. "
-                "(Whoever runs the app: check NDCG_DATABASE_URL or NDCG_DATA_DIR.)"
-            )
-        )
+    except STORE_FAILURES as err:
+        st.error(failure_message(err))
     sync_url((CLASS, link()))  # what a callback changed (a new room, a joined student) goes in the link
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import secrets
 import time
@@ -54,7 +55,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
 
 from ..errors import NDCGError
 from .questions import Graded, Summary, exercise, grade, summarise
@@ -74,6 +75,7 @@ __all__ = [
     "RoomInfo",
     "RoomNotFound",
     "Store",
+    "StoreUnusable",
     "StoredAnswer",
     "UnknownQuestion",
     "clean_code",
@@ -126,7 +128,16 @@ class BadName(ClassroomError):
         self.reason = reason
 
 
+class StoreUnusable(NDCGError):
+    """The environment does not describe a database the store can use (``NDCG_ROOM_HOURS``,
+    ``NDCG_DATA_DIR``, ``NDCG_DATABASE_URL``): a coded message for whoever runs the app, which
+    names the variable and never the URL's host, port or password."""
+
+
 # ------------------------------------------------------------------ settings
+
+#: Longest room lifetime accepted (ten years): a room's end must stay a date a database can hold.
+MAX_ROOM_HOURS = 24 * 366 * 10
 
 
 def data_dir() -> Path:
@@ -145,9 +156,14 @@ def database_url() -> str:
 def room_hours() -> float:
     """How long a room lives, in hours: ``NDCG_ROOM_HOURS`` (default 24)."""
     text = os.environ.get("NDCG_ROOM_HOURS") or "24"
-    hours = float(text)
-    if not hours > 0:
-        raise NDCGError("room_hours", text=repr(text))
+    try:
+        hours = float(text)
+    except ValueError:  # "abc": said like "0", not a traceback
+        hours = math.nan
+    if not hours > 0:  # also NaN
+        raise StoreUnusable("room_hours", text=repr(text[:40]))
+    if hours > MAX_ROOM_HOURS:  # also inf: created_at + lifetime would overflow a datetime
+        raise StoreUnusable("room_hours_too_long", text=repr(text[:40]), max=f"{MAX_ROOM_HOURS:,}")
     return hours
 
 
@@ -282,14 +298,32 @@ def connect(url: str) -> tuple[Engine, Callable[..., Any]]:
     Every table of the app's database (:data:`metadata`) is made with ``create_all`` by whoever
     connects: the class store and the learners' progress (:mod:`.progress`) share the database.
     """
-    if url.startswith("sqlite"):
-        path = url.split("///", 1)[-1]
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"timeout": 30})
-        _sqlite_pragmas(engine)
-        return engine, sqlite.insert
-    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True), postgresql.insert
+    try:
+        if url.startswith("sqlite"):
+            path = url.split("///", 1)[-1]
+            if path and path != ":memory:":
+                _make_folder(Path(path).parent)
+            engine = create_engine(url, connect_args={"timeout": 30})
+            _sqlite_pragmas(engine)
+            return engine, sqlite.insert
+        return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True), postgresql.insert
+    except (ArgumentError, NoSuchModuleError, ImportError, ValueError) as err:
+        if isinstance(err, StoreUnusable):
+            raise
+        # Not the URL itself in the message: it may hold a host, a port and a password.
+        raise StoreUnusable("database_url_unusable") from None
+
+
+def _make_folder(folder: Path) -> None:
+    """The SQLite file's folder, made if missing; :class:`StoreUnusable` when it cannot be used."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):  # a file in its place (or in a parent's)
+        raise StoreUnusable("data_dir_not_folder") from None
+    except OSError:  # a read-only file system, no permission
+        raise StoreUnusable("data_dir_not_writable") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StoreUnusable("data_dir_not_writable")
 
 
 class Store:

@@ -201,6 +201,21 @@ def test_class_mode_settings_raise_their_codes(monkeypatch, tmp_path):
     assert raised(lambda: _status(tmp_path)).code == "question_status"
     monkeypatch.setenv("NDCG_PROGRESS_DAYS", "0")
     assert raised(progress_days).code == "progress_days"
+    monkeypatch.setenv("NDCG_ROOM_HOURS", "abc")
+    assert raised(room_hours).code == "room_hours"
+    monkeypatch.setenv("NDCG_ROOM_HOURS", "1e12")
+    assert raised(room_hours).code == "room_hours_too_long"
+    monkeypatch.setenv("NDCG_ROOM_HOURS", "24")
+    (tmp_path / "file").write_text("x")
+    assert raised(lambda: Store(f"sqlite:///{tmp_path / 'file' / 'c.sqlite3'}")).code == "data_dir_not_folder"
+    assert raised(lambda: Store("nosuchdb://u:p@h/x")).code == "database_url_unusable"
+
+
+def test_an_unwritable_data_folder_raises_its_code(monkeypatch, tmp_path):
+    import os
+
+    monkeypatch.setattr(os, "access", lambda path, mode: False)  # as a read-only disk says
+    assert raised(lambda: Store(f"sqlite:///{tmp_path / 'c.sqlite3'}")).code == "data_dir_not_writable"
 
 
 #: Raised by the pages (views/): a custom gain table without a grade of the list, a formula class
@@ -210,7 +225,15 @@ PAGE_CODES = {"grade_without_gain", "class_formula", "entry_not_finite"}
 
 
 def test_every_code_the_teaching_layer_uses_has_a_real_path():
-    covered = {code for code, _call in TEACHING_PATHS} | {"room_hours", "question_status", "progress_days"}
+    covered = {code for code, _call in TEACHING_PATHS} | {
+        "room_hours",
+        "room_hours_too_long",
+        "data_dir_not_folder",
+        "data_dir_not_writable",
+        "database_url_unusable",
+        "question_status",
+        "progress_days",
+    }
     covered |= {"progress_section", "progress_too_big"}  # tests/teaching/test_progress_store.py
     assert sorted(set(codes_used(TEACHING)) - covered) == []
     assert set(codes_used(PAGES)) == PAGE_CODES

@@ -16,8 +16,12 @@ import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from ndcg_core.classroom import (
+    RoomExpired,
+    RoomNotFound,
     Store,
+    StoreUnusable,
 )
+from ndcg_core.errors import error_text
 from ndcg_core.i18n import N_, _
 from ndcg_core.teaching.pages import ClassState
 from ndcg_core.teaching.practice import Exercise
@@ -105,15 +109,45 @@ def join_link(code: str) -> str:
     return f"{base}/class?{urlencode({**ClassState(room=code).to_params(), **ui_params()}, quote_via=quote)}"
 
 
+#: What the store raises when the database cannot be reached (SQLAlchemy) or the environment does
+#: not describe one (:class:`~ndcg_core.classroom.StoreUnusable`): a message, never a traceback.
+STORE_FAILURES = (SQLAlchemyError, StoreUnusable)
+
+
+def failure_message(err: Exception) -> str:
+    """The page's words for a store failure: what to set for a configuration problem, else "cannot be
+    reached". Never the driver's own text, which names the host, the port and files of the server."""
+    if isinstance(err, StoreUnusable):
+        return _("Class mode is not set up right: {problem}.").format(problem=md_escape(error_text(err)))
+    return _(
+        "The class database cannot be reached just now: try again in a moment. "
+        "(Whoever runs the app: check NDCG_DATABASE_URL or NDCG_DATA_DIR.)"
+    )
+
+
+def polling_failed() -> None:
+    """What a polling part (``st.fragment(run_every=...)``) shows when the database fails: its own
+    reruns are not inside the page's ``try``, so without this they showed the driver's traceback."""
+    st.warning(_("The class database cannot be reached just now: this part updates by itself once it can."))
+
+
 def guarded(callback):
-    """A widget callback that turns a database failure into the page's message, not a traceback."""
+    """A widget callback that turns a store failure into the page's message, not a traceback.
+
+    A room that expired (or vanished) between drawing the page and the click changes nothing: the
+    page drawn next says the room has expired.
+    """
 
     @functools.wraps(callback)
     def run(*args):
         try:
             callback(*args)
+        except StoreUnusable as err:
+            st.session_state[keys.CL_DB_ERROR] = err
         except SQLAlchemyError:
             st.session_state[keys.CL_DB_ERROR] = True
+        except (RoomExpired, RoomNotFound):
+            pass
 
     return run
 

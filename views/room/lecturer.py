@@ -30,7 +30,17 @@ from views.ui import keys
 from views.ui.charts import chart_text
 from views.ui.markup import md_escape
 
-from .common import LIVE_EVERY, QR_WIDTH, STATUS_TEXT, get_store, guarded, join_link, show_exercise
+from .common import (
+    LIVE_EVERY,
+    QR_WIDTH,
+    STATUS_TEXT,
+    STORE_FAILURES,
+    get_store,
+    guarded,
+    join_link,
+    polling_failed,
+    show_exercise,
+)
 
 
 @guarded
@@ -190,11 +200,13 @@ def join_panel(code: str) -> None:
 @st.fragment(run_every=LIVE_EVERY)
 def live(code: str, key: str, number: int) -> None:
     """The lecturer's live view of one question: polls the store's summary."""
-    store = get_store()
     try:
-        info, summary = store.summary(code, key, number)
+        info, summary = get_store().summary(code, key, number)
     except (RoomExpired, RoomNotFound):
         st.rerun()  # the page then says the room has expired
+    except STORE_FAILURES:
+        polling_failed()
+        return
     e = exercise(info.definition)
     chart, side = st.columns([0.62, 0.38], gap="large")
     with chart, st.container(key="cl_chart"):

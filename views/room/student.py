@@ -28,7 +28,17 @@ from ndcg_core.teaching.practice import Exercise, focus_rows
 from views.ui import keys
 from views.ui.markup import md_escape
 
-from .common import NAME_PROBLEMS, STUDENT_EVERY, get_store, guarded, link, set_link, show_exercise
+from .common import (
+    NAME_PROBLEMS,
+    STORE_FAILURES,
+    STUDENT_EVERY,
+    get_store,
+    guarded,
+    link,
+    polling_failed,
+    set_link,
+    show_exercise,
+)
 
 
 def _token() -> str:
@@ -109,6 +119,9 @@ def watch(code: str, drawn: tuple[int, str] | None) -> None:
         current = get_store().room(code).current
     except (RoomNotFound, RoomExpired):
         st.rerun()
+    except STORE_FAILURES:
+        polling_failed()
+        return
     now = None if current is None else (current.number, current.status)
     if now != drawn:
         st.rerun()

@@ -76,7 +76,9 @@ def _failures() -> tuple[type[Exception], ...]:
     has progress to load or save: a first visit to the Playground never loads it."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    return (SQLAlchemyError, OSError)
+    from ndcg_core.classroom.store import StoreUnusable
+
+    return (SQLAlchemyError, OSError, StoreUnusable)
 
 
 def _database() -> ProgressStore | None:
