@@ -57,6 +57,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
 
+from ..csvcells import csv_row
 from ..errors import NDCGError
 from .questions import Graded, Summary, exercise, grade, summarise
 
@@ -533,16 +534,18 @@ class Store:
         )
         for r in rows:
             writer.writerow(
-                [
-                    r.number,
-                    r.prompt,
-                    _csv_text(r.name),
-                    _answer_text(r.response),
-                    r.correct,
-                    "" if r.value is None else r.value,
-                    r.mistakes,
-                    r.answered_at.isoformat(timespec="seconds"),
-                ]
+                csv_row(  # every text column: names, answers and prompts are typed by people
+                    [
+                        r.number,
+                        r.prompt,
+                        r.name,
+                        _answer_text(r.response),
+                        r.correct,
+                        "" if r.value is None else r.value,
+                        r.mistakes,
+                        r.answered_at.isoformat(timespec="seconds"),
+                    ]
+                )
             )
         return out.getvalue()
 
@@ -651,8 +654,3 @@ def _split(mistakes: str) -> tuple[str, ...]:
 def _answer_text(response: str) -> str:
     value = json.loads(response)
     return ", ".join(value) if isinstance(value, list) else str(value)
-
-
-def _csv_text(text: str) -> str:
-    """A cell a spreadsheet will not run as a formula (OWASP CSV injection)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..csvcells import csv_row
 from ..errors import NDCGError
 
 __all__ = [
@@ -148,11 +149,17 @@ def table_html(
 
 
 def table_csv(frame: pd.DataFrame) -> str:
-    """CSV with a header row, numbers as shown on screen."""
+    """CSV with a header row, numbers as on screen, formula-like text escaped (:mod:`ndcg_core.csvcells`).
+
+    >>> print(table_csv(pd.DataFrame({"Item": ["=1+1", "-2+3"], "Gain": [-2.5, 1.0]})), end="")
+    Item,Gain
+    '=1+1,-2.5
+    '-2+3,1
+    """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([str(c) for c in frame.columns])
-    writer.writerows(shown_values(frame))
+    writer.writerow(csv_row(str(c) for c in frame.columns))
+    writer.writerows(csv_row(row) for row in shown_values(frame))
     return out.getvalue()
 
 
