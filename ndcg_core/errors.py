@@ -220,6 +220,17 @@ MESSAGES: dict[str, str] = {
         "entry {n} ({text}) is not a number; write a grade such as 2 or 0.5, or label:grade"
     ),
     "entry_not_finite": N_("entry {n} ({text}) is not a finite number"),
+    "entry_empty": N_("entry {n} is empty (two separators in a row): remove one, or give its grade"),
+    "entry_two_separators": N_(
+        "entry {n} ({text}) has more than one {sep}: write label{sep}grade, with one grade"
+    ),
+    "bad_line": N_(
+        "line {n} ({text}) is not understood; write one item a line: a grade, label<TAB>grade or label:grade"
+    ),
+    "bad_lines": N_(
+        "lines {lines} are not understood (line {n}: {text}); write one item a line: a grade, "
+        "label<TAB>grade or label:grade"
+    ),
     "unknown_order": N_("unknown order {how}: use ideal, worst, reverse, shuffle or reset"),
     "scores_for_grades": N_("{a} scores for {b} grades"),
     "labels_for_grades": N_("{a} labels for {b} grades"),

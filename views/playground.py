@@ -217,12 +217,17 @@ def _read_tables() -> list[str]:
 def _edit_controls() -> None:
     """The Edit items tab: quick entry and the items' table."""
     ss = st.session_state
-    st.text_input(
+    st.text_area(  # several lines: rows pasted from a spreadsheet keep their line breaks
         _("Type or paste a list"),
         key=keys.QUICK_ENTRY,
         on_change=_quick_entry,
-        placeholder=_("3,2,3,0,1,2   or   A:0.5, B:0.9, C:0.3"),
-        help=_("Grades alone, label:grade pairs, or rows pasted from a spreadsheet. Press Enter."),
+        height=100,
+        placeholder=_("3,2,3,0,1,2   or   A:0.5, B:0.9, C:0.3   or one item a line"),
+        help=_(
+            "On one line: grades alone or label:grade pairs, separated by commas. On several lines: one "
+            "item a line, such as rows pasted from a spreadsheet (label, tab, grade) or a column of grades. "
+            "Press Ctrl+Enter, or click outside the box."
+        ),
     )
     items_table(keys.ITEMS, ss[keys.PG_ITEMS], with_scores=True)
 

@@ -228,48 +228,83 @@ def reorder(
 def parse_entries(text: str) -> list[tuple[str | None, float]]:
     """Read a list typed or pasted by a person.
 
-    Accepts grades alone (``3,2,3,0,1,2``), ``label:grade`` pairs
-    (``A:0.5, B:0.9``), and rows pasted from a spreadsheet (one item per
-    line, label and grade separated by a tab, comma or spaces; a header row
-    is skipped). A missing label is returned as None.
+    On one line: grades alone (``3,2,3,0,1,2``) or ``label:grade`` pairs (``A:0.5, B:0.9``),
+    separated by commas or semicolons. On several lines, one item a line: rows pasted from a
+    spreadsheet (label and grade separated by a tab, a colon, a comma or spaces; a header row is
+    skipped) or a column of grades. A missing label is returned as None; blank lines and a
+    trailing separator are skipped.
 
-    Raises ``ValueError`` naming the entry that is not understood.
+    Raises ``ValueError`` naming what is not understood: the entry on one line (``3, two, 1``;
+    ``1,,2``: an empty entry; ``A:1:2``: a second separator), every such line on several lines.
 
     >>> parse_entries("A:0.5, B:0.9")
     [('A', 0.5), ('B', 0.9)]
     >>> parse_entries("item\\tgrade\\nx\\t2\\ny\\t0")
     [('x', 2.0), ('y', 0.0)]
+    >>> parse_entries("3\\n2\\n1")
+    [(None, 3.0), (None, 2.0), (None, 1.0)]
     >>> try:
     ...     parse_entries("3, two, 1")
     ... except ValueError as err:
     ...     print(err)
     entry 2 ('two') is not a number; write a grade such as 2 or 0.5, or label:grade
+    >>> try:
+    ...     parse_entries("A\\t3\\nB\\tx\\nC\\t1:2")
+    ... except ValueError as err:
+    ...     print(err.code, err.values["lines"])
+    bad_lines 2, 3
     """
     lines = read_list(text, LINE_BREAKS, skip_empty=True)
     multi_line = len(lines) > 1
-    entries = lines if multi_line or not lines else read_list(lines[0].text, ",;", skip_empty=True)
+    if multi_line or not lines:
+        entries = lines
+    else:
+        entries = read_list(lines[0].text, ",;")
+        while entries and not entries[-1].text:  # "3,2,1,": a trailing separator
+            entries.pop()
     # Label/grade separators, most specific first; a pasted row may also use a comma.
     separators = ["\t", ":", "="] + ([",", ";"] if multi_line else [])
     out: list[tuple[str | None, float]] = []
+    bad: list[tuple[int, str]] = []  # the lines not understood (several lines: each is named)
     for n, item in enumerate(entries, start=1):
-        entry = item.text
-        if item.number is not None:
-            out.append((None, item.number))
-            continue
-        sep = next((s for s in separators if s in entry), None)
-        if sep is not None:
-            label, _, grade_text = entry.partition(sep)
-        elif " " in entry:
-            label, _, grade_text = entry.rpartition(" ")
-        else:
-            label, grade_text = entry, entry
-        grade = finite_number(grade_text.split(sep)[0] if sep else grade_text)
-        if grade is None:
-            if n == 1 and multi_line and label.strip() != entry:
-                continue  # a header row such as "item<TAB>relevance"
-            raise NDCGError("entry_not_number", n=n, text=repr(grade_text.strip()))
-        out.append((label.strip() or None, grade))
+        read = _read_entry(n, item.text, item.number, separators, header=n == 1 and multi_line)
+        if isinstance(read, NDCGError):
+            if not multi_line:
+                raise read
+            bad.append((n, item.text))
+        elif read is not None:
+            out.append(read)
+    if len(bad) == 1:
+        raise NDCGError("bad_line", n=bad[0][0], text=repr(bad[0][1][:40]))
+    if bad:
+        numbers = ", ".join(str(n) for n, _ in bad[:10]) + (", …" if len(bad) > 10 else "")
+        raise NDCGError("bad_lines", lines=numbers, n=bad[0][0], text=repr(bad[0][1][:40]))
     return out
+
+
+def _read_entry(
+    n: int, entry: str, number: float | None, separators: list[str], *, header: bool
+) -> tuple[str | None, float] | NDCGError | None:
+    """One entry as ``(label, grade)``, None for a header row to skip, or the problem (not raised)."""
+    if number is not None:
+        return None, number
+    if not entry:
+        return NDCGError("entry_empty", n=n)
+    sep = next((s for s in separators if s in entry), None)
+    if sep is not None:
+        label, _, grade_text = entry.partition(sep)
+        if sep in grade_text:  # "A:1:2": which number is the grade?
+            return NDCGError("entry_two_separators", n=n, text=repr(entry[:40]), sep=repr(sep))
+    elif " " in entry:
+        label, _, grade_text = entry.rpartition(" ")
+    else:
+        label, grade_text = entry, entry
+    grade = finite_number(grade_text)
+    if grade is None:
+        if header and label.strip() != entry:
+            return None  # a header row such as "item<TAB>relevance"
+        return NDCGError("entry_not_number", n=n, text=repr(grade_text.strip()))
+    return label.strip() or None, grade
 
 
 def fill_labels(pairs: list[tuple[str | None, float]], prefix: str = "D") -> list[tuple[str, float]]:

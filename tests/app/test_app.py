@@ -49,7 +49,7 @@ def edit(at: AppTest, rows=None, added=(), deleted=(), kind: str = "editor") -> 
 
 
 def quick(at: AppTest, text: str) -> AppTest:
-    return at.text_input(key="quick_entry").input(text).run()
+    return at.text_area(key="quick_entry").input(text).run()
 
 
 def figures_table(at: AppTest):
@@ -127,7 +127,7 @@ def test_quick_entry_error_keeps_the_list():
     assert any("entry 2" in e.value and "two" in e.value for e in at.error)
     assert grades(at) == [3, 2, 3, 0, 1, 2]
     assert headline(at) == ("NDCG@6", 0.932)
-    assert at.text_input(key="quick_entry").value == "3, two, 1"  # what was typed stays
+    assert at.text_area(key="quick_entry").value == "3, two, 1"  # what was typed stays
 
 
 def test_editor_changes_a_grade():

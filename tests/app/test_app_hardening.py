@@ -87,7 +87,7 @@ def test_item5_sidebar_gain_table_error_is_text():
 
 def test_item5_quick_entry_error_is_text():
     at = app({"rel": "3,2,1"})
-    at.text_input(key="quick_entry").set_value(f"3, {EVIL}").run()
+    at.text_area(key="quick_entry").set_value(f"3, {EVIL}").run()
     assert_no_markup(at)
 
 
@@ -248,7 +248,7 @@ def test_item8_the_app_never_writes_a_url_over_8000_characters():
     rng = random.Random(0)
     at = app({"rel": "3,2,1"})
     text = ", ".join(f"doc-{rng.getrandbits(64):016x}:{rng.randint(0, 3)}" for _ in range(2_000))
-    at.text_input(key="quick_entry").set_value(text).run()
+    at.text_area(key="quick_entry").set_value(text).run()
     ok(at)
     assert len(at.session_state["pg_items"]) == 2_000
     assert written_url_length(at) < 8_000

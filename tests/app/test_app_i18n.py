@@ -204,9 +204,9 @@ def test_playground_messages_in_chinese():
     at = open_page("views/playground.py", {"rel": "3,x,1", "gain": "custom", "base": "0.5"})
     text = assert_chinese(at)
     assert "分享链接参数 'rel'" in text
-    at.text_input(key="quick_entry").input("3, two").run()
+    at.text_area(key="quick_entry").input("3, two").run()
     assert "快速输入" in assert_chinese(ok(at))
-    at.text_input(key="quick_entry").input("").run()
+    at.text_area(key="quick_entry").input("").run()
     assert_chinese(ok(at))
 
 

@@ -188,9 +188,9 @@ def test_edit_a_grade_in_the_table(page: Page, app_url):
 def test_quick_entry_and_literal_labels(page: Page, app_url):
     open_app(page, app_url)
     page.get_by_role("tab", name="Edit items").click()
-    box = page.locator(".st-key-quick_entry input")
+    box = page.locator(".st-key-quick_entry textarea")
     box.fill("<b>x</b>:1, **y**:2")
-    box.press("Enter")
+    box.press("Control+Enter")
     expect(page.get_by_test_id("stMetricLabel").first).to_have_text("NDCG@2")
     page.get_by_role("tab", name="Order").click()
     expect(sortable_items(page).first).to_have_text(re.compile(r"^<b>x</b>\s+·\s+1$"))
@@ -202,9 +202,9 @@ def test_quick_entry_and_literal_labels(page: Page, app_url):
 def test_bad_quick_entry_keeps_the_list(page: Page, app_url):
     open_app(page, app_url)
     page.get_by_role("tab", name="Edit items").click()
-    box = page.locator(".st-key-quick_entry input")
+    box = page.locator(".st-key-quick_entry textarea")
     box.fill("3, two, 1")
-    box.press("Enter")
+    box.press("Control+Enter")
     expect(page.get_by_test_id("stAlert").filter(has_text="entry 2")).to_be_visible()
     expect(headline(page)).to_have_text("0.932")
     expect(box).to_have_value("3, two, 1")

@@ -86,6 +86,10 @@ def _status(tmp_path):
 TEACHING_PATHS = [
     # typed or pasted lists, share links, state files
     ("entry_not_number", lambda: raised(lambda: parse_entries("3, two, 1"))),
+    ("entry_empty", lambda: raised(lambda: parse_entries("1,,2"))),
+    ("entry_two_separators", lambda: raised(lambda: parse_entries("A:1:2"))),
+    ("bad_line", lambda: raised(lambda: parse_entries("A\t3\nB\tx"))),
+    ("bad_lines", lambda: raised(lambda: parse_entries("A\t1\nB\tx\nC\tx"))),
     ("unknown_order", lambda: raised(lambda: reorder(DEFAULT_STATE.items, "sideways"))),
     ("share_link_param", lambda: warnings_of({"rel": "3,x,1"})[0]),
     ("entry_not_finite", lambda: warnings_of({"rel": "3,x,1"})[0]),

@@ -109,7 +109,7 @@ def test_parse_entries(text, expected):
 
 
 @pytest.mark.parametrize(
-    ("text", "entry"), [("1, x", "entry 2"), ("a:inf", "entry 1"), ("a:1\nb:c", "entry 2")]
+    ("text", "entry"), [("1, x", "entry 2"), ("a:inf", "entry 1"), ("a:1\nb:c", "line 2")]
 )
 def test_parse_entries_names_the_bad_entry(text, entry):
     with pytest.raises(ValueError, match=entry):
