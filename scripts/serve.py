@@ -10,11 +10,15 @@ still fetching the page's static files. The first visitor's script run then find
 instead of paying for them. The warm-up waits for the server to be up, so the server is not
 slowed in answering; a failed warm-up only means the first page pays as before (the script
 imports the same modules). ``streamlit run app.py`` still works without it.
+
+Before the server starts it prints the local address and the machine's network address, the one
+phones on the same network open (or ``NDCG_PUBLIC_URL`` when set): see :func:`addresses_text`.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import threading
 import time
@@ -65,9 +69,56 @@ def warm_up(poll: float = 0.02, timeout: float = 120.0) -> None:
     prepare()
 
 
+def _option(args: list[str], name: str) -> str | None:
+    """The value of the Streamlit option ``--name VALUE`` or ``--name=VALUE`` in ``args`` (the last wins)."""
+    value = None
+    for i, arg in enumerate(args):
+        if arg == f"--{name}" and i + 1 < len(args):
+            value = args[i + 1]
+        elif arg.startswith(f"--{name}="):
+            value = arg.split("=", 1)[1]
+    return value
+
+
+def addresses_text(args: list[str], interfaces: dict[str, list[str]], public_url: str | None) -> str:
+    """What the launcher prints: the local address, and the one phones on the same network open.
+
+    ``interfaces`` is ``{interface: [address]}`` (``ndcg_core.classroom.address.interface_addresses``).
+    """
+    from ndcg_core.classroom.address import join_base, network_addresses
+
+    port = _option(args, "server.port") or "8501"
+    local = f"http://localhost:{port}"
+    lines = [f"Local:   {local}   (this computer only; Ctrl+C stops the app)"]
+    bound = _option(args, "server.address")
+    if public_url:
+        lines.append(
+            f"Public:  {join_base(local, public_url, []).url}   (NDCG_PUBLIC_URL: the students' join links)"
+        )
+    elif bound and bound not in {"0.0.0.0", "::"}:
+        lines.append(f"Network: none, the app listens on {bound} only (--server.address)")
+    else:
+        base = join_base(local, None, network_addresses(interfaces))
+        if base.reachable:
+            lines.append(
+                f"Network: {base.url}   (phones and laptops on the same network; Class mode's join links)"
+            )
+            lines += [f"         {other}" for other in base.others]
+        else:
+            lines.append(
+                "Network: none found. Phones cannot reach this computer: connect it to the students' "
+                "network, or set NDCG_PUBLIC_URL to the address they reach."
+            )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    from ndcg_core.classroom.address import interface_addresses
+
+    print(addresses_text(args, interface_addresses(), os.environ.get("NDCG_PUBLIC_URL")), flush=True)
     threading.Thread(target=warm_up, name="ndcg-warm-up", daemon=True).start()
-    run_server(["run", str(APP), *(sys.argv[1:] if argv is None else argv)])
+    run_server(["run", str(APP), *args])
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 """Class mode: a lecturer asks a room a question, students answer on their phones.
 
 :mod:`.questions` holds what is asked and how answers are judged and summed up (Practice's
-rules, reused); :mod:`.store` keeps rooms, questions and answers in SQLite or PostgreSQL.
+rules, reused); :mod:`.store` keeps rooms, questions and answers in SQLite or PostgreSQL;
+:mod:`.address` decides the address in the students' join link.
 """
 
+from .address import JoinBase
 from .questions import (
     ASKS,
     BadAnswer,
@@ -56,6 +58,7 @@ __all__ = [
     "BadQuestion",
     "ClassroomError",
     "Graded",
+    "JoinBase",
     "NotJoined",
     "NotLecturer",
     "PracticeFormula",

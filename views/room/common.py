@@ -16,10 +16,12 @@ import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from ndcg_core.classroom import (
+    JoinBase,
     RoomExpired,
     RoomNotFound,
     Store,
     StoreUnusable,
+    address,
 )
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import N_, _
@@ -101,9 +103,19 @@ def shown(text: str, limit: int = 24) -> str:
     return md_escape(text if len(text) <= limit else text[:limit] + "…")
 
 
-def join_link(code: str) -> str:
-    """The students' link: NDCG_PUBLIC_URL (the address students reach) or the lecturer's own."""
-    base = (os.environ.get("NDCG_PUBLIC_URL") or st.context.url or "").rstrip("/")
+def join_base() -> JoinBase:
+    """Where students are sent: NDCG_PUBLIC_URL, or the lecturer's own address, with this machine's
+    network address in place of localhost (see ``ndcg_core.classroom.address``)."""
+    return address.join_base(
+        st.context.url or "",
+        os.environ.get("NDCG_PUBLIC_URL"),
+        address.network_addresses(address.interface_addresses()),
+    )
+
+
+def join_link(code: str, base: JoinBase | None = None) -> str:
+    """The students' link to room ``code``, on :func:`join_base`."""
+    base = (base or join_base()).url.rstrip("/")
     base = base.removesuffix("/class")  # the lecturer's own address ends in this page's path
     # Students see the room's language.
     return f"{base}/class?{urlencode({**ClassState(room=code).to_params(), **ui_params()}, quote_via=quote)}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import secrets
+from urllib.parse import urlsplit
 
 import plotly.graph_objects as go
 import segno
@@ -12,6 +13,7 @@ import streamlit as st
 from ndcg_core.classroom import (
     ASKS,
     BadQuestion,
+    JoinBase,
     QuestionInfo,
     RoomExpired,
     RoomNotFound,
@@ -37,6 +39,7 @@ from .common import (
     STORE_FAILURES,
     get_store,
     guarded,
+    join_base,
     join_link,
     polling_failed,
     show_exercise,
@@ -178,7 +181,8 @@ def lecturer(code: str, key: str) -> None:
 
 
 def join_panel(code: str) -> None:
-    link = join_link(code)
+    base = join_base()
+    link = join_link(code, base)
     text, picture = st.columns([0.45, 0.55])
     with text:
         st.markdown(_("**Join at**"))
@@ -195,6 +199,33 @@ def join_panel(code: str) -> None:
         )
     with st.container(key="cl_join_link"):  # wraps instead of scrolling (assets: CSS of views.room.common)
         st.code(link, language=None, wrap_lines=True)
+    address_note(base)
+
+
+def address_note(base: JoinBase) -> None:
+    """Which address phones use, when it is not the one in the lecturer's address bar; a warning when
+    the lecturer's page is on localhost and the machine has no network address phones could reach."""
+    if base.source == "network":
+        host = urlsplit(base.url).netloc
+        st.caption(
+            _(
+                "This page is open on localhost, which only this computer reaches: phones on the "
+                "same network (Wi-Fi) use this computer's network address, {address}."
+            ).format(address=md_escape(host))
+        )
+        if base.others:
+            others = ", ".join(md_escape(urlsplit(o).netloc) for o in base.others)
+            st.caption(_("This computer's other addresses: {addresses}.").format(addresses=others))
+    elif base.source == "loopback":
+        st.warning(
+            _(
+                "Phones cannot open this link: this page is open on localhost and this computer has "
+                "no network address. Connect it to the students' network and reload, or start the "
+                "app with NDCG_PUBLIC_URL set to the address students reach, for example "
+                "`NDCG_PUBLIC_URL=https://ndcg.example.org make run`."
+            ),
+            icon=":material/wifi_off:",
+        )
 
 
 @st.fragment(run_every=LIVE_EVERY)

@@ -24,6 +24,7 @@ from urllib.parse import quote, urlencode, urlsplit
 
 import streamlit as st
 
+from ndcg_core.classroom.address import interface_addresses, join_base, network_addresses
 from ndcg_core.i18n import _
 from ndcg_core.teaching.pages import LearnerState
 
@@ -235,7 +236,10 @@ def learner_message() -> None:
 
 def page_url(page: str, params: Mapping[str, str]) -> str:
     """The full link to ``page`` (``learn`` or ``practice``) with ``params`` and the language."""
-    base = os.environ.get("NDCG_PUBLIC_URL") or st.context.url or ""
+    # On localhost, the machine's network address: the link is for another device.
+    base = join_base(
+        st.context.url or "", os.environ.get("NDCG_PUBLIC_URL"), network_addresses(interface_addresses())
+    ).url
     parts = urlsplit(base)
     path = parts.path.rstrip("/")
     for own in ("learn", "practice"):
