@@ -40,6 +40,7 @@ from ndcg_core.teaching.lesson import (
 )
 from ndcg_core.teaching.pages import LearnState
 from ndcg_core.teaching.playground import all_scored, state_from_example
+from ndcg_core.teaching.presenter import asks, screen, screen_table
 from ndcg_core.teaching.rendering import explained, state_figure
 from ndcg_core.teaching.saved import learn_data, learn_from_data
 from ndcg_core.teaching.tries import Tries
@@ -83,6 +84,7 @@ header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecor
 .learn-title { font-size: 3.5vw; font-weight: 800; line-height: 1.1; margin: 0; color: #0b1220; }
 .learn-text p { font-size: 1.4vw; line-height: 1.28; margin: 0 0 0.3vw 0; color: #0b1220; }
 .learn-text p.ask { font-weight: 700; color: #1d4ed8; }
+.learn-text .answer { font-weight: 700; color: #047857; }
 table.learn-table { border-collapse: collapse; font-size: 1.35vw; color: #0b1220; }
 table.learn-table th, table.learn-table td { padding: 0.22vw 1.1vw; border-bottom: 2px solid #cbd5e1;
   font-size: 1.35vw; line-height: 1.2; }
@@ -114,6 +116,7 @@ def _init_page() -> None:
     ss.setdefault(keys.LEARN_ANSWERS, {})
     ss.setdefault(keys.LEARN_TYPED, {})
     ss.setdefault(keys.LEARN_PROBLEM, {})
+    ss.setdefault(keys.LEARN_SHOWN, set())
     step_in_link = LEARN.carried(LEARN.params(st.query_params.to_dict()))
     ss.setdefault(keys.LEARN_TRIES, {})
     adopt(LEARN, _load)
@@ -388,7 +391,7 @@ def _figure(step: LessonStep, state, ex):
     return state_figure(state, "ndcg_at_k" if kind == "curve" else kind)  # built once per state
 
 
-def _nav(present: bool) -> None:
+def _nav(present: bool, step: LessonStep | None = None) -> None:
     ss = st.session_state
     n = ss[keys.LEARN_STEP]
     with st.container(horizontal=True, key="learn_nav", vertical_alignment="center"):
@@ -413,6 +416,17 @@ def _nav(present: bool) -> None:
             type="primary",
             shortcut="Right" if present else None,
         )
+        if present and step is not None and asks(step):
+            shown = n in ss[keys.LEARN_SHOWN]
+            st.button(
+                _("Hide the answer") if shown else _("Reveal the answer"),
+                key="learn_reveal",
+                icon=":material/visibility_off:" if shown else ":material/visibility:",
+                on_click=_toggle_shown,
+                args=(n,),
+                shortcut="A",
+                help=_("Until you reveal it, the number the step asks for reads ? everywhere on the screen."),
+            )
         if present:
             st.button(
                 _("Leave presenter mode"),
@@ -430,7 +444,7 @@ def _nav(present: bool) -> None:
                 on_change=_toggle_present,
                 help=_(
                     "Full screen steps in large type for a projector. Keys: → / PageDown / Space next, "
-                    "← / PageUp back, Esc leaves."
+                    "← / PageUp back, A reveals the answer to the room's question, Esc leaves."
                 ),
             )
             st.page_link("views/playground.py", label=_("Open in the playground"), icon=":material/tune:")
@@ -444,7 +458,13 @@ def _nav(present: bool) -> None:
             )
 
 
+def _toggle_shown(n: int) -> None:
+    st.session_state[keys.LEARN_SHOWN] ^= {n}
+
+
 def _presenter(step: LessonStep, ex) -> None:
+    """The step at projector size; the number it asks the room for stays "?" until revealed."""
+    view = screen(step, step.number in st.session_state[keys.LEARN_SHOWN])
     st.html(PRESENT_CSS)
     with st.container(key="learn_stage"):
         st.html(
@@ -454,15 +474,16 @@ def _presenter(step: LessonStep, ex) -> None:
         paragraphs = "".join(f"<p>{html.escape(p)}</p>" for p in step.text)
         if step.question is not None:
             ask = _("Ask the room: {prompt}").format(prompt=step.question.prompt)
-            paragraphs += f'<p class="ask">{html.escape(ask)}</p>'
+            # The answer joins the question's line: a line more would push the table off 1280×720.
+            answer = f' <span class="answer">{html.escape(view.answer)}</span>' if view.answer else ""
+            paragraphs += f'<p class="ask">{html.escape(ask)}{answer}</p>'
         st.html(f'<div class="learn-text">{paragraphs}</div>')
-        _metrics(step, ex, revealed=True)
-        for formula in step.formulas:
+        _metrics(step, ex, revealed=view.hidden_metric is None)
+        for formula in view.formulas:
             st.latex(formula)
-        frame, beyond = _table(ex, IDEAL_COLUMNS, ideal=True) if step.ideal else _table(ex, step.columns)
         with st.container(key="learn_table"):
-            st.html(_html_table(frame, beyond))
-    _nav(present=True)
+            st.html(_html_table(*screen_table(ex, view)))
+    _nav(present=True, step=step)
 
 
 def _list_panel() -> None:

@@ -277,6 +277,7 @@ def test_the_presenters_ideal_table_greys_only_the_rows_idcg_leaves_out():
     for k, grey in ((None, 0), ("2", 3)):
         params = {"rel": "1,0,1", "pool": "1,1", "preset": "trec_eval", "step": "5", "present": "1"}
         at = learn(params | ({"k": k} if k else {}))
+        ok(at.button(key="learn_reveal").click().run())  # the ideal ordering holds step 5's answer
         (body,) = [e.proto.body for e in at.get("html") if 'class="learn-table"' in e.proto.body]
         assert body.count("<tr") == 6  # the header and the five judged items
         assert body.count('<tr class="beyond">') == grey
@@ -344,3 +345,31 @@ def test_step_2_with_exponential_gain_does_not_print_the_gain_it_asks_for():
     assert not re.search(r"worth 7|3, 7|7, 15", shown), shown
     ok(at.button(key="learn_skip").click().run())
     assert "2^3 − 1 = 7" in page_text(at)
+
+
+def projector_text(at: AppTest) -> str:
+    """Everything presenter mode draws: its HTML (title, text, table), metrics and formulas."""
+    bodies = [html.unescape(e.proto.body) for e in at.get("html")]
+    return "\n".join([*bodies, page_text(at)])
+
+
+def test_presenter_hides_the_asked_number_until_the_lecturer_reveals_it():
+    """Issue 26: step 4 asked the room for the discounted gain at position 3 while the table on the
+    same screen showed it (3 / log2 3 = 1.893 under max(1, log2 i)). Until "Reveal the answer" (key A)
+    the cell reads "?" and 1.893 is nowhere: table, formula, headline; then it is in the table."""
+    asked = f"{3 / L2(3):.3f}"
+    at = learn({"rel": ",".join(map(str, WIKI)), "discount": "jarvelin", "step": "4", "present": "1"})
+    (table,) = [e.proto.body for e in at.get("html") if 'class="learn-table"' in e.proto.body]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table)
+    assert re.findall(r"<td[^>]*>([^<]*)</td>", rows[3])[5] == "?"  # position 3's discounted gain
+    assert asked not in projector_text(at)
+    assert metric(at, "DCG@6") == "?" and not at.latex
+    reveal = at.button(key="learn_reveal")
+    assert reveal.label == "Reveal the answer" and reveal.proto.shortcut.lower() == "a"
+    ok(reveal.click().run())
+    (table,) = [e.proto.body for e in at.get("html") if 'class="learn-table"' in e.proto.body]
+    assert re.findall(r"<td[^>]*>([^<]*)</td>", re.findall(r"<tr[^>]*>(.*?)</tr>", table)[3])[5] == asked
+    assert at.latex and metric(at, "DCG@6") != "?"
+    assert at.button(key="learn_reveal").label == "Hide the answer"
+    ok(at.button(key="learn_next").click().run())  # step 5 asks again: its answer is hidden anew
+    assert metric(at, "IDCG@6") == "?" and at.button(key="learn_reveal").label == "Reveal the answer"

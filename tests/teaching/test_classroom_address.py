@@ -14,7 +14,7 @@ import pytest
 from ndcg_core.classroom.address import is_loopback, join_base, network_addresses
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
-import serve  # noqa: E402
+import serve
 
 #: A laptop in a lecture hall: loopback, Wi-Fi (with a link-local IPv6), a Docker bridge.
 LAPTOP = {

@@ -120,6 +120,7 @@ LEARN_QUESTION = "learn_question"  # the question the prediction buttons check
 LEARN_FOCUS = "learn_focus"  # (request number, what was done): where the keyboard focus goes next
 LEARN_EXAMPLE = "learn_example"
 LEARN_PRESENT_TOGGLE = "learn_present_toggle"
+LEARN_SHOWN = "learn_shown"  # steps whose answer the presenter revealed to the room
 LEARN_CHOICE = "learn_choice_"  # + the step: a choice prediction's radio
 
 
