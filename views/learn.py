@@ -40,16 +40,16 @@ from ndcg_core.teaching.lesson import (
 )
 from ndcg_core.teaching.pages import LearnState
 from ndcg_core.teaching.playground import all_scored, state_from_example
-from ndcg_core.teaching.presenter import asks, screen, screen_table
+from ndcg_core.teaching.presenter import K_FROM, asks, k_after, projected_text, screen, screen_table
 from ndcg_core.teaching.rendering import explained, state_figure
 from ndcg_core.teaching.saved import learn_data, learn_from_data
 from ndcg_core.teaching.tries import Tries
 from ndcg_core.variants import format_number
 from views.ui import keys
-from views.ui.a11y import announce, move_focus
+from views.ui.a11y import announce, focused_space_presses_the_button, move_focus
 from views.ui.charts import chart
 from views.ui.drag import drag_list
-from views.ui.formula import formula_name
+from views.ui.formula import PLAYGROUND, formula_name
 from views.ui.history import history_buttons, record_history
 from views.ui.items import items_editor
 from views.ui.learner import LEARNER, learner_message, learner_state, progress_note, save, take_loaded
@@ -427,6 +427,8 @@ def _nav(present: bool, step: LessonStep | None = None) -> None:
                 shortcut="A",
                 help=_("Until you reveal it, the number the step asks for reads ? everywhere on the screen."),
             )
+        if present and step is not None and step.number >= K_FROM:
+            _k_buttons()
         if present:
             st.button(
                 _("Leave presenter mode"),
@@ -444,7 +446,8 @@ def _nav(present: bool, step: LessonStep | None = None) -> None:
                 on_change=_toggle_present,
                 help=_(
                     "Full screen steps in large type for a projector. Keys: → / PageDown / Space next, "
-                    "← / PageUp back, A reveals the answer to the room's question, Esc leaves."
+                    "← / PageUp back, A reveals the answer to the room's question, ↑ / ↓ change k, "
+                    "Esc leaves."
                 ),
             )
             st.page_link("views/playground.py", label=_("Open in the playground"), icon=":material/tune:")
@@ -458,6 +461,36 @@ def _nav(present: bool, step: LessonStep | None = None) -> None:
             )
 
 
+def _set_k(k: int) -> None:
+    """The playground's cutoff, set through its sidebar controls (drawn hidden in presenter mode)."""
+    ss = st.session_state
+    ss[PLAYGROUND.key("k_all")] = False
+    ss[PLAYGROUND.key("k")] = k
+
+
+def _k_buttons() -> None:
+    """k − 1 and k + 1 (keys ↓ and ↑): presenter mode hides the sidebar, where k is set otherwise."""
+    n = len(st.session_state[keys.PG_ITEMS])
+    k = st.session_state[keys.PG_SPEC].k
+    now = n if k is None else k
+    about = _("The cutoff k: DCG, IDCG and NDCG count the top k positions.")
+    down, up = k_after(k, n, -1), k_after(k, n, 1)
+    st.button(
+        "k − 1",
+        key="learn_k_down",
+        on_click=_set_k,
+        args=(down,),
+        disabled=now <= 1,
+        shortcut="Down",
+        help=about,
+    )
+    with st.container(key="learn_k_now", width="content"):
+        st.markdown(f"**k = {now}**")
+    st.button(
+        "k + 1", key="learn_k_up", on_click=_set_k, args=(up,), disabled=now >= n, shortcut="Up", help=about
+    )
+
+
 def _toggle_shown(n: int) -> None:
     st.session_state[keys.LEARN_SHOWN] ^= {n}
 
@@ -466,12 +499,13 @@ def _presenter(step: LessonStep, ex) -> None:
     """The step at projector size; the number it asks the room for stays "?" until revealed."""
     view = screen(step, step.number in st.session_state[keys.LEARN_SHOWN])
     st.html(PRESENT_CSS)
+    focused_space_presses_the_button(".st-key-learn_next_space")  # Space on a focused Previous: back
     with st.container(key="learn_stage"):
         st.html(
             f'<div class="learn-head"><span class="learn-badge">{step.number} / {N_STEPS}</span>'
             f'<h1 class="learn-title">{html.escape(step.title)}</h1></div>'
         )
-        paragraphs = "".join(f"<p>{html.escape(p)}</p>" for p in step.text)
+        paragraphs = "".join(f"<p>{html.escape(p)}</p>" for p in projected_text(step))
         if step.question is not None:
             ask = _("Ask the room: {prompt}").format(prompt=step.question.prompt)
             # The answer joins the question's line: a line more would push the table off 1280×720.
@@ -514,7 +548,7 @@ def _list_panel() -> None:
 
 def _lesson(step: LessonStep, state, ex) -> None:
     st.markdown(f"## {step.number}. {md_escape(step.title)}")
-    for paragraph in step.text:
+    for paragraph in (*step.text, *step.hints):
         st.markdown(md_escape(paragraph))
     revealed = _prediction(step)
     for paragraph in step.after if revealed else ():  # they hold the prediction's answer

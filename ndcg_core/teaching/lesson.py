@@ -155,6 +155,9 @@ class LessonStep:
     metrics: tuple[str, ...] = ()  # headline numbers: "NDCG", "DCG", "IDCG", "CG"
     new_metric: str | None = None  # the number this step introduces (hidden until the prediction)
     after: tuple[str, ...] = ()  # paragraphs shown once the prediction is answered (they hold its answer)
+    hints: tuple[
+        str, ...
+    ] = ()  # "try this in the sidebar / Playground": not in presenter mode (hidden there)
 
     @property
     def before_reveal(self) -> tuple[str, ...]:
@@ -235,6 +238,7 @@ def _gain_step(ex: Explanation) -> LessonStep:
     top = int(steps["Grade"].to_numpy().argmax()) + 1
     row = _row(ex, top)
     g, gain = float(row["Grade"]), float(row["Gain"])
+    hints: tuple[str, ...] = ()
     if v.gain_table is not None:
         rule = _("Here a custom table turns each grade into its gain: {pairs}").format(
             pairs=", ".join(f"{a:g} → {b:g}" for a, b in sorted(v.gain_table.items()))
@@ -259,8 +263,9 @@ def _gain_step(ex: Explanation) -> LessonStep:
         rule = _(
             "Here the gain is the grade itself (linear gain). Many search teams use 2^grade − 1 "
             "instead: grades 0, 1, 2, 3 are then worth 0, 1, 3, 7, so one excellent item "
-            "outweighs two good ones. Try 'exponential' under Gain in the sidebar."
+            "outweighs two good ones."
         )
+        hints = (_("Try 'exponential' under Gain in the sidebar."),)
         gain_word, grade_word = _("gain"), _("grade")
         formula = f"\\text{{{gain_word}}} = \\text{{{grade_word}}} = {trimmed(gain)}"
         why = _("with linear gain the gain is the grade, {g}").format(g=f"{g:g}")
@@ -287,6 +292,7 @@ def _gain_step(ex: Explanation) -> LessonStep:
         ("Gain",),
         (formula,),
         question,
+        hints=hints,
     )
 
 
@@ -405,6 +411,7 @@ def _dcg_step(ex: Explanation) -> LessonStep:
 
 
 def _ideal_step(ex: Explanation) -> LessonStep:
+    hints: tuple[str, ...] = ()
     retrieved = set(ex.steps["Item"])
     missing = [str(x) for x in ex.ideal_steps["Item"] if x not in retrieved]
     if len(ex.ideal_steps) > len(ex.steps) and missing:
@@ -431,9 +438,9 @@ def _ideal_step(ex: Explanation) -> LessonStep:
     else:
         pool = _(
             "Your list holds every judged item, so the ideal ordering is your list sorted by gain. "
-            "A judged item the system never retrieved would join it too: add one under "
-            "'Not retrieved' in the Playground."
+            "A judged item the system never retrieved would join it too."
         )
+        hints = (_("To see it, add one under 'Not retrieved' in the Playground."),)
     top = ex.ideal_steps.iloc[0]
     text = (
         _("Is DCG@{k} = {dcg} good? That depends on what there was to find.").format(
@@ -477,6 +484,7 @@ def _ideal_step(ex: Explanation) -> LessonStep:
         ideal=True,
         metrics=("DCG", "IDCG"),
         new_metric="IDCG",
+        hints=hints,
     )
 
 

@@ -20,10 +20,14 @@ import pandas as pd
 from ndcg_core.explanation import Explanation
 from ndcg_core.i18n import _
 
-from .lesson import IDEAL_COLUMNS, LessonStep, step_frame
+from .lesson import IDEAL_COLUMNS, N_STEPS, LessonStep, step_frame
 
 #: What a hidden cell or number reads on the projector.
 HIDDEN = "?"
+
+#: The first step whose numbers depend on the cutoff k (DCG@k): presenter mode offers k − 1 and
+#: k + 1 from there on, since it hides the sidebar where k is set otherwise.
+K_FROM = 4
 
 
 @dataclass(frozen=True)
@@ -72,3 +76,21 @@ def screen_table(ex: Explanation, view: Screen) -> tuple[pd.DataFrame, list[bool
     if "Beyond k" in view.hidden_columns:  # grey rows below k would answer step 7's question
         return frame, [False] * len(frame)
     return frame, steps["Beyond k"].tolist()
+
+
+def projected_text(step: LessonStep) -> tuple[str, ...]:
+    """The step's paragraphs on the projector: the lesson's, less its hints about controls presenter
+    mode hides (the sidebar, the Playground), and on the last step the k controls it does have."""
+    if step.number == N_STEPS:
+        return (
+            *step.text,
+            _("Try another k with the buttons k − 1 and k + 1 below (keys ↓ and ↑) and watch the table."),
+        )
+    return step.text
+
+
+def k_after(k: int | None, n: int, delta: int) -> int:
+    """The cutoff after k − 1 (``delta`` −1) or k + 1 (+1) on a list of ``n`` items: within 1..n;
+    no cutoff (``None``) counts as k = n."""
+    current = n if k is None else k
+    return min(max(current + delta, 1), max(n, 1))

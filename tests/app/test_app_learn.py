@@ -373,3 +373,35 @@ def test_presenter_hides_the_asked_number_until_the_lecturer_reveals_it():
     assert at.button(key="learn_reveal").label == "Hide the answer"
     ok(at.button(key="learn_next").click().run())  # step 5 asks again: its answer is hidden anew
     assert metric(at, "IDCG@6") == "?" and at.button(key="learn_reveal").label == "Reveal the answer"
+
+
+def test_presenter_changes_k_with_its_own_buttons_and_step_7_names_them():
+    """Issue 26: step 7 said "set k to 3 in the sidebar", which presenter mode hides. Its k − 1 and
+    k + 1 buttons (keys ↓ and ↑) set k; the text names them and never the sidebar. D1..D6 under
+    max(1, log2 i), k = 3: DCG@3 = 3 + 2 + 3/log2 3, IDCG@3 = 3 + 3 + 2/log2 3."""
+    at = learn({"rel": ",".join(map(str, WIKI)), "discount": "jarvelin", "step": "7", "present": "1"})
+    text = projector_text(at)
+    assert "k − 1" in text and "k + 1" in text and "sidebar" not in text
+    assert at.button(key="learn_k_up").disabled  # k = 6 is the whole list
+    assert at.button(key="learn_k_down").proto.shortcut.lower() in {"down", "arrowdown"}
+    for _ in range(3):
+        ok(at.button(key="learn_k_down").click().run())
+    assert at.session_state.pg_spec.k == 3
+    assert metric(at, "NDCG@3") == f"{(5 + 3 / L2(3)) / (6 + 2 / L2(3)):.3f}"
+    assert "**k = 3**" in [m.value for m in at.markdown]
+    ok(at.button(key="learn_k_up").click().run())
+    assert at.session_state.pg_spec.k == 4
+
+
+def test_presenter_text_never_points_at_controls_it_hides():
+    """The sidebar and the Playground's 'Not retrieved' are out of reach in presenter mode."""
+    for n in range(1, 8):
+        at = learn({"rel": ",".join(map(str, WIKI)), "step": str(n), "present": "1"})
+        if n > 1:
+            ok(at.button(key="learn_reveal").click().run())
+        text = projector_text(at)
+        assert "sidebar" not in text and "in the Playground" not in text, n
+    # The lesson page itself, whose sidebar is there, keeps the hints.
+    assert "Try 'exponential' under Gain in the sidebar." in page_text(learn({"rel": "3,2,1", "step": "2"}))
+    shown = page_text(learn({"rel": "3,2,1", "step": "5"}))
+    assert "To see it, add one under 'Not retrieved' in the Playground." in shown

@@ -162,6 +162,31 @@ def test_share_link_opens_presenter_on_step_4(page: Page, app_url):
     expect(page).to_have_url(re.compile(r"step=4(&|$)"))
 
 
+def test_space_on_a_focused_previous_goes_back_and_arrows_change_k(page: Page, app_url):
+    """Issue 26: with "Previous" focused, Space went forward (the presenter's Space shortcut fired
+    too). A focused button now does what it says; Space with nothing focused still steps forward.
+    ↓ and ↑ are the k − 1 and k + 1 buttons."""
+    open_learn(page, app_url, f"?rel={WIKI}&step=4&present=1")
+    keys_ready(page)
+    page.locator(".st-key-learn_prev button").focus()
+    page.keyboard.press("Space")
+    expect(page).to_have_url(re.compile(r"step=3(&|$)"))
+    expect(page.locator(".learn-badge")).to_have_text("3 / 7")
+    keys_ready(page)
+    page.locator(".st-key-learn_next button").focus()
+    page.keyboard.press("Space")
+    expect(page.locator(".learn-badge")).to_have_text("4 / 7")
+    page.evaluate("document.activeElement.blur()")
+    keys_ready(page)
+    page.keyboard.press("Space")
+    expect(page.locator(".learn-badge")).to_have_text("5 / 7")
+    expect(page.locator(".st-key-learn_k_now")).to_have_text("k = 6")
+    keys_ready(page)
+    page.keyboard.press("ArrowDown")
+    expect(page.locator(".st-key-learn_k_now")).to_have_text("k = 5")
+    expect(page.get_by_test_id("stMetric").filter(has_text=re.compile(r"^DCG@5"))).to_be_visible()
+
+
 def test_learn_is_first_in_the_navigation_and_playground_stays_at_root(page: Page, app_url):
     page.goto(app_url)
     expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=30_000)

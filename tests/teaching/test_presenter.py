@@ -14,7 +14,7 @@ import pytest
 from ndcg_core import explain
 from ndcg_core.teaching.formula import trimmed
 from ndcg_core.teaching.lesson import IDEAL_COLUMNS, lesson_step
-from ndcg_core.teaching.presenter import HIDDEN, asks, screen, screen_table
+from ndcg_core.teaching.presenter import HIDDEN, asks, k_after, projected_text, screen, screen_table
 
 WIKI = [3, 2, 3, 0, 1, 2]
 L2 = math.log2
@@ -109,3 +109,21 @@ def test_step_1_asks_nothing_and_shows_everything(ex):
     step = lesson_step(1, ex)
     assert not asks(step)
     assert screen(step, revealed=False) == screen(step, revealed=True)
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "delta", "after"),
+    [(None, 6, -1, 5), (None, 6, 1, 6), (3, 6, 1, 4), (1, 6, -1, 1), (10, 6, -1, 6), (6, 6, 1, 6)],
+)
+def test_k_buttons_stay_within_one_and_the_list(k, n, delta, after):
+    assert k_after(k, n, delta) == after
+
+
+def test_the_projected_text_names_the_k_buttons_on_step_7_and_drops_the_sidebar_hints(ex):
+    linear = explain(WIKI)  # its step 2 points at the sidebar's Gain
+    assert any("sidebar" in h for h in lesson_step(2, linear).hints)
+    for n in range(1, 8):
+        for e in (ex, linear):
+            text = " ".join(projected_text(lesson_step(n, e)))
+            assert "sidebar" not in text and "Playground" not in text
+    assert "k − 1" in projected_text(lesson_step(7, ex))[-1]

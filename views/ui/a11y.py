@@ -106,3 +106,30 @@ def move_focus(selector: str, key: str) -> None:
     (a new key for every request), as soon as it is on the page and enabled."""
     data = f'data-key="{html.escape(key)}" data-target="{html.escape(selector)}"'
     st.html(f'<div class="ndcg-quiet ndcg-focus" {data}></div>')
+
+
+#: Space on a focused button presses that button, never a page's Space shortcut as well: Streamlit's
+#: shortcuts listen on the document, so Space on a focused "Previous" also fired the presenter's
+#: "Next (Space)" and the step went forward. A listener on the window, in the capture phase, runs
+#: first and keeps the key from them; the button's own press (the browser's default) still happens.
+_FOCUSED_SPACE = """<div class="ndcg-quiet"></div><script>
+window.__ndcgSpaceShortcut = %(selector)s;
+if (!window.__ndcgFocusedSpace) {
+  window.__ndcgFocusedSpace = true;
+  window.addEventListener('keydown', (event) => {
+    if (event.key !== ' ' && event.code !== 'Space') return;
+    const el = document.activeElement;
+    // Native buttons only: they press themselves on Space (the browser's default, untouched here);
+    // other controls may need the key event. And only on a page that has a Space shortcut.
+    if (el && el.tagName === 'BUTTON' && document.querySelector(window.__ndcgSpaceShortcut)) {
+      event.stopImmediatePropagation();
+    }
+  }, true);
+}
+</script>"""
+
+
+def focused_space_presses_the_button(shortcut: str) -> None:
+    """Space on a focused button does what the button says, not the page's Space shortcut, the
+    button matching the CSS selector ``shortcut`` (see above)."""
+    st.html(_FOCUSED_SPACE % {"selector": json.dumps(shortcut)}, unsafe_allow_javascript=True)
