@@ -15,6 +15,7 @@ from ndcg_core.i18n import _
 from views.room.common import CSS, STORE_FAILURES, failure_message, get_store, link, set_link, shown
 from views.room.landing import landing
 from views.room.lecturer import lecturer
+from views.room.projector import projector
 from views.room.student import student
 from views.ui import keys
 from views.ui.share import CLASS, adopt, sync_url
@@ -24,7 +25,8 @@ from views.ui.start import where_next
 def render() -> None:
     adopt(CLASS, set_link)
     st.html(CSS)
-    st.markdown("# " + _("Class"))
+    if not (link().present and link().key):  # the projector screen has no room for a page title
+        st.markdown("# " + _("Class"))
     try:
         failed = st.session_state.pop(keys.CL_DB_ERROR, None)
         if isinstance(failed, Exception):  # a callback's StoreUnusable
@@ -62,7 +64,7 @@ def page() -> None:
         return
     if key is not None:
         if store.is_lecturer(code, key):
-            lecturer(code, key)
+            (projector if link().present else lecturer)(code, key)
             return
         st.warning(_("This link's lecturer key is not the room's: you see the student page."))
     student(code)

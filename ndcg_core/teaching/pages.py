@@ -147,16 +147,19 @@ class ClassState:
     """The Class page: the room (its code), the lecturer's key, and a student's id (``me``).
 
     The lecturer's link carries ``room`` and ``key``, a student's ``room`` and, once joined,
-    ``me``; without ``room`` the page is the landing page. The link is the whole state: a URL
-    without these parameters is a URL without a room. A ``me`` that is not an id the app could
-    have made is dropped without a word (the student gets a new id and is asked for a name).
+    ``me``; without ``room`` the page is the landing page. ``present=1`` on the lecturer's link is
+    the results screen for the projector (Learn's ``present`` means the same: the projector). The
+    link is the whole state: a URL without these parameters is a URL without a room. A ``me`` that
+    is not an id the app could have made is dropped without a word (the student gets a new id and
+    is asked for a name).
     """
 
     room: str | None = None
     key: str | None = None
     me: str | None = None
+    present: bool = False
 
-    PARAMS: ClassVar[tuple[str, ...]] = ("room", "key", "me")
+    PARAMS: ClassVar[tuple[str, ...]] = ("room", "key", "me", "present")
 
     @classmethod
     def carried_by(cls, params: Mapping[str, str]) -> bool:
@@ -166,11 +169,12 @@ class ClassState:
     @classmethod
     def from_params(cls, params: Mapping[str, str]) -> tuple[ClassState, list[str]]:
         me = params.get("me")
-        return cls(params.get("room"), params.get("key"), me if me and STUDENT_ID.match(me) else None), []
+        me = me if me and STUDENT_ID.match(me) else None
+        return cls(params.get("room"), params.get("key"), me, params.get("present") == "1"), []
 
     def to_params(self) -> dict[str, str]:
-        """The parameters that are set, in the order room, key, me."""
-        given = {"room": self.room, "key": self.key, "me": self.me}
+        """The parameters that are set, in the order room, key, me, present."""
+        given = {"room": self.room, "key": self.key, "me": self.me, "present": "1" if self.present else None}
         return {name: value for name, value in given.items() if value is not None}
 
 

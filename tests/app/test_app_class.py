@@ -294,3 +294,39 @@ def test_the_room_follows_the_address_bar(data_dir):
     at.run()
     ok(at)
     assert [t.label for t in at.text_input] == ["Your name"]
+
+
+def test_the_projector_screen_shows_code_qr_counts_and_mistakes_but_no_key_and_no_names(data_dir):
+    """Issue 26, part 2: /class?room=CODE&key=SECRET&present=1. Two students (one right, one with
+    log2(i + 1)'s NDCG, a diagnosed mistake): "Answered 2", "Right ?" then 50%, the mistake's share;
+    the QR code and the address are the join link; neither the key nor a name is on the screen."""
+    lecturer, code, key = lecturer_with_question()
+    ok(lecturer.button(key="cl_present").click().run())
+    assert lecturer.query_params["present"] in (["1"], "1")
+    ana, bo = student(code, "Zelda Quill"), student(code, "Yorick Vance")
+    send(ana, f"{NDCG:.3f}")
+    log2_plus_1 = sum(g / math.log2(i + 1) for i, g in enumerate(GRADES, start=1)) / sum(
+        g / math.log2(i + 1) for i, g in enumerate(sorted(GRADES, reverse=True), start=1)
+    )
+    send(bo, f"{log2_plus_1:.3f}")
+    projector = page({"room": code, "key": key, "present": "1"})
+    ok(projector)
+    assert [(m.label, m.value) for m in projector.metric] == [("Answered", "2"), ("Right", "?")]
+    assert not any(m.value == "# Class" for m in projector.markdown)  # no page title
+    (qr,) = [h.proto.body for h in projector.get("html") if "<img" in h.proto.body]
+    (address,) = [c.value for c in projector.code]
+    assert address.endswith(f"/class?room={code}") and f"link {address}" in qr.replace("&amp;", "&")
+    projector.button(key="cp_reveal").click().run()
+    ok(projector)
+    assert projector.metric[1].value == "50%"
+    texts = "\n".join(m.value for m in projector.markdown)
+    assert "50% · " + md_escape(MISTAKES["log2_i_plus_1"]) in texts
+    shown = "\n".join(
+        [texts, *(h.proto.body for h in projector.get("html")), *(c.value for c in projector.code)]
+        + [e.value for e in [*projector.success, *projector.info, *projector.caption]]
+    )
+    assert key not in shown
+    assert "Zelda" not in shown and "Yorick" not in shown
+    projector.button(key="cp_leave").click().run()
+    ok(projector)
+    assert "present" not in projector.query_params and projector.query_params["key"] in ([key], key)

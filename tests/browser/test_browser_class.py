@@ -18,7 +18,7 @@ import pytest
 from browser_support import streamlit_server
 from playwright.sync_api import Browser, Page, expect
 
-from ndcg_core.classroom import NotLecturer, Store
+from ndcg_core.classroom import NotLecturer, PracticeFormula, Store, playground_definition
 
 pytestmark = pytest.mark.browser
 
@@ -171,3 +171,67 @@ def test_an_unknown_room_code_shows_a_message_not_a_traceback(page: Page, class_
     page.goto(f"{url}/class?room=NOPE99")
     expect(page.locator("[data-testid=stAlert]")).to_contain_text("There is no room with the code 'NOPE99'")
     expect(page.locator("[data-testid=stException]")).to_have_count(0)
+
+
+#: What the projector screen's layout measures: scrolling, each part's box, and the overflow of texts.
+PROJECTOR_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const box = (sel) => { const el = document.querySelector(sel); if (!el) return null;
+    const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const cut = [...document.querySelectorAll('.st-key-cp_side *, .st-key-cp_code *, .st-key-cp_join *')]
+    .filter(el => el.children.length === 0 && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0)
+    .map(el => el.textContent);
+  return {scrolls: main.scrollHeight > main.clientHeight + 1, cut,
+          width: innerWidth, height: innerHeight,
+          parts: Object.fromEntries(['.st-key-cp_code', '.st-key-cp_qr img', '.st-key-cp_join',
+            '.st-key-cp_numbers', '.st-key-cp_chart', '.st-key-cp_controls', '.st-key-cl_mistakes']
+            .map(s => [s, box(s)]))};
+}"""
+
+
+def test_the_projector_results_screen_fits_without_names_or_key(browser: Browser, class_server, artifacts):
+    """Issue 26, part 2: /class?room=CODE&key=SECRET&present=1 at 1280×720 and 1920×1080: code, QR,
+    join address, "Answered 5", the histogram, "Right 60%" and the mistakes, no scrolling, nothing
+    cut, numbers ≥ 48 px at 1920×1080; no name and no key on it; the QR's text is the join link."""
+    url, store = class_server
+    code, key = store.create_room()
+    grades = [3, 2, 3, 0, 1, 2]
+    formula = PracticeFormula(gain="linear", discount="jarvelin")
+    store.ask(code, key, playground_definition([f"D{i}" for i in range(1, 7)], grades, formula, "ndcg"))
+    store.set_status(code, key, 1, "open")
+    names = ["Xanthe Quill", "Yorick Vance", "Zora Pike", "Wendell Moss", "Ulla Birch"]
+    answers = [f"{RIGHT:.3f}", f"{RIGHT:.3f}", f"{LOG2_I_PLUS_1:.3f}", f"{RIGHT:.4f}", f"{LOG2_I_PLUS_1:.3f}"]
+    for i, (name, text) in enumerate(zip(names, answers, strict=True)):
+        store.join(code, f"token-{i:02d}-abcdefghijklmnop", name)
+        store.submit(code, f"token-{i:02d}-abcdefghijklmnop", 1, text)
+    page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    page.goto(f"{url}/class?room={code}&key={key}&present=1", timeout=90_000)
+    expect(page.locator(".st-key-cp_numbers [data-testid=stMetricValue]").first).to_have_text(
+        "5", timeout=30_000
+    )
+    expect(page.locator(".st-key-cp_controls button", has_text="Reveal the answer")).to_be_visible()
+    page.keyboard.press("a")
+    expect(page.locator(".st-key-cp_numbers")).to_contain_text("60%")
+    expect(page.locator(".st-key-cl_mistakes")).to_contain_text("40%")
+    for width, height in ((1280, 720), (1920, 1080)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(1500)  # the chart redraws at the new width
+        page.screenshot(path=str(artifacts / f"class-projector-{width}x{height}.png"))
+        layout = page.evaluate(PROJECTOR_JS)
+        assert not layout["scrolls"] and layout["cut"] == [], layout
+        for name, part in layout["parts"].items():
+            assert part is not None, name
+            left, top, right, bottom = part
+            assert left >= 0 and top >= 0 and right <= width and bottom <= height, (name, layout)
+        if width == 1920:
+            for number in page.locator(".st-key-cp_numbers [data-testid=stMetricValue]").all():
+                assert float(number.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 48
+            code_px = page.locator(".st-key-cp_code p").evaluate(
+                "e => parseFloat(getComputedStyle(e).fontSize)"
+            )
+            assert float(code_px) >= 48
+    text = page.locator("[data-testid=stMain]").inner_text()
+    assert key not in text and not any(n.split()[0] in text for n in names)
+    alt = page.locator(".st-key-cp_qr img").get_attribute("alt")
+    assert alt.endswith(f"/class?room={code}") and key not in alt
+    assert key not in page.locator(".st-key-cp_qr img").get_attribute("src")

@@ -22,7 +22,8 @@ PAGES = (LearnState, PracticeState, ClassState)
 
 def test_the_pages_parameters_are_their_own():
     """No page reads another's parameter, nor the playground's or the language's."""
-    names = [name for page in PAGES for name in page.PARAMS]
+    # Except "present": Learn's presenter mode and Class's results screen, both the projector's view.
+    names = [name for page in PAGES for name in page.PARAMS if name != "present"]
     playground = {o.url_key for o in SCHEMA} | {"rel", "labels", "scores", "pool", "pool_labels", "preset"}
     playground |= {"state", "gains"}  # a compact link; older links' gain table
     assert len(names) == len(set(names))
@@ -169,6 +170,13 @@ def test_class_round_trip(room, key, me):
 def test_class_writes_room_key_and_id_in_that_order():
     assert list(ClassState(me=ID, key="k", room="ABC234").to_params()) == ["room", "key", "me"]
     assert ClassState(room="ABC234").to_params() == {"room": "ABC234"}
+
+
+def test_class_present_is_the_projector_screen():
+    state = ClassState("ABC234", "k", present=True)
+    assert state.to_params() == {"room": "ABC234", "key": "k", "present": "1"}
+    assert ClassState.from_params({"room": "ABC234", "key": "k", "present": "1"}) == (state, [])
+    assert not ClassState.from_params({"room": "ABC234", "present": "yes"})[0].present
 
 
 def test_an_empty_key_is_still_a_key():

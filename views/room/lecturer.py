@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import secrets
+from dataclasses import replace
 from urllib.parse import urlsplit
 
 import plotly.graph_objects as go
@@ -42,8 +43,10 @@ from .common import (
     join_base,
     join_link,
     polling_failed,
+    set_link,
     show_exercise,
 )
+from .common import link as current_link
 
 
 @guarded
@@ -200,6 +203,20 @@ def join_panel(code: str) -> None:
     with st.container(key="cl_join_link"):  # wraps instead of scrolling (assets: CSS of views.room.common)
         st.code(link, language=None, wrap_lines=True)
     address_note(base)
+    st.button(
+        _("Projector screen"),
+        key="cl_present",
+        icon=":material/present_to_all:",
+        on_click=_present,
+        help=_(
+            "The code, the QR code and the answers, full screen for the projector, with no names and "
+            "no lecturer key on it."
+        ),
+    )
+
+
+def _present() -> None:
+    set_link(replace(current_link(), present=True))
 
 
 def address_note(base: JoinBase) -> None:

@@ -1,0 +1,162 @@
+"""The results screen for the projector: ``/class?room=CODE&key=SECRET&present=1`` (issue 26, part 2).
+
+One screen, no scrolling at 1280×720 or 1920×1080: the room code, the QR code and the join address
+on the left; the current question, "Answered N", "Right" (after the reveal), the histogram of
+answers (bars per choice) and the diagnosed mistakes on the right, in type a hall can read. It shows
+no student names, and nothing on it holds the lecturer's key: the QR code and the address are the
+students' join link. The lecturer opens, closes and reveals from here too (keys O, X and A).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import replace
+
+import segno
+import streamlit as st
+
+from ndcg_core.classroom import QuestionInfo, RoomExpired, RoomNotFound, correct_answer, exercise
+from ndcg_core.i18n import _
+from views.ui.markup import md_escape
+
+from .common import LIVE_EVERY, STATUS_TEXT, get_store, guarded, join_base, join_link, link, set_link
+from .lecturer import answers_figure, mistakes_panel
+
+#: Sizes in viewport units, so the same screen fits 1280×720 and 1920×1080: numbers 4.2vw (54 px at
+#: 1280, 81 px at 1920), the code 3.4vw; the QR code as wide as the left column allows, and never
+#: taller than 46% of the screen's height.
+CSS = """
+<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"],
+header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecoration"] {
+  display: none !important;
+}
+[data-testid="stMainBlockContainer"], .block-container {
+  padding: 1.2vw 2vw 0.4vw 2vw !important; max-width: 100% !important;
+}
+.st-key-cp_code p { font-size: 3.4vw !important; font-weight: 800; letter-spacing: 0.14em; margin: 0;
+  line-height: 1.1; white-space: nowrap; }
+.st-key-cp_join p { font-size: 1.15vw; margin: 0; }
+.st-key-cp_join code { font-size: 1.1vw; white-space: pre-wrap; word-break: break-all; }
+.st-key-cp_qr img { width: min(24vw, 46vh) !important; height: auto; display: block; }
+.st-key-cp_prompt p { font-size: 1.5vw; font-weight: 600; line-height: 1.25; margin: 0; }
+.st-key-cp_status p { font-size: 1.1vw; margin: 0; color: #334155; }
+.st-key-cp_numbers [data-testid="stMetricValue"], .st-key-cp_numbers [data-testid="stMetricValue"] * {
+  font-size: 4.2vw !important; line-height: 1.05 !important; font-weight: 800;
+}
+.st-key-cp_numbers [data-testid="stMetricLabel"] p { font-size: 1.4vw !important; }
+.st-key-cp_side [data-testid="stMarkdownContainer"] p { font-size: 1.25vw; line-height: 1.3; }
+.st-key-cp_controls button p { font-size: 1vw; }
+.st-key-cp_side [data-testid="stAlert"] p { font-size: 1.25vw; }
+</style>
+"""
+
+
+@guarded
+def _status(code: str, key: str, number: int, status: str) -> None:
+    get_store().set_status(code, key, number, status)
+
+
+def leave() -> None:
+    """Back to the lecturer's page (the link without ``present``)."""
+    set_link(replace(link(), present=False))
+
+
+def projector(code: str, key: str) -> None:
+    st.html(CSS)
+    left, right = st.columns([0.3, 0.7], gap="large")
+    with left:
+        _join(code)
+    with right:
+        _results(code, key)
+        # Drawn by the page, not the live fragment: a button in a fragment reruns only the fragment,
+        # and leaving must rewrite the link.
+        _controls(code, key, get_store().room(code).current)
+
+
+def _join(code: str) -> None:
+    base = join_base()
+    address = join_link(code, base)
+    with st.container(key="cp_code"):
+        st.markdown(md_escape(code))
+    with st.container(key="cp_qr"):
+        source = segno.make(address, error="m").svg_data_uri(scale=10, border=2, dark="#0f172a")
+        alt = _("QR code of the join link {link}").format(link=address)
+        st.html(f'<img src="{html.escape(source)}" alt="{html.escape(alt)}">')
+    with st.container(key="cp_join"):
+        st.markdown(_("**Join at**"))
+        st.code(address, language=None, wrap_lines=True)
+    if not base.reachable:  # the lecturer's page says more; the projector has room for one line
+        st.warning(
+            _("Phones cannot open this localhost link: set NDCG_PUBLIC_URL (see the lecturer's page)."),
+            icon=":material/wifi_off:",
+        )
+
+
+@st.fragment(run_every=LIVE_EVERY)
+def _results(code: str, key: str) -> None:
+    """The room's current question and its answers, polled like the lecturer's live view."""
+    store = get_store()
+    try:
+        current = store.room(code).current
+        if current is None:
+            st.info(_("No question yet: ask one on the lecturer's page."))
+            return
+        info, summary = store.summary(code, key, current.number)
+    except (RoomExpired, RoomNotFound):
+        st.rerun()  # the page then says the room has expired
+    e = exercise(info.definition)
+    revealed = info.status == "revealed"
+    with st.container(key="cp_prompt"):
+        st.markdown(md_escape(e.prompt))
+    with st.container(key="cp_status"):
+        status = _(STATUS_TEXT[info.status])
+        st.markdown(_("**Question {n}** · {status}").format(n=info.number, status=status))
+    chart, side = st.columns([0.6, 0.4], gap="medium")
+    with side, st.container(key="cp_side"):
+        with st.container(key="cp_numbers", horizontal=True):
+            st.metric(_("Answered"), summary.answered)
+            share = f"{summary.share(summary.correct):.0%}" if summary.answered else "–"
+            st.metric(_("Right"), share if revealed else "?")
+        if revealed:
+            st.success(_("The answer: {answer}").format(answer=md_escape(correct_answer(e))))
+            mistakes_panel(summary)
+    with chart, st.container(key="cp_chart"):
+        if summary.answered:
+            figure = answers_figure(e, summary, revealed)
+            figure.update_layout(title=None, height=300, margin={"l": 60, "r": 10, "t": 10, "b": 60})
+            st.plotly_chart(figure, key="cp_histogram", theme=None, config={"displayModeBar": False})
+        else:
+            st.info(_("No answers yet."))
+
+
+def _controls(code: str, key: str, info: QuestionInfo | None) -> None:
+    with st.container(key="cp_controls", horizontal=True):
+        if info is not None:
+            n, status = info.number, info.status
+            st.button(
+                _("Open for answers"),
+                key="cp_open",
+                on_click=_status,
+                args=(code, key, n, "open"),
+                disabled=status == "open",
+                shortcut="O",
+            )
+            st.button(
+                _("Close"),
+                key="cp_close",
+                on_click=_status,
+                args=(code, key, n, "closed"),
+                disabled=status != "open",
+                shortcut="X",
+            )
+            st.button(
+                _("Reveal the answer"),
+                key="cp_reveal",
+                type="primary" if status == "closed" else "secondary",
+                on_click=_status,
+                args=(code, key, n, "revealed"),
+                disabled=status == "revealed",
+                shortcut="A",
+            )
+        st.button(_("Leave the projector screen"), key="cp_leave", on_click=leave, shortcut="Esc")
