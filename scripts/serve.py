@@ -89,26 +89,23 @@ def addresses_text(args: list[str], interfaces: dict[str, list[str]], public_url
 
     port = _option(args, "server.port") or "8501"
     local = f"http://localhost:{port}"
-    lines = [f"Local:   {local}   (this computer only; Ctrl+C stops the app)"]
     bound = _option(args, "server.address")
-    if public_url:
-        lines.append(
-            f"Public:  {join_base(local, public_url, []).url}   (NDCG_PUBLIC_URL: the students' join links)"
-        )
-    elif bound and bound not in {"0.0.0.0", "::"}:
+    base = join_base(local, public_url, network_addresses(interfaces), bound)
+    lines = [f"Local:   {local}   (this computer only; Ctrl+C stops the app)"]
+    if base.source == "public":
+        lines.append(f"Public:  {base.url}   (NDCG_PUBLIC_URL: the students' join links)")
+    elif base.source == "bound":
         lines.append(f"Network: none, the app listens on {bound} only (--server.address)")
+    elif base.reachable:
+        lines.append(
+            f"Network: {base.url}   (phones and laptops on the same network; Class mode's join links)"
+        )
+        lines += [f"         {other}" for other in base.others]
     else:
-        base = join_base(local, None, network_addresses(interfaces))
-        if base.reachable:
-            lines.append(
-                f"Network: {base.url}   (phones and laptops on the same network; Class mode's join links)"
-            )
-            lines += [f"         {other}" for other in base.others]
-        else:
-            lines.append(
-                "Network: none found. Phones cannot reach this computer: connect it to the students' "
-                "network, or set NDCG_PUBLIC_URL to the address they reach."
-            )
+        lines.append(
+            "Network: none found. Phones cannot reach this computer: connect it to the students' "
+            "network, or set NDCG_PUBLIC_URL to the address they reach."
+        )
     return "\n".join(lines)
 
 

@@ -30,8 +30,9 @@ class JoinBase:
     ``source`` is ``"public"`` (``NDCG_PUBLIC_URL``), ``"page"`` (the lecturer's own address, which
     is not a loopback one), ``"network"`` (the lecturer's page is on a loopback address: the
     machine's network address took its place) or ``"loopback"`` (loopback, and the machine has no
-    network address: phones cannot reach the link). ``others`` are the further network addresses
-    the machine has, as base addresses too.
+    network address: phones cannot reach the link) or ``"bound"`` (loopback, and the server listens
+    on a loopback address only, Streamlit's ``server.address``). ``others`` are the further network
+    addresses the machine has, as base addresses too.
     """
 
     url: str
@@ -40,7 +41,7 @@ class JoinBase:
 
     @property
     def reachable(self) -> bool:
-        return self.source != "loopback"
+        return self.source not in {"loopback", "bound"}
 
 
 def is_loopback(host: str) -> bool:
@@ -95,11 +96,15 @@ def _with_host(url: str, host: str) -> str:
     return urlunsplit((parts.scheme or "http", netloc, parts.path, "", ""))
 
 
-def join_base(page_url: str, public_url: str | None, addresses: Iterable[str]) -> JoinBase:
+def join_base(
+    page_url: str, public_url: str | None, addresses: Iterable[str], bound: str | None = None
+) -> JoinBase:
     """Where students are sent: ``public_url`` if set; else the lecturer's ``page_url``, with its host
     replaced by the first of ``addresses`` (from :func:`network_addresses`) when it is a loopback one.
 
-    Query and fragment are dropped; the path is kept (the caller removes its own page's name).
+    ``bound`` is the address the server listens on (Streamlit's ``server.address``; empty or None:
+    every interface). A loopback one leaves no address phones reach; another one is the only
+    candidate. Query and fragment are dropped; the path is kept (the caller removes its own page's name).
     """
     if public_url and public_url.strip():
         return JoinBase(public_url.strip().rstrip("/"), "public")
@@ -108,6 +113,11 @@ def join_base(page_url: str, public_url: str | None, addresses: Iterable[str]) -
     base = urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")).rstrip("/")
     if not parts.hostname or not is_loopback(parts.hostname):
         return JoinBase(base, "page")
+    bound = (bound or "").strip().strip("[]")
+    if bound and bound not in {"0.0.0.0", "::"}:
+        if is_loopback(bound):
+            return JoinBase(base, "bound")
+        addresses = [bound]
     candidates = [_with_host(page_url, a).rstrip("/") for a in addresses]
     if not candidates:
         return JoinBase(base, "loopback")
@@ -138,9 +148,3 @@ def interface_addresses() -> dict[str, list[str]]:
     except OSError:
         return {}
     return {"hostname": [str(info[4][0]) for info in infos]}
-
-
-def server_base(port: int, public_url: str | None = None, scheme: str = "http") -> tuple[str, JoinBase]:
-    """What the launcher prints: the local address and the students' (``make run``)."""
-    local = f"{scheme}://localhost:{port}"
-    return local, join_base(local, public_url, network_addresses(interface_addresses()))

@@ -80,6 +80,18 @@ def test_localhost_and_no_network_address_is_flagged_unreachable():
     assert not base.reachable
 
 
+def test_a_server_listening_on_loopback_only_leaves_no_address_for_phones():
+    base = join_base("http://localhost:8501/class", None, ["192.168.1.23"], bound="127.0.0.1")
+    assert base.source == "bound" and not base.reachable and base.url == "http://localhost:8501/class"
+
+
+def test_a_server_listening_on_one_address_offers_that_one():
+    base = join_base("http://localhost:8501/class", None, ["192.168.1.23", "10.0.0.2"], bound="10.0.0.2")
+    assert base.url == "http://10.0.0.2:8501/class" and base.others == ()
+    everywhere = join_base("http://localhost:8501/class", None, ["192.168.1.23"], bound="0.0.0.0")
+    assert everywhere.url == "http://192.168.1.23:8501/class"
+
+
 def test_the_launcher_prints_the_network_address_beside_the_local_one():
     text = serve.addresses_text(["--server.port", "8600"], LAPTOP, None)
     assert "http://localhost:8600" in text

@@ -110,6 +110,7 @@ def join_base() -> JoinBase:
         st.context.url or "",
         os.environ.get("NDCG_PUBLIC_URL"),
         address.network_addresses(address.interface_addresses()),
+        st.get_option("server.address"),
     )
 
 

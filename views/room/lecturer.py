@@ -233,6 +233,15 @@ def address_note(base: JoinBase) -> None:
         if base.others:
             others = ", ".join(md_escape(urlsplit(o).netloc) for o in base.others)
             st.caption(_("This computer's other addresses: {addresses}.").format(addresses=others))
+    elif base.source == "bound":
+        st.warning(
+            _(
+                "Phones cannot open this link: the app listens on this computer only "
+                "(--server.address {address}). Start it without that option, or set NDCG_PUBLIC_URL "
+                "to the address students reach."
+            ).format(address=md_escape(str(st.get_option("server.address")))),
+            icon=":material/wifi_off:",
+        )
     elif base.source == "loopback":
         st.warning(
             _(

@@ -238,7 +238,10 @@ def page_url(page: str, params: Mapping[str, str]) -> str:
     """The full link to ``page`` (``learn`` or ``practice``) with ``params`` and the language."""
     # On localhost, the machine's network address: the link is for another device.
     base = join_base(
-        st.context.url or "", os.environ.get("NDCG_PUBLIC_URL"), network_addresses(interface_addresses())
+        st.context.url or "",
+        os.environ.get("NDCG_PUBLIC_URL"),
+        network_addresses(interface_addresses()),
+        st.get_option("server.address"),
     ).url
     parts = urlsplit(base)
     path = parts.path.rstrip("/")
