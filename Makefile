@@ -83,6 +83,7 @@ postgresql:
 # scripts/serve.py is `streamlit run app.py` that also loads what the first page needs while the
 # server starts (see its docstring); `streamlit run app.py` works too, only its first page is slower.
 run: install compile-catalogs
+	@echo "Serving the app at http://localhost:$(PORT) (Ctrl+C stops it)"
 	$(PY) scripts/serve.py --server.port $(PORT)
 
 lint: install-test

@@ -24,7 +24,6 @@ from urllib.parse import quote, urlencode, urlsplit
 
 import streamlit as st
 
-from ndcg_core.classroom.address import interface_addresses, join_base, network_addresses
 from ndcg_core.i18n import _
 from ndcg_core.teaching.pages import LearnerState
 
@@ -236,7 +235,10 @@ def learner_message() -> None:
 
 def page_url(page: str, params: Mapping[str, str]) -> str:
     """The full link to ``page`` (``learn`` or ``practice``) with ``params`` and the language."""
-    # On localhost, the machine's network address: the link is for another device.
+    # On localhost, the machine's network address: the link is for another device. (Imported here,
+    # like the progress store: the classroom package brings SQLAlchemy, which the first page avoids.)
+    from ndcg_core.classroom.address import interface_addresses, join_base, network_addresses
+
     base = join_base(
         st.context.url or "",
         os.environ.get("NDCG_PUBLIC_URL"),
