@@ -41,6 +41,7 @@ FIRST_PAGE_MODULES = (
     "plotly.graph_objects",
     "streamlit.components.v1",
     "ndcg_core",
+    "ndcg_core.teaching.chart_text",
     "ndcg_core.teaching.compare",
     "ndcg_core.teaching.drilldown",
     "ndcg_core.teaching.export",

@@ -17,8 +17,9 @@ from ndcg_core.teaching.practice import make_exercise
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 BAD = ["1e-999999999", "1e-99999999", "1e-999999"]
-#: Far longer than any message about a refused answer, far shorter than a formatted bad one.
-SHORT = 400
+#: Longer than any text the pages show (a message, a column's notes), far shorter than the shortest
+#: bad number formatted in full (1e-999999: a million digits).
+SHORT = 2_000
 
 
 def ok(at: AppTest) -> AppTest:

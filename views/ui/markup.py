@@ -9,6 +9,7 @@ from ndcg_core.errors import MESSAGES, Message, NDCGError
 from ndcg_core.i18n import _, language
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:&])")  # characters that can start markup
+_COLON_BEFORE_TEXT = re.compile(r":(?=\S)")  # where an emoji shortcode or a directive could start
 _MD_WORDS = re.compile(
     r"([\\`*_\[\]()#+\-.!|<>$~&])"
 )  # the same, less braces and colons (see message_markdown)
@@ -21,11 +22,13 @@ def md_escape(text: str) -> str:
     links, images, HTML, ``$...$`` LaTeX, ``:emoji:`` shortcodes, ``:material/icon:`` and
     ``:color[...]`` directives. A backslash before each character that can start markup stops the
     Markdown, HTML and LaTeX; the emoji and directive plugins work on the parsed text (where the
-    backslashes are gone), so an invisible word joiner (U+2060) after each colon stops them too.
+    backslashes are gone), so an invisible word joiner (U+2060) after a colon that something
+    follows (``:smile:``, ``:red[...]``) stops them too; a colon before a space or at the end
+    starts none and gets none, so ordinary sentences copy clean.
     Messages that people copy (errors about their files) use :func:`code_span` and
     :func:`message_markdown` instead, which add no invisible character.
     """
-    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace(":", ":\u2060")
+    return _COLON_BEFORE_TEXT.sub(":\u2060", _MD_SPECIAL.sub(r"\\\1", str(text)))
 
 
 def md_words(text: str) -> str:
