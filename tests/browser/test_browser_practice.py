@@ -90,7 +90,7 @@ def test_answer_right_then_with_the_log2_i_mistake(page: Page, app_url, artifact
     page.screenshot(path=str(artifacts / "practice-mistake-1280x720.png"))
     page.get_by_role("button", name="Show me", exact=True).click()
     expect(feedback(page)).to_contain_text(f"The right value is {e.exact:.3f}")
-    expect(page.locator(".st-key-pr_focus_row")).to_contain_text("Asked")
+    expect(page.locator(".st-key-pr_feedback .st-key-pr_focus_row")).to_contain_text("Asked")
 
 
 def test_enter_then_check_counts_one_attempt(page: Page, app_url):

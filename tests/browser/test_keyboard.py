@@ -32,13 +32,27 @@ def settled(page: Page) -> None:
     expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
 
 
+#: The focused element in a few words (tag, name or text, the keyed container it is in): what a
+#: failing Tab walk went through, to tell a focus trap from a page that changed.
+WHERE_JS = """() => {
+  const el = document.activeElement;
+  const keyed = el.closest('[class*="st-key-"]');
+  const name = (el.getAttribute('aria-label') || el.innerText || '').slice(0, 40).replace(/\\s+/g, ' ');
+  const key = keyed ? [...keyed.classList].filter(c => c.startsWith('st-key-')).join(',') : '';
+  return `${el.tagName} ${name} | ${key}`;
+}"""
+
+
 def tab_to(page: Page, selector: str, limit: int = 90, back: bool = False) -> int:
     """Press Tab (Shift+Tab with ``back``) until the focus is on ``selector``; how many presses."""
+    walked = []
     for presses in range(1, limit + 1):
         page.keyboard.press("Shift+Tab" if back else "Tab")
         if page.evaluate(FOCUSED_JS, selector):
             return presses
-    raise AssertionError(f"{limit} Tab presses never reached {selector}")
+        walked.append(page.evaluate(WHERE_JS))
+    went = "\n".join(walked)
+    raise AssertionError(f"{limit} Tab presses never reached {selector}; the focus went:\n{went}")
 
 
 def focused(page: Page, selector: str) -> None:
