@@ -19,6 +19,12 @@ peak memory against the size of the input columns, in a fresh process.
 
     python benchmarks/dataset_speed.py                   # 1M and 10M rows
     python benchmarks/dataset_speed.py --sizes 1e6 --quick
+    python benchmarks/dataset_speed.py --sizes 1e6 --paths file   # file -> values only
+
+The file path (benchmarks/file_speed.py) writes each shape as TREC qrels and run files, plain and
+gzipped, and times file -> per-query NDCG@k for ndcg_core, pytrec_eval, ranx and ir_measures, each
+in a process of its own on one thread, with its peak memory; ndcg_core's scoring column is the
+in-memory path from the DataFrames it read.
 """
 
 from __future__ import annotations
@@ -37,6 +43,8 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's ndcg_core
+import file_speed
+
 import ndcg_core
 from ndcg_core.dataset.threads import THREADS_VARIABLE, resolve_threads
 
@@ -374,6 +382,12 @@ def main(argv=None) -> int:
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--quick", action="store_true", help="a fast smoke run: 50k rows, one repeat")
     parser.add_argument("--peers", default="all", help="comma separated subset of peers, or 'none'")
+    parser.add_argument(
+        "--paths", default="memory,file", help="'memory' (from DataFrames), 'file' (from TREC files), or both"
+    )
+    parser.add_argument(
+        "--file-tools", default=",".join(file_speed.TOOLS), help="tools timed on the file path"
+    )
     parser.add_argument("--memory-child", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--shape", default="a", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -384,8 +398,24 @@ def main(argv=None) -> int:
     peers = {} if args.peers == "none" else {
         n: f for n, f in PEERS.items() if args.peers == "all" or any(p in n for p in args.peers.split(","))
     }  # fmt: skip
-    rows = [bench_shape(n, shape, peers, args.k, args.quick) for n in sizes for shape in args.shapes]
-    summary(rows)
+    paths = args.paths.split(",")
+    tools = [t for t in file_speed.TOOLS if t in args.file_tools.split(",")]
+    rows, file_rows = [], []
+    for n in sizes:
+        for shape in args.shapes:
+            if "memory" in paths:
+                rows.append(bench_shape(n, shape, peers, args.k, args.quick))
+            if "file" in paths:
+                print(f"\n({shape}) file -> per-query values, {n:,} run rows, one thread each", flush=True)
+                qrels, run = make_data(n, shape)
+                file_rows += file_speed.bench_files(
+                    qrels, run, shape, n, args.k, tools, 1 if args.quick else 3
+                )
+                del qrels, run
+    if rows:
+        summary(rows)
+    if file_rows:
+        file_speed.summary(file_rows)
     return 0
 
 
