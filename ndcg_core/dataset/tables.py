@@ -306,7 +306,9 @@ def _read_trec_fast(text: str | bytes, kind: str, threads: int = 1) -> pd.DataFr
         return None  # a comment line (trec_eval skips it): the strict reader blanks it
     value_col = numbers[-1]
     index = pd.RangeIndex(1, 1 + table.num_rows, name="line")
-    columns = {n: table.column(n).to_pandas().astype(str) for n in ("query", "doc")}  # Arrow-backed text
+    # Arrow-backed text in one chunk: the parser's blocks (one a MB) as they come would be joined
+    # again by every block of evaluate() that looks at the column (0.1 s per 1M-row run)
+    columns = {n: table.column(n).combine_chunks().to_pandas().astype(str) for n in ("query", "doc")}
     out = pd.DataFrame({**columns, value_col: table.column(value_col).to_numpy()})
     out.index = index
     return out
