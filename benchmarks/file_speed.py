@@ -12,12 +12,12 @@ compiled by then):
   make_comparable=True)`` (the warm-up files' queries differ)
 - ir_measures: ``read_trec_qrels`` and ``read_trec_run``, then ``iter_calc``
 
-Peak memory is the child's peak resident set (``ru_maxrss``) less its resident set before the
-first timed call (imports and warm-up excluded). The per-query values are checked before any time
-is printed: pytrec_eval's and ir_measures' against ndcg_core's (trec_eval's definition), ranx's
-against ``evaluate(..., preset="ranx")``, to 1e-9 on every query (ranx: on every query whose
-NDCG@k does not depend on the order of tied scores, which ranx's unstable sort leaves arbitrary),
-and every tool must score the same queries.
+Peak memory is the child's peak resident set (``VmHWM``, reset after the warm-up) less its
+resident set before the first timed call (imports and warm-up excluded). The per-query values
+are checked before any time is printed: pytrec_eval's and ir_measures' against ndcg_core's
+(trec_eval's definition), ranx's against ``evaluate(..., preset="ranx")``, to 1e-9 on every
+query (ranx: on every query whose NDCG@k does not depend on the order of tied scores, which
+ranx's unstable sort leaves arbitrary), and every tool must score the same queries.
 
     python benchmarks/file_speed.py --child TOOL QRELS RUN K REPEATS   # one measurement, JSON out
 """
@@ -27,7 +27,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -120,9 +119,20 @@ def _tool(name: str):
     return read, score
 
 
-def _rss() -> int:
-    with open("/proc/self/statm") as fh:
-        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+def _status(field: str) -> int:
+    """A size from /proc/self/status in bytes: VmRSS (resident now) or VmHWM (the peak)."""
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) * 1024 for line in fh if line.startswith(field + ":"))
+
+
+def _reset_peak() -> None:
+    """Start VmHWM again from the resident set now (Linux 4.0+). ru_maxrss cannot be used: it
+    keeps the parent's peak across fork and exec, which here is the parent's whole data set."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+    except OSError:  # then the peak includes imports and the warm-up (VmHWM restarts at exec)
+        pass
 
 
 def child(tool: str, qrels_path: str, run_path: str, k: int, repeats: int) -> dict:
@@ -145,7 +155,8 @@ def child(tool: str, qrels_path: str, run_path: str, k: int, repeats: int) -> di
             target.write_bytes(gzip.compress(head.encode()) if p.endswith(".gz") else head.encode())
             small.append(str(target))
         score(read(*small), k)
-    before = _rss()
+    _reset_peak()
+    before = _status("VmRSS")
     reads, scores, cpus = [], [], []
     for _ in range(repeats):
         t0, c0 = time.perf_counter(), time.process_time()
@@ -156,7 +167,7 @@ def child(tool: str, qrels_path: str, run_path: str, k: int, repeats: int) -> di
         scores.append(time.perf_counter() - t1)
         cpus.append(time.process_time() - c0)
         del data
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = _status("VmHWM")
     totals = [a + b for a, b in zip(reads, scores, strict=True)]
     at = totals.index(statistics.median_low(totals))
     return {
