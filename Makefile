@@ -103,6 +103,8 @@ bench: install-test
 
 # Data-set NDCG (ndcg_core.evaluate) against scikit-learn, pytrec_eval, ir_measures and ranx,
 # at 1M and 10M run rows (several minutes: the peers are slow at 10M). SIZES=1e6 for a shorter run.
+# Both paths side by side: from DataFrames in memory, and file -> per-query values from TREC files
+# (plain and .gz), each tool in its own one-thread process with its peak memory.
 SIZES ?= 1e6,1e7
 .PHONY: bench-data
 bench-data: install-test
