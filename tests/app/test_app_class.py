@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from ndcg_core.classroom import Store
 from ndcg_core.teaching.practice import MISTAKES
-from views.ui.markup import md_escape
+from views.ui.markup import md_escape, md_plain
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "views/classroom.py"
@@ -313,6 +313,11 @@ def test_the_projector_screen_shows_code_qr_counts_and_mistakes_but_no_key_and_n
     ok(projector)
     assert [(m.label, m.value) for m in projector.metric] == [("Answered", "2"), ("Right", "?")]
     assert not any(m.value == "# Class" for m in projector.markdown)  # no page title
+    # The room computes from the screen it sees: the list, top first, and the formula.
+    data = [md_plain(m.value) for m in projector.markdown]
+    items = ", ".join(f"D{i} {g}" for i, g in enumerate(GRADES, start=1))
+    assert f"The list, top first (item and grade): {items}" in data, data
+    assert any(line.startswith("Formula: ") for line in data), data
     (qr,) = [h.proto.body for h in projector.get("html") if "<img" in h.proto.body]
     (address,) = [c.value for c in projector.code]
     assert address.endswith(f"/class?room={code}") and f"link {address}" in qr.replace("&amp;", "&")

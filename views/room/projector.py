@@ -16,7 +16,9 @@ import segno
 import streamlit as st
 
 from ndcg_core.classroom import QuestionInfo, RoomExpired, RoomNotFound, correct_answer, exercise
-from ndcg_core.i18n import _
+from ndcg_core.i18n import _, separator
+from ndcg_core.teaching.practice import Exercise
+from ndcg_core.variants import format_number
 from views.ui.markup import md_escape
 
 from .common import LIVE_EVERY, STATUS_TEXT, get_store, guarded, join_base, join_link, link, set_link
@@ -41,6 +43,7 @@ header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecor
 .st-key-cp_qr img { width: min(24vw, 46vh) !important; height: auto; display: block; }
 .st-key-cp_prompt p { font-size: 1.5vw; font-weight: 600; line-height: 1.25; margin: 0; }
 .st-key-cp_status p { font-size: 1.1vw; margin: 0; color: #334155; }
+.st-key-cp_data p { font-size: 1.25vw; line-height: 1.3; margin: 0; }
 .st-key-cp_numbers [data-testid="stMetricValue"], .st-key-cp_numbers [data-testid="stMetricValue"] * {
   font-size: 4.2vw !important; line-height: 1.05 !important; font-weight: 800;
 }
@@ -109,6 +112,9 @@ def _results(code: str, key: str) -> None:
     revealed = info.status == "revealed"
     with st.container(key="cp_prompt"):
         st.markdown(md_escape(e.prompt))
+    with st.container(key="cp_data"):  # what the room needs to answer, on the screen the room sees
+        for line in data_lines(e):
+            st.markdown(md_escape(line))
     with st.container(key="cp_status"):
         status = _(STATUS_TEXT[info.status])
         st.markdown(_("**Question {n}** · {status}").format(n=info.number, status=status))
@@ -128,6 +134,38 @@ def _results(code: str, key: str) -> None:
             st.plotly_chart(figure, key="cp_histogram", theme=None, config={"displayModeBar": False})
         else:
             st.info(_("No answers yet."))
+
+
+def _items(labels, grades) -> str:
+    return separator(", ").join(
+        f"{label} {format_number(g)}" for label, g in zip(labels, grades, strict=True)
+    )
+
+
+def data_lines(e: Exercise) -> list[str]:
+    """The question's list (labels with grades, in ranked order) and formula, a line each: the
+    projector asks the room, so the room must see what to compute from, not only the phones."""
+    if e.kind == "winner":
+        return [
+            _("Ranking A: {items}").format(items=_items(e.labels, e.grades)),
+            _("Ranking B: {items}").format(items=_items(e.other_labels, e.other)),
+            _("First formula: {formula}").format(formula=e.formula.describe()),
+            _("Second formula: {formula}").format(formula=e.alt_formula.describe()),
+        ]
+    lines = [_("The list, top first (item and grade): {items}").format(items=_items(e.labels, e.grades))]
+    if e.scores is not None:
+        scored = separator(", ").join(
+            f"{label} {format_number(s)}" for label, s in zip(e.labels, e.scores, strict=True)
+        )
+        lines.append(_("Their scores (highest first, equal scores tie): {scores}").format(scores=scored))
+    if e.ideal is not None and e.ideal_labels is not None:
+        n = len(e.grades)
+        lines.append(
+            _("Judged but not retrieved: {items}").format(items=_items(e.ideal_labels[n:], e.ideal[n:]))
+        )
+    if e.kind in {"cell", "metric", "drag"}:
+        lines.append(_("Formula: {formula}").format(formula=e.formula.describe()))
+    return lines
 
 
 def _controls(code: str, key: str, info: QuestionInfo | None) -> None:
