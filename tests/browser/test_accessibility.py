@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import pytest
 from browser_support import streamlit_server
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from ndcg_core.classroom import Store, practice_definition
 
@@ -155,8 +156,12 @@ def settle(page: Page) -> None:
     loading = page.locator('[class*="st-key-pending_chart_"], [data-testid="stSkeleton"]')
     expect(loading).to_have_count(0, timeout=30_000)
     for frame in page.frames[1:]:
-        frame.wait_for_load_state()
-        frame.wait_for_selector("body *", state="attached")
+        try:
+            frame.wait_for_load_state()
+            frame.wait_for_selector("body *", state="attached")
+        except PlaywrightError:
+            if not frame.is_detached():  # a frame the page replaced meanwhile has nothing to wait for
+                raise
 
 
 def make_tall(page: Page, width: int, height: int) -> None:
