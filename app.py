@@ -15,7 +15,7 @@ from views.ui.language import init_language, language_switch
 from views.ui.learner import cookie_writer, init_learner
 from views.ui.session import count_run, warm_process
 from views.ui.share import init_session
-from views.ui.start import PHONE_NAV_JS, note_page
+from views.ui.start import note_page, phone_nav_script
 
 ROOT = Path(__file__).parent
 
@@ -51,7 +51,7 @@ with st.sidebar:
     language_switch()  # every page, with or without formula controls
     if scope is not None:
         formula_controls(scope)
-    st.html(PHONE_NAV_JS, unsafe_allow_javascript=True)  # a phone's navigation closes once used
+    st.html(phone_nav_script(page.url_path), unsafe_allow_javascript=True)  # closes once a page is chosen
 page.run()
 with st.sidebar:
     cookie_writer()  # a learner token issued (or a start panel ended) during the page's run

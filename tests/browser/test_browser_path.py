@@ -150,6 +150,34 @@ def test_on_a_phone_the_sidebar_closes_after_choosing_a_page(browser: Browser, a
         context.close()  # a page left open keeps the browser's focus from the next tests' pages
 
 
+def test_on_a_slow_phone_the_sidebar_closes_even_if_tapped_before_the_page_settled(browser: Browser, app_url):
+    """A phone on a hall's network taps a page's link before all of the page's code has arrived: the
+    sidebar closes all the same (it stayed open when the close waited for a tap it had not seen).
+    Streamlit fetches the code that runs ``st.html`` scripts when a page first draws one; here that
+    file is held back until the tap."""
+    context = browser.new_context(viewport=PHONE)
+    held = []
+    try:
+        page = context.new_page()
+        page.route(re.compile(r"/static/js/Html\.[^/]*\.js$"), lambda route: held.append(route))
+        page.goto(f"{app_url}/learn")
+        expect(page.locator(".st-key-learn_step_no")).to_be_visible(timeout=30_000)
+        page.get_by_test_id("stExpandSidebarButton").click()
+        expect(page.locator('[data-testid="stSidebar"][data-collapsed="false"]')).to_have_count(1)
+        page.locator('[data-testid="stSidebar"] a[href$="/practice"]').click()
+        expect(page.locator(".st-key-pr_exercise")).to_be_visible(timeout=30_000)
+        assert held, "the page drew no st.html script"
+        for route in held:
+            route.continue_()
+        expect(page.locator('[data-testid="stSidebar"][data-collapsed="false"]')).to_have_count(0)
+        # Opened again on the same page, it stays open: only a page change closes it.
+        page.get_by_test_id("stExpandSidebarButton").click()
+        page.wait_for_timeout(1500)
+        expect(page.locator('[data-testid="stSidebar"][data-collapsed="false"]')).to_have_count(1)
+    finally:
+        context.close()
+
+
 def _sidebar_closes(page: Page, app_url, artifacts: Path) -> None:
     page.goto(f"{app_url}/learn")
     expect(page.locator(".st-key-learn_step_no")).to_be_visible(timeout=30_000)

@@ -213,6 +213,8 @@ LR_COOKIES = "_lr_cookies"  # the cookies this browser should hold (name to valu
 
 START_DONE = "start_done"  # the start panel was dismissed, or a path taken
 START_FIRST = "_start_first"  # the session's first page, and whether its link was bare
+NAV_PAGE = "_nav_page"  # the page this session's last run drew
+NAV_CHANGES = "_nav_changes"  # how many times this session has moved to another page
 
 # ------------------------------------------------------------------ Explore
 

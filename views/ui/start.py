@@ -57,25 +57,37 @@ NEXT = {
 }
 
 #: On a narrow screen Streamlit moves the navigation into the sidebar, and the sidebar stayed open
-#: over the page a student had just picked. A tap on a page's link there now closes it.
-PHONE_NAV_JS = """
-<script>
-if (!window.__ndcgPhoneNav) {
-  window.__ndcgPhoneNav = true;
-  document.addEventListener("click", (event) => {
-    const link = event.target.closest('[data-testid="stSidebar"] a[href]');
-    if (!link || window.innerWidth > 768) return;
-    const close = () => {
-      const button = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
-      const open = document.querySelector('[data-testid="stSidebar"][data-collapsed="false"]');
-      if (button && open) button.click();
-    };
-    setTimeout(close, 60);
-    setTimeout(close, 600);  // once more after the new page has drawn
-  }, true);
-}
-</script>
-"""
+#: over the page a student had just picked. The run that draws a new page draws this script, which
+#: closes the sidebar once on a phone-sized window. It is the page change, counted on the server, that
+#: closes it, not a tap the browser saw: Streamlit fetches the code that runs these scripts when a page
+#: first draws one, and on a slow network a student taps before it arrives (a listener for the tap was
+#: not there yet and the sidebar stayed open). ``window.__ndcgNavClosed`` keeps a script drawn again
+#: (the sidebar redrawn) from closing a sidebar the student opened again on the same page.
+_PHONE_NAV_JS = """<div class="ndcg-quiet"></div><script>
+(() => {
+  const change = %(change)d;  // the session's page changes so far
+  if (change <= (window.__ndcgNavClosed || 0)) return;
+  window.__ndcgNavClosed = change;
+  if (window.innerWidth > 768) return;  // Streamlit's phone layout: the navigation is in the sidebar
+  const started = Date.now();
+  const close = () => {
+    const button = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+    const open = document.querySelector('[data-testid="stSidebar"][data-collapsed="false"]');
+    if (button && open) button.click();
+    else if (Date.now() - started < 3000) setTimeout(close, 100);  // not drawn yet
+  };
+  close();
+})();
+</script>"""
+
+
+def phone_nav_script(url_path: str) -> str:
+    """The script that closes a phone's sidebar after a page change (drawn in the sidebar by app.py)."""
+    ss = st.session_state
+    if ss.get(keys.NAV_PAGE, url_path) != url_path:
+        ss[keys.NAV_CHANGES] = ss.get(keys.NAV_CHANGES, 0) + 1
+    ss[keys.NAV_PAGE] = url_path
+    return _PHONE_NAV_JS % {"change": ss.get(keys.NAV_CHANGES, 0)}
 
 
 def end_start() -> None:
