@@ -61,6 +61,17 @@ def summary_line(name: str, values: list[float], unit: str = "ms") -> str:
     )
 
 
+def lecturer_key(page, code: str, timeout: float = 60.0) -> str:
+    """The room's lecturer key: the page keeps it in a cookie, never in the address bar."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for c in page.context.cookies():
+            if c["name"] == f"ndcg_lecturer_{code}":
+                return c["value"]
+        page.wait_for_timeout(100)
+    raise RuntimeError(f"the lecturer page wrote no key cookie for room {code}")
+
+
 def health_probe(url: str, stop: threading.Event, out: list[float]) -> None:
     while not stop.is_set():
         start = time.perf_counter()
@@ -165,9 +176,10 @@ def main() -> None:
         lecturer = browser.new_page(viewport={"width": 1920, "height": 1080})
         lecturer.goto(f"{url}/class")
         lecturer.locator(".st-key-cl_create button").click()
-        expect(lecturer).to_have_url(__import__("re").compile(r"key="), timeout=60_000)
+        expect(lecturer).to_have_url(__import__("re").compile(r"room="), timeout=60_000)
         params = dict(q.split("=", 1) for q in lecturer.evaluate("location.search")[1:].split("&"))
-        code, key = params["room"], params["key"]
+        code = params["room"]
+        key = lecturer_key(lecturer, code)
         lecturer.locator(".st-key-cl_source button", has_text="The playground's list").click()
         lecturer.locator(".st-key-cl_ask_button button").click()
         expect(lecturer.locator(".st-key-cl_open button")).to_be_enabled(timeout=60_000)
@@ -176,9 +188,7 @@ def main() -> None:
         metric = lecturer.locator(".st-key-cl_answered [data-testid=stMetricValue]")
         expect(metric).to_have_text("0", timeout=60_000)
 
-        tokens = [f"bench-{i}" for i in range(n)]
-        for i, token in enumerate(tokens):
-            store.join(code, token, f"Student {i + 1}")
+        tokens = [store.join(code, f"Student {i + 1}").token for i in range(n)]
 
         # Each student's answers: (offset in s, text). Ten answer twice; the last one must stay.
         plan = {i: [(rng.uniform(0, args.window * 0.8), f"{0.5 + i / 200:.3f}")] for i in range(n)}

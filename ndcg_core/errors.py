@@ -308,6 +308,9 @@ MESSAGES: dict[str, str] = {
     "class_answer_too_long": N_("That answer is too long."),
     "room_hours": N_("NDCG_ROOM_HOURS must be a positive number of hours; got {text}"),
     "room_hours_too_long": N_("NDCG_ROOM_HOURS must be at most {max} hours (ten years); got {text}"),
+    "trusted_proxies": N_(
+        "NDCG_TRUSTED_PROXIES must be a whole number of reverse proxies from 0 to {max}; got {text}"
+    ),
     "data_dir_not_folder": N_(
         "NDCG_DATA_DIR (the folder of the class database) names a file, not a folder: point it at a folder"
     ),

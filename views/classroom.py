@@ -1,8 +1,10 @@
 """Class: the lecturer asks the room a question, students answer on their phones, answers show live.
 
 This page only decides which view to draw (:mod:`views.room`): the landing page without a room
-code, the lecturer's view with the room's key, a student's view otherwise. The link is the page's
-state (:class:`ndcg_core.teaching.pages.ClassState`), adopted and written by ``views.ui.share``.
+code, the lecturer's view (or the projector screen) when this browser holds the room's key, a
+student's view otherwise. The link is the page's state (:class:`ndcg_core.teaching.pages.ClassState`),
+adopted and written by ``views.ui.share``; who this browser is in the room (the lecturer's key, a
+student's id) is kept in the session and a cookie, never in the link (``views.room.common``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,20 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ndcg_core.classroom import RoomExpired, RoomNotFound
 from ndcg_core.i18n import _
-from views.room.common import CSS, STORE_FAILURES, failure_message, get_store, link, set_link, shown
+from views.room.common import (
+    CODE_LIMIT,
+    CSS,
+    STORE_FAILURES,
+    adopt_link,
+    client,
+    failure_message,
+    get_store,
+    lecturer_key,
+    link,
+    remember_key,
+    shown,
+    wait_text,
+)
 from views.room.landing import landing
 from views.room.lecturer import lecturer
 from views.room.projector import projector
@@ -23,51 +38,79 @@ from views.ui.start import where_next
 
 
 def render() -> None:
-    adopt(CLASS, set_link)
+    adopt(CLASS, adopt_link)
     st.html(CSS)
-    if not (link().present and link().key):  # the projector screen has no room for a page title
-        st.markdown("# " + _("Class"))
+    heading = st.empty()  # the page's title, left out on the projector screen (no room for it)
     try:
         failed = st.session_state.pop(keys.CL_DB_ERROR, None)
         if isinstance(failed, Exception):  # a callback's StoreUnusable
             raise failed
         if failed:
             raise SQLAlchemyError("a callback could not reach the database")
-        page()
+        if not page():
+            heading.markdown("# " + _("Class"))
     except STORE_FAILURES as err:
+        heading.markdown("# " + _("Class"))
         st.error(failure_message(err))
-    sync_url((CLASS, link()))  # what a callback changed (a new room, a joined student) goes in the link
+    sync_url((CLASS, link()))  # a new room, a taken-off key: the link follows
 
 
-def page() -> None:
-    code_param, key = link().room, link().key
+def page() -> bool:
+    """Draw the view the link and this browser call for; True when it is the projector screen."""
+    ss = st.session_state
+    code_param = link().room
+    given = ss.pop(keys.CL_GIVEN_KEY, None)  # a key the link brought, now off the link
     if not code_param:
         landing()
-        return
+        return False
     store = get_store()
+    opened = ss.setdefault(keys.CL_OPENED, set())
+    if code_param not in opened:  # a room this session found is looked up again freely
+        wait = CODE_LIMIT.wait(client())
+        if wait:
+            st.error(
+                _("Too many tries: wait {seconds} s, then try the room code again.").format(
+                    seconds=wait_text(wait)
+                )
+            )
+            landing()
+            return False
     try:
         code = store.room(code_param).code
     except RoomNotFound:
+        tried = ss.setdefault(keys.CL_TRIED, set())
+        if code_param not in tried:  # a rerun of the same wrong code is not another try
+            tried.add(code_param)
+            CODE_LIMIT.take(client())
         st.error(
             _(
                 "There is no room with the code '{code}'. Check the code, or ask your lecturer for the link."
             ).format(code=shown(code_param))
         )
         landing()
-        return
+        return False
     except RoomExpired:
         st.error(
             _(
                 "Room {code} has expired: rooms last {hours:g} hours. Ask your lecturer for a new room."
             ).format(code=shown(code_param), hours=store.lifetime.total_seconds() / 3600)
         )
-        return
+        return False
+    opened.add(code_param)
+    if given is not None and given[0] == code_param:
+        if store.is_lecturer(code, given[1]):
+            remember_key(code, given[1])
+            ss.pop(keys.CL_KEY_REFUSED, None)
+        else:
+            ss[keys.CL_KEY_REFUSED] = code
+    key = lecturer_key(code)
     if key is not None:
-        if store.is_lecturer(code, key):
-            (projector if link().present else lecturer)(code, key)
-            return
+        (projector if link().present else lecturer)(code, key)
+        return link().present
+    if ss.get(keys.CL_KEY_REFUSED) == code:
         st.warning(_("This link's lecturer key is not the room's: you see the student page."))
     student(code)
+    return False
 
 
 render()

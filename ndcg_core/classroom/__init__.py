@@ -2,10 +2,12 @@
 
 :mod:`.questions` holds what is asked and how answers are judged and summed up (Practice's
 rules, reused); :mod:`.store` keeps rooms, questions and answers in SQLite or PostgreSQL;
-:mod:`.address` decides the address in the students' join link.
+:mod:`.address` decides the address in the students' join link; :mod:`.limits` holds the rate
+limits on room codes and answers.
 """
 
 from .address import JoinBase
+from .limits import RateLimit, client_of, trusted_proxies
 from .questions import (
     ASKS,
     BadAnswer,
@@ -29,6 +31,7 @@ from .store import (
     STATUSES,
     BadName,
     ClassroomError,
+    Joined,
     NotJoined,
     NotLecturer,
     QuestionInfo,
@@ -59,11 +62,13 @@ __all__ = [
     "ClassroomError",
     "Graded",
     "JoinBase",
+    "Joined",
     "NotJoined",
     "NotLecturer",
     "PracticeFormula",
     "QuestionInfo",
     "QuestionNotOpen",
+    "RateLimit",
     "RoomExpired",
     "RoomInfo",
     "RoomNotFound",
@@ -74,6 +79,7 @@ __all__ = [
     "UnknownQuestion",
     "clean_code",
     "clean_name",
+    "client_of",
     "correct_answer",
     "data_dir",
     "database_url",
@@ -85,4 +91,5 @@ __all__ = [
     "practice_definition",
     "room_hours",
     "summarise",
+    "trusted_proxies",
 ]

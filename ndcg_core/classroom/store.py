@@ -12,7 +12,9 @@ once (a later answer replaces theirs: an upsert on the unique ``(question, stude
 under concurrent submits on both databases).
 
 Room codes are 6 characters drawn with :mod:`secrets` from 31 letters and digits that cannot be
-mistaken for one another (no 0/O, 1/I/L): 887 million codes, so counting finds nothing.
+mistaken for one another (no 0/O, 1/I/L): 887 million codes, so counting finds nothing (the page
+also rate-limits wrong codes: :mod:`.limits`). Students get a random id from :meth:`Store.join`,
+stored as its SHA-256; an id not issued for the room is nobody (no name, no answer, no feedback).
 Rooms expire ``NDCG_ROOM_HOURS`` hours (default 24) after they were created; expired rooms
 are deleted when a new room is created.
 """
@@ -20,6 +22,7 @@ are deleted when a new room is created.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import math
@@ -68,6 +71,7 @@ __all__ = [
     "STATUSES",
     "BadName",
     "ClassroomError",
+    "Joined",
     "NotJoined",
     "NotLecturer",
     "QuestionInfo",
@@ -209,7 +213,7 @@ students = Table(
     metadata,
     Column("id", Integer, primary_key=True),
     Column("room_id", ForeignKey("class_rooms.id", ondelete="CASCADE"), nullable=False),
-    Column("token", String(64), nullable=False),
+    Column("token", String(64), nullable=False),  # the SHA-256 (hex) of the id the store issued
     Column("name", String(MAX_NAME), nullable=False),
     Column("joined_at", DateTime, nullable=False),
     UniqueConstraint("room_id", "token"),
@@ -262,12 +266,28 @@ class RoomInfo:
 
 
 @dataclass(frozen=True)
+class Joined:
+    """A student of a room: the id the store issued (the only copy: keep it secret) and the name."""
+
+    token: str
+    name: str
+
+
+@dataclass(frozen=True)
 class StoredAnswer:
     name: str
     response: str
     correct: bool
     value: float | None
     mistakes: tuple[str, ...]
+
+
+def _token_hash(token: Any) -> str | None:
+    """What the store keeps of a student id: its SHA-256; None for what cannot be one (the store
+    issues 22 characters; past 64 nothing is hashed)."""
+    if not isinstance(token, str) or not token or len(token) > 64:
+        return None
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _utcnow() -> datetime:
@@ -551,27 +571,37 @@ class Store:
 
     # -------------------------------------------------------------- students
 
-    def join(self, code: str, token: str, name: str) -> str:
-        """Register (or rename) the student with this browser token; returns the cleaned name."""
+    def join(self, code: str, name: str, *, token: str | None = None) -> Joined:
+        """A student joins room ``code`` as ``name``: a new id, issued here, and the cleaned name.
+        With ``token`` (an id issued for this room) that student is renamed; with one the store did
+        not issue, :class:`NotJoined` (nobody chooses their id)."""
         cleaned = clean_name(name)
-        if not token or len(token) > 64:
-            raise NotJoined("a student token is 1 to 64 characters")
         with self._write() as conn:
             room = self._room(conn, code)
-            stmt = self._insert(students).values(
-                room_id=room.id, token=token, name=cleaned, joined_at=self.clock()
-            )
+            if token is not None:
+                renamed = conn.execute(
+                    update(students)
+                    .where(students.c.room_id == room.id, students.c.token == _token_hash(token))
+                    .values(name=cleaned)
+                ).rowcount
+                if not renamed:
+                    raise NotJoined("this student id was not issued for this room")
+                return Joined(token, cleaned)
+            issued = secrets.token_urlsafe(16)  # 128 bits; unique with overwhelming odds
             conn.execute(
-                stmt.on_conflict_do_update(index_elements=["room_id", "token"], set_={"name": cleaned})
+                students.insert().values(
+                    room_id=room.id, token=_token_hash(issued), name=cleaned, joined_at=self.clock()
+                )
             )
-        return cleaned
+        return Joined(issued, cleaned)
 
     def submit(self, code: str, token: str, number: int, response: Any) -> Graded:
         """Judge and store a student's answer to question ``number`` (a later one replaces it).
 
         Raises :class:`QuestionNotOpen` unless the question is open, :class:`NotJoined` for an
-        unknown token, and :class:`~ndcg_core.classroom.questions.BadAnswer` for a response that
-        cannot be judged (nothing is stored then).
+        id the store did not issue for this room, and
+        :class:`~ndcg_core.classroom.questions.BadAnswer` for a response that cannot be judged
+        (nothing is stored then).
         """
         for attempt in range(5):
             try:
@@ -595,7 +625,9 @@ class Store:
             if q.status != "open":
                 raise QuestionNotOpen(f"question {number} is {q.status}")
             student = conn.execute(
-                select(students.c.id).where(students.c.room_id == room.id, students.c.token == token)
+                select(students.c.id).where(
+                    students.c.room_id == room.id, students.c.token == _token_hash(token)
+                )
             ).scalar_one_or_none()
             if student is None:
                 raise NotJoined("join the room with a name first")
@@ -621,14 +653,20 @@ class Store:
         """This student's stored answer to question ``number`` (only their own)."""
         with self.engine.connect() as conn:
             room = self._room(conn, code)
-            row = conn.execute(_answers_of(room.id, number).where(students.c.token == token)).first()
+            row = conn.execute(
+                _answers_of(room.id, number).where(students.c.token == _token_hash(token))
+            ).first()
         return None if row is None else _stored(row)
 
-    def student_name(self, code: str, token: str) -> str | None:
+    def student_name(self, code: str, token: str | None) -> str | None:
+        """The name of the student this store issued ``token`` to in room ``code``; None for an id
+        it did not issue there (self-chosen, another room's, mistyped)."""
         with self.engine.connect() as conn:
             room = self._room(conn, code)
             return conn.execute(
-                select(students.c.name).where(students.c.room_id == room.id, students.c.token == token)
+                select(students.c.name).where(
+                    students.c.room_id == room.id, students.c.token == _token_hash(token)
+                )
             ).scalar_one_or_none()
 
 

@@ -138,20 +138,21 @@ class PracticeState:
         return params
 
 
-#: A student's id as the app makes them (``secrets.token_urlsafe(16)``), and as a link may carry it.
-STUDENT_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+#: The longest student id a link's ``me`` is kept to (it is only ever refused, never looked up).
+MAX_STUDENT_ID = 64
 
 
 @dataclass(frozen=True)
 class ClassState:
-    """The Class page: the room (its code), the lecturer's key, and a student's id (``me``).
+    """The Class page: the room (its code), a lecturer's key a link brought, the projector screen.
 
-    The lecturer's link carries ``room`` and ``key``, a student's ``room`` and, once joined,
-    ``me``; without ``room`` the page is the landing page. ``present=1`` on the lecturer's link is
-    the results screen for the projector (Learn's ``present`` means the same: the projector). The
-    link is the whole state: a URL without these parameters is a URL without a room. A ``me`` that
-    is not an id the app could have made is dropped without a word (the student gets a new id and
-    is asked for a name).
+    The students' link is ``room=CODE``; without ``room`` the page is the landing page.
+    ``present=1`` is the results screen for the projector (Learn's ``present`` means the same: the
+    projector). A link may bring ``key=SECRET`` (the lecturer's link): the page checks it, keeps it
+    in the session and a cookie, and writes the link back without it, so the projected address bar
+    never shows it. A student's id is never in a link: the server issues it and the phone keeps it
+    in a cookie; an old link's ``me`` is read only so the page can say it is not taken (``me``, at
+    most :data:`MAX_STUDENT_ID` characters of it), and never written.
     """
 
     room: str | None = None
@@ -168,13 +169,12 @@ class ClassState:
 
     @classmethod
     def from_params(cls, params: Mapping[str, str]) -> tuple[ClassState, list[str]]:
-        me = params.get("me")
-        me = me if me and STUDENT_ID.match(me) else None
+        me = (params.get("me") or "")[:MAX_STUDENT_ID] or None
         return cls(params.get("room"), params.get("key"), me, params.get("present") == "1"), []
 
     def to_params(self) -> dict[str, str]:
-        """The parameters that are set, in the order room, key, me, present."""
-        given = {"room": self.room, "key": self.key, "me": self.me, "present": "1" if self.present else None}
+        """The parameters that are set, in the order room, key, present (never ``me``)."""
+        given = {"room": self.room, "key": self.key, "present": "1" if self.present else None}
         return {name: value for name, value in given.items() if value is not None}
 
 

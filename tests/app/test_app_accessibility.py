@@ -138,12 +138,13 @@ def data_dir(tmp_path, monkeypatch):
 def test_the_qr_code_has_the_join_link_as_its_text_and_the_link_wraps(data_dir):
     code, key = Store(f"sqlite:///{data_dir / 'classroom.sqlite3'}").create_room()
     at = open_page("views/classroom.py", {"room": code, "key": key})
-    (link,) = [c.value for c in at.code]
-    assert link.endswith(f"/class?room={code}")
+    # The join link, and (folded) the lecturer's link to run the room from another device.
+    link, lecturer_link = [c.value for c in at.code]
+    assert link.endswith(f"/class?room={code}") and lecturer_link.endswith(f"/class?room={code}&key={key}")
     (qr,) = [b for b in bodies(at) if "<img" in b]
     assert f'alt="QR code of the join link {html.escape(link)}"' in qr
     assert 'src="data:image/svg+xml' in qr
-    assert at.code[0].proto.wrap_lines
+    assert all(c.proto.wrap_lines for c in at.code)
 
 
 @pytest.mark.parametrize(

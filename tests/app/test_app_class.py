@@ -17,6 +17,9 @@ from streamlit.testing.v1 import AppTest
 
 from ndcg_core.classroom import Store
 from ndcg_core.teaching.practice import MISTAKES
+from views.room.common import lecturer_cookie
+from views.ui import keys as session_keys
+from views.ui import learner
 from views.ui.markup import md_escape, md_plain
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -58,11 +61,18 @@ def keys(at: AppTest) -> set[str]:
     return {b.key for b in at.button}
 
 
+def room_and_key(at: AppTest) -> tuple[str, str]:
+    """The room in a lecturer's link, and its key: in the session (never in the link)."""
+    code = at.query_params["room"]
+    code = code[0] if isinstance(code, list) else code
+    return code, at.session_state[session_keys.CL_KEYS][code]
+
+
 def lecturer_with_question(ask: str = "ndcg") -> tuple[AppTest, str, str]:
     """A lecturer who created a room and opened a question on the playground's list."""
     at = page()
     at.button(key="cl_create").click().run()
-    code, key = at.query_params["room"], at.query_params["key"]
+    code, key = room_and_key(at)
     at.segmented_control(key="cl_source").set_value("playground").run()
     at.selectbox(key="cl_ask").set_value(ask).run()
     at.button(key="cl_ask_button").click().run()
@@ -84,14 +94,16 @@ def send(at: AppTest, text: str) -> AppTest:
     return at.button(key="FormSubmitter:cl_form_1-Send answer").click().run()
 
 
-def test_create_a_room_puts_code_and_key_in_the_url_and_shows_the_join_link(data_dir):
+def test_create_a_room_puts_the_code_in_the_url_the_key_in_a_cookie_and_shows_the_join_link(data_dir):
     at = page()
     ok(at)
     assert at.button(key="cl_create").label == "Create a room"
     at.button(key="cl_create").click().run()
     ok(at)
-    code, key = at.query_params["room"], at.query_params["key"]
+    code, key = room_and_key(at)
     assert len(code) == 6 and len(key) >= 32
+    assert set(at.query_params) == {"room"}  # issue 30: the key is never in the address bar
+    assert at.session_state[session_keys.LR_COOKIES][lecturer_cookie(code)] == key
     assert db(data_dir).is_lecturer(code, key)
     assert any(c.value.endswith(f"/class?room={code}") for c in at.code)
     assert not {"cl_open", "cl_close", "cl_reveal"} & keys(at)  # nothing to open before a question
@@ -250,12 +262,14 @@ def test_history_and_csv_export(data_dir):
     assert csv_text.splitlines()[1].startswith("1,What is NDCG of this list?,Ana,")
 
 
-def test_a_reloaded_phone_tab_is_the_same_student(data_dir):
+def test_a_reloaded_phone_tab_is_the_same_student(data_dir, monkeypatch):
     _, code, key = lecturer_with_question()
     ana = student(code, "Ana")
-    token = ana.query_params["me"]
+    assert set(ana.query_params) == {"room"}  # no student id in the link
+    cookies = dict(ana.session_state[session_keys.LR_COOKIES])  # what the phone's browser keeps
     send(ana, "0.5")
-    again = page({"room": code, "me": token})  # a new session with the same URL
+    monkeypatch.setattr(learner, "browser_cookies", lambda: cookies)
+    again = page({"room": code})  # a new session with the same URL and the phone's cookies
     ok(again)
     assert not [t for t in again.text_input if t.label == "Your name"]
     assert again.caption[0].value == f"Room {code} · you are Ana"
@@ -269,6 +283,7 @@ def test_a_malformed_student_id_in_the_url_asks_for_a_name(data_dir, me):
     at = page({"room": code, "me": me})
     ok(at)
     assert [t.label for t in at.text_input] == ["Your name"]
+    assert "me" not in at.query_params
 
 
 def test_an_unreachable_database_is_a_message_not_a_traceback(data_dir, monkeypatch):
@@ -281,19 +296,23 @@ def test_an_unreachable_database_is_a_message_not_a_traceback(data_dir, monkeypa
 
 
 def test_the_room_follows_the_address_bar(data_dir):
-    """The link is the page's state: Back to the address without a room is the landing page again."""
+    """The link is the page's state: Back to the address without a room is the landing page again;
+    Forward is the room again, run from this session (its key is the session's, not the link's)."""
     at = page()
     at.button(key="cl_create").click().run()
-    code = at.query_params["room"]
+    code, _key = room_and_key(at)
     assert "cl_open" not in keys(at) and "cl_ask_button" in keys(at)  # the lecturer's view
     at.query_params.clear()  # the browser's Back
     at.run()
     ok(at)
     assert "cl_create" in keys(at) and "room" not in at.query_params
-    at.query_params["room"] = code  # Forward, without the key: the student's page
+    at.query_params["room"] = code  # Forward
     at.run()
     ok(at)
-    assert [t.label for t in at.text_input] == ["Your name"]
+    assert "cl_ask_button" in keys(at)
+    other = page({"room": code})  # another browser (no cookie) with the same link: a student
+    ok(other)
+    assert [t.label for t in other.text_input] == ["Your name"]
 
 
 def test_the_projector_screen_shows_code_qr_counts_and_mistakes_but_no_key_and_no_names(data_dir):
@@ -311,6 +330,10 @@ def test_the_projector_screen_shows_code_qr_counts_and_mistakes_but_no_key_and_n
     send(bo, f"{log2_plus_1:.3f}")
     projector = page({"room": code, "key": key, "present": "1"})
     ok(projector)
+    assert dict(projector.query_params) in (
+        {"room": [code], "present": ["1"]},
+        {"room": code, "present": "1"},
+    )
     assert [(m.label, m.value) for m in projector.metric] == [("Answered", "2"), ("Right", "?")]
     assert not any(m.value == "# Class" for m in projector.markdown)  # no page title
     # The room computes from the screen it sees: the list, top first, and the formula.
@@ -334,4 +357,4 @@ def test_the_projector_screen_shows_code_qr_counts_and_mistakes_but_no_key_and_n
     assert "Zelda" not in shown and "Yorick" not in shown
     projector.button(key="cp_leave").click().run()
     ok(projector)
-    assert "present" not in projector.query_params and projector.query_params["key"] in ([key], key)
+    assert set(projector.query_params) == {"room"} and "cl_ask_button" in keys(projector)

@@ -20,6 +20,7 @@ from sqlalchemy.exc import OperationalError
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core.classroom import Store
+from views.ui import keys
 from views.ui.markup import md_escape
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -141,7 +142,8 @@ def expire(data_dir: Path, code: str) -> None:
 
 def lecturer_with_open_question() -> tuple[AppTest, str, str]:
     at = create(page())
-    code, key = at.query_params["room"], at.query_params["key"]
+    code = at.query_params["room"]
+    key = at.session_state[keys.CL_KEYS][code]  # the key stays off the link
     at.button(key="cl_ask_button").click().run()
     at.button(key="cl_open").click().run()
     no_traceback(at)

@@ -54,13 +54,24 @@ def class_server(tmp_path_factory):
             os.environ["NDCG_DATA_DIR"] = old
 
 
+def cookie(page: Page, name: str, timeout: float = 30.0) -> str:
+    """The value of cookie ``name`` in the page's browser, once the page has written it."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        found = [c["value"] for c in page.context.cookies() if c["name"] == name]
+        if found:
+            return found[0]
+        page.wait_for_timeout(100)
+    raise AssertionError(f"no cookie {name} after {timeout} s")
+
+
 def open_lecturer(page: Page, url: str) -> tuple[str, str]:
+    """Create a room: the address bar gets its code, never its key (a cookie keeps that)."""
     page.goto(f"{url}/class", timeout=90_000)
     page.locator(".st-key-cl_create button").click()
-    expect(page).to_have_url(re.compile(r"room=\w{6}&key="), timeout=30_000)
-    href = page.evaluate("location.href")
-    code, key = re.search(r"room=(\w+)&key=([\w-]+)", href).groups()
-    return code, key
+    expect(page).to_have_url(re.compile(r"/class\?room=\w{6}$"), timeout=30_000)
+    code = re.search(r"room=(\w+)", page.evaluate("location.href")).group(1)
+    return code, cookie(page, f"ndcg_lecturer_{code}")
 
 
 def ask_playground_ndcg(page: Page) -> None:
@@ -173,6 +184,47 @@ def test_an_unknown_room_code_shows_a_message_not_a_traceback(page: Page, class_
     expect(page.locator("[data-testid=stException]")).to_have_count(0)
 
 
+def test_who_you_are_stays_out_of_the_address_bar_and_survives_a_reload(browser: Browser, class_server):
+    """Issue 30, part 4, in a real browser: the lecturer's key and a student's id live in cookies,
+    never in the address bar (the projector's included); a reload keeps both; another student's id
+    in a link is not taken."""
+    url, store = class_server
+    lecturer = browser.new_context().new_page()
+    code, key = open_lecturer(lecturer, url)
+    ask_playground_ndcg(lecturer)
+    lecturer.reload()
+    expect(lecturer.locator(".st-key-cl_close button")).to_be_visible(timeout=30_000)  # still runs it
+    assert key not in lecturer.evaluate("location.href")
+
+    phone = browser.new_context(viewport=PHONE).new_page()
+    join(phone, url, code, "Ana")
+    expect(phone).to_have_url(f"{url}/class?room={code}")  # no student id in the link
+    token = cookie(phone, f"ndcg_student_{code}")
+    assert store.student_name(code, token) == "Ana"
+    send(phone, f"{RIGHT:.3f}")
+    phone.reload()
+    expect(phone.get_by_text(f"Room {code} · you are Ana")).to_be_visible(timeout=30_000)
+    expect(phone.locator(".st-key-cl_saved")).to_contain_text(f"Saved: {RIGHT:.3f}")
+
+    projector = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    projector.goto(f"{url}/class?room={code}&key={key}&present=1", timeout=90_000)
+    expect(projector.locator(".st-key-cp_numbers")).to_contain_text("1", timeout=30_000)
+    expect(projector).to_have_url(f"{url}/class?room={code}&present=1")
+    assert cookie(projector, f"ndcg_lecturer_{code}") == key  # written though the sidebar is hidden
+    projector.reload()
+    expect(projector.locator(".st-key-cp_controls")).to_be_visible(timeout=30_000)
+    assert key not in projector.locator("[data-testid=stMain]").inner_text()
+
+    mallory = browser.new_context(viewport=PHONE).new_page()
+    mallory.goto(f"{url}/class?room={code}&me={token}", timeout=90_000)
+    expect(mallory.get_by_label("Your name")).to_be_visible(timeout=30_000)
+    expect(mallory.locator(".st-key-cl_id_refused")).to_contain_text("was not used")
+    expect(mallory).to_have_url(f"{url}/class?room={code}")
+    expect(mallory.get_by_text("you are Ana")).to_have_count(0)
+    for page in (lecturer, phone, projector, mallory):
+        page.context.close()
+
+
 #: What the projector screen's layout measures: scrolling, each part's box, and the overflow of texts.
 PROJECTOR_JS = """() => {
   const main = document.querySelector('[data-testid="stMain"]');
@@ -201,9 +253,8 @@ def test_the_projector_results_screen_fits_without_names_or_key(browser: Browser
     store.set_status(code, key, 1, "open")
     names = ["Xanthe Quill", "Yorick Vance", "Zora Pike", "Wendell Moss", "Ulla Birch"]
     answers = [f"{RIGHT:.3f}", f"{RIGHT:.3f}", f"{LOG2_I_PLUS_1:.3f}", f"{RIGHT:.4f}", f"{LOG2_I_PLUS_1:.3f}"]
-    for i, (name, text) in enumerate(zip(names, answers, strict=True)):
-        store.join(code, f"token-{i:02d}-abcdefghijklmnop", name)
-        store.submit(code, f"token-{i:02d}-abcdefghijklmnop", 1, text)
+    for name, text in zip(names, answers, strict=True):
+        store.submit(code, store.join(code, name).token, 1, text)
     page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     page.goto(f"{url}/class?room={code}&key={key}&present=1", timeout=90_000)
     expect(page.locator(".st-key-cp_numbers [data-testid=stMetricValue]").first).to_have_text(

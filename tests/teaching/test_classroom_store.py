@@ -23,6 +23,7 @@ from ndcg_core.classroom import (
     CODE_ALPHABET,
     BadAnswer,
     BadName,
+    Joined,
     NotJoined,
     NotLecturer,
     PracticeFormula,
@@ -145,7 +146,7 @@ def test_rooms_expire_and_old_rooms_are_deleted(make_store):
     with pytest.raises(RoomExpired):
         store.room(code)
     with pytest.raises(RoomExpired):
-        store.join(code, "tok", "Ana")
+        store.join(code, "Ana")
     store.create_room()  # creating a room deletes the expired ones
     with pytest.raises(RoomNotFound):
         store.room(code)
@@ -180,37 +181,81 @@ def test_without_the_key_no_lecturer_operation_runs(store):
 def test_bad_names_are_refused_and_nothing_is_stored(store, name, reason):
     code, _key = store.create_room()
     with pytest.raises(BadName) as err:
-        store.join(code, "tok", name)
+        store.join(code, name)
     assert err.value.reason == reason
-    assert store.student_name(code, "tok") is None
+    with store.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(students)).scalar_one() == 0
 
 
 def test_names_are_stored_as_typed_html_included(store):
     code, _key = store.create_room()
     html = "<img src=x onerror=alert(1)> **Bo**"
-    assert store.join(code, "tok", "  " + html + " ") == html
-    assert store.student_name(code, "tok") == html
-    assert store.join(code, "tok", "x" * 40) == "x" * 40  # the longest name; a rename keeps one student
+    bo = store.join(code, "  " + html + " ")
+    assert bo.name == html
+    assert store.student_name(code, bo.token) == html
+    longest = store.join(code, "x" * 40, token=bo.token)  # the longest name; a rename keeps one student
+    assert longest == Joined(bo.token, "x" * 40)
     with store.engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(students)).scalar_one() == 1
 
 
+def test_the_store_issues_each_students_id_and_keeps_only_its_hash(store):
+    """Issue 30, part 4: a student's identity is a secret the server issues, not one they choose."""
+    code, _key = store.create_room()
+    ana, bo = store.join(code, "Ana"), store.join(code, "Bo")
+    assert ana.name == "Ana" and ana.token != bo.token
+    assert len(ana.token) >= 22 and set(ana.token) <= set(string.ascii_letters + string.digits + "-_")
+    assert (store.student_name(code, ana.token), store.student_name(code, bo.token)) == ("Ana", "Bo")
+    with store.engine.connect() as conn:
+        kept = conn.execute(select(students.c.token)).scalars().all()
+    assert ana.token not in kept and bo.token not in kept  # the database alone gives nobody's id
+    assert len(set(kept)) == 2 and all(len(k) == 64 for k in kept)
+
+
+@pytest.mark.parametrize(
+    "chosen",
+    ["aaaaaaaaaaaaaaaa", "tok", "", "x" * 65, "x" * 10_000],
+    ids=["16-a", "short", "empty", "65", "long"],
+)
+def test_an_id_the_store_did_not_issue_is_nobody(store, chosen):
+    """A self-chosen ``me=aaaaaaaaaaaaaaaa`` was taken as a new student: now it is refused everywhere."""
+    code, key, number = room_with(store)
+    ana = store.join(code, "Ana")
+    store.submit(code, ana.token, number, f"{NDCG:.3f}")
+    assert store.student_name(code, chosen) is None
+    assert store.my_answer(code, chosen, number) is None
+    with pytest.raises(NotJoined):
+        store.submit(code, chosen, number, "0.5")
+    with pytest.raises(NotJoined):
+        store.join(code, "Eve", token=chosen)  # renaming needs an issued id
+    assert [(a.name, a.response) for a in store.answers(code, key, number)] == [("Ana", f'"{NDCG:.3f}"')]
+
+
+def test_an_id_is_the_students_in_its_own_room_only(store):
+    code, _key = store.create_room()
+    other, _other_key = store.create_room()
+    ana = store.join(code, "Ana")
+    assert store.student_name(other, ana.token) is None
+    with pytest.raises(NotJoined):
+        store.join(other, "Ana", token=ana.token)
+
+
 def test_answers_are_judged_with_practice_rules_and_a_later_answer_replaces(store):
     code, key, number = room_with(store)
-    store.join(code, "s1", "Ana")
-    store.join(code, "s2", "Bo")
-    wrong = store.submit(code, "s1", number, f"{NDCG_LOG2_I:.3f}")
+    s1 = store.join(code, "Ana").token
+    s2 = store.join(code, "Bo").token
+    wrong = store.submit(code, s1, number, f"{NDCG_LOG2_I:.3f}")
     assert not wrong.correct and "log2_i" in wrong.mistakes
-    right = store.submit(code, "s2", number, f"{NDCG:.3f}")
+    right = store.submit(code, s2, number, f"{NDCG:.3f}")
     assert right.correct and right.mistakes == ()
     info, summary = store.summary(code, key, number)
     assert (info.answered, summary.answered, summary.correct) == (2, 2, 1)
     assert sorted(summary.values) == pytest.approx(sorted([round(NDCG_LOG2_I, 3), round(NDCG, 3)]))
     assert summary.mistakes == {"log2_i": 1}
-    store.submit(code, "s1", number, f"{NDCG:.4f}")  # Ana corrects herself: replaced, not added
+    store.submit(code, s1, number, f"{NDCG:.4f}")  # Ana corrects herself: replaced, not added
     _, summary = store.summary(code, key, number)
     assert (summary.answered, summary.correct, summary.mistakes) == (2, 2, {})
-    assert store.my_answer(code, "s1", number).response == f'"{NDCG:.4f}"'
+    assert store.my_answer(code, s1, number).response == f'"{NDCG:.4f}"'
 
 
 @pytest.mark.parametrize(
@@ -218,42 +263,42 @@ def test_answers_are_judged_with_practice_rules_and_a_later_answer_replaces(stor
 )
 def test_answers_that_are_not_numbers_are_refused_and_not_stored(store, text):
     code, key, number = room_with(store)
-    store.join(code, "s1", "Ana")
+    s1 = store.join(code, "Ana").token
     with pytest.raises(BadAnswer):
-        store.submit(code, "s1", number, text)
-    assert store.my_answer(code, "s1", number) is None
+        store.submit(code, s1, number, text)
+    assert store.my_answer(code, s1, number) is None
     assert store.summary(code, key, number)[1].answered == 0
 
 
 def test_only_an_open_question_takes_answers_from_joined_students(store):
     code, key, number = room_with(store, status="draft")
-    store.join(code, "s1", "Ana")
+    s1 = store.join(code, "Ana").token
     with pytest.raises(QuestionNotOpen):
-        store.submit(code, "s1", number, "0.5")
+        store.submit(code, s1, number, "0.5")
     store.set_status(code, key, number, "open")
     with pytest.raises(NotJoined):
         store.submit(code, "stranger", number, "0.5")
     with pytest.raises(UnknownQuestion):
-        store.submit(code, "s1", number + 1, "0.5")
-    store.submit(code, "s1", number, "0.5")
+        store.submit(code, s1, number + 1, "0.5")
+    store.submit(code, s1, number, "0.5")
     store.set_status(code, key, number, "closed")
     with pytest.raises(QuestionNotOpen):
-        store.submit(code, "s1", number, f"{NDCG:.3f}")
+        store.submit(code, s1, number, f"{NDCG:.3f}")
     store.set_status(code, key, number, "revealed")
     with pytest.raises(QuestionNotOpen):
-        store.submit(code, "s1", number, f"{NDCG:.3f}")
-    assert store.my_answer(code, "s1", number).response == '"0.5"'
+        store.submit(code, s1, number, f"{NDCG:.3f}")
+    assert store.my_answer(code, s1, number).response == '"0.5"'
 
 
 def test_orderings_are_scored_by_their_ndcg(store):
     code, key, number = room_with(store, ORDER)
-    store.join(code, "s1", "Ana")
-    store.join(code, "s2", "Bo")
-    assert store.submit(code, "s1", number, ["B", "C", "A"]).value == pytest.approx(1.0)
-    worst = store.submit(code, "s2", number, ["A", "B", "C"])
+    s1 = store.join(code, "Ana").token
+    s2 = store.join(code, "Bo").token
+    assert store.submit(code, s1, number, ["B", "C", "A"]).value == pytest.approx(1.0)
+    worst = store.submit(code, s2, number, ["A", "B", "C"])
     assert not worst.correct and worst.value == pytest.approx(NDCG)
     with pytest.raises(BadAnswer):
-        store.submit(code, "s2", number, ["A", "B"])  # an item missing
+        store.submit(code, s2, number, ["A", "B"])  # an item missing
     assert sorted(store.summary(code, key, number)[1].values) == pytest.approx([NDCG, 1.0])
 
 
@@ -261,35 +306,34 @@ def test_a_practice_choice_question_counts_each_choice(store):
     definition = practice_definition(7, 1, "winner", 1)
     e = make_exercise(7, 1, "winner", 1)
     code, key, number = room_with(store, definition)
-    for i in range(3):
-        store.join(code, f"s{i}", f"S{i}")
-    store.submit(code, "s0", number, e.answer_choice)
-    store.submit(code, "s1", number, e.answer_choice)
-    store.submit(code, "s2", number, (e.answer_choice + 1) % len(e.choices))
+    s0, s1, s2 = (store.join(code, f"S{i}").token for i in range(3))
+    store.submit(code, s0, number, e.answer_choice)
+    store.submit(code, s1, number, e.answer_choice)
+    store.submit(code, s2, number, (e.answer_choice + 1) % len(e.choices))
     _, summary = store.summary(code, key, number)
     assert summary.correct == 2 and sum(summary.choices) == 3 and summary.choices[e.answer_choice] == 2
 
 
 def test_history_goes_back_and_students_read_only_their_own_answer(store):
     code, key, first = room_with(store)
-    store.join(code, "s1", "Ana")
-    store.join(code, "s2", "Bo")
-    store.submit(code, "s1", first, "0.5")
+    s1 = store.join(code, "Ana").token
+    s2 = store.join(code, "Bo").token
+    store.submit(code, s1, first, "0.5")
     second = store.ask(code, key, ORDER).number
     assert store.room(code).current.number == second == first + 1
     assert [q.number for q in store.questions(code, key)] == [first, second]
     store.show(code, key, first)
     assert store.room(code).current.number == first
-    assert store.my_answer(code, "s2", first) is None  # Bo sees nothing of Ana's
-    assert store.my_answer(code, "s1", first).name == "Ana"
+    assert store.my_answer(code, s2, first) is None  # Bo sees nothing of Ana's
+    assert store.my_answer(code, s1, first).name == "Ana"
 
 
 def test_export_csv_holds_every_answer_and_defuses_formulas(store):
     code, key, number = room_with(store)
-    store.join(code, "s1", '=HYPERLINK("http://x")')
-    store.join(code, "s2", "<b>Bo</b>")
-    store.submit(code, "s1", number, "0.5")
-    store.submit(code, "s2", number, f"{NDCG:.3f}")
+    s1 = store.join(code, '=HYPERLINK("http://x")').token
+    s2 = store.join(code, "<b>Bo</b>").token
+    store.submit(code, s1, number, "0.5")
+    store.submit(code, s2, number, f"{NDCG:.3f}")
     rows = list(csv.DictReader(io.StringIO(store.export_csv(code, key))))
     assert [r["student"] for r in rows] == ['\'=HYPERLINK("http://x")', "<b>Bo</b>"]
     assert [r["answer"] for r in rows] == ["0.5", f"{NDCG:.3f}"]
@@ -299,9 +343,7 @@ def test_export_csv_holds_every_answer_and_defuses_formulas(store):
 
 def test_60_concurrent_submits_lose_none(store):
     code, key, number = room_with(store)
-    tokens = [f"student-{i}" for i in range(60)]
-    for t in tokens:
-        store.join(code, t, t)
+    tokens = [store.join(code, f"student-{i}").token for i in range(60)]
     errors: list[BaseException] = []
     barrier = threading.Barrier(60)
 

@@ -16,6 +16,7 @@ from error_codes import PAGES, TEACHING, codes_in, codes_used
 
 from ndcg_core import explain
 from ndcg_core.classroom import BadAnswer, BadQuestion
+from ndcg_core.classroom.limits import trusted_proxies
 from ndcg_core.classroom.progress import progress_days
 from ndcg_core.classroom.questions import exercise, grade, playground_definition, practice_definition
 from ndcg_core.classroom.store import Store, room_hours
@@ -210,6 +211,9 @@ def test_class_mode_settings_raise_their_codes(monkeypatch, tmp_path):
     monkeypatch.setenv("NDCG_ROOM_HOURS", "1e12")
     assert raised(room_hours).code == "room_hours_too_long"
     monkeypatch.setenv("NDCG_ROOM_HOURS", "24")
+    for bad in ("abc", "-1", "1.5", "11"):
+        monkeypatch.setenv("NDCG_TRUSTED_PROXIES", bad)
+        assert raised(trusted_proxies).code == "trusted_proxies"
     (tmp_path / "file").write_text("x")
     assert raised(lambda: Store(f"sqlite:///{tmp_path / 'file' / 'c.sqlite3'}")).code == "data_dir_not_folder"
     assert raised(lambda: Store("nosuchdb://u:p@h/x")).code == "database_url_unusable"
@@ -237,6 +241,7 @@ def test_every_code_the_teaching_layer_uses_has_a_real_path():
         "database_url_unusable",
         "question_status",
         "progress_days",
+        "trusted_proxies",
     }
     covered |= {"progress_section", "progress_too_big"}  # tests/teaching/test_progress_store.py
     assert sorted(set(codes_used(TEACHING)) - covered) == []

@@ -1,15 +1,28 @@
-"""What Class mode's views share: the store, the link, the join link, guarded callbacks, showing an exercise.
+"""What Class mode's views share: the store, the link, who this browser is in a room, the rate
+limits, the join link, guarded callbacks, showing an exercise.
 
-The lecturer's URL carries ``room=CODE&key=SECRET``; the students' link only ``room=CODE``. Who may
-open, close and reveal is decided by the store (``ndcg_core.classroom``), which checks the key on
-every lecturer operation; these views only draw what the key allows.
+Every link to a room is ``room=CODE`` (``&present=1`` for the projector screen). Who this browser
+is there is kept out of the address bar, in the session and in a cookie per room, so a reload (or a
+reconnect through another replica) keeps it and the projected address bar never shows it:
+
+- the lecturer's key (cookie :func:`lecturer_cookie`): from "Create a room", or from a lecturer's
+  link ``room=CODE&key=SECRET``, which the page checks and then writes back without the key;
+- a student's id (cookie :func:`student_cookie`): issued by the store when the student joins. A
+  link's ``me=`` is never taken, and an id the store did not issue for the room is refused: the
+  student is asked for their name again, with a word why.
+
+Who may open, close and reveal is decided by the store (``ndcg_core.classroom``), which checks the
+key on every lecturer operation; these views only draw what the key allows. Wrong room codes and
+answers are rate-limited per client and per student (:mod:`ndcg_core.classroom.limits`).
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from urllib.parse import quote, urlencode
 
 import streamlit as st
@@ -17,17 +30,21 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ndcg_core.classroom import (
     JoinBase,
+    RateLimit,
     RoomExpired,
     RoomNotFound,
     Store,
     StoreUnusable,
     address,
+    client_of,
+    trusted_proxies,
 )
+from ndcg_core.classroom.limits import ANSWERS, ANSWERS_SECONDS, CODE_TRIES, CODE_TRIES_SECONDS
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import N_, _
 from ndcg_core.teaching.pages import ClassState
 from ndcg_core.teaching.practice import Exercise
-from views.ui import keys
+from views.ui import keys, learner
 from views.ui.language import ui_params
 from views.ui.markup import md_escape
 
@@ -71,7 +88,9 @@ CSS = """
 .st-key-cl_live [data-testid="stMarkdownContainer"] p { font-size: 1.35rem; }
 .st-key-cl_prompt [data-testid="stMarkdownContainer"] p { font-size: 1.6rem; font-weight: 600; }
 /* The join link wraps anywhere: a box that scrolled sideways could not be reached by keyboard. */
-.st-key-cl_join_link code { white-space: pre-wrap !important; word-break: break-all; }
+.st-key-cl_join_link code, .st-key-cl_lecturer_link code {
+  white-space: pre-wrap !important; word-break: break-all;
+}
 .st-key-cl_code [data-testid="stMarkdownContainer"] p {
   font-size: clamp(2rem, 2.6vw, 3.2rem); font-weight: 700; letter-spacing: 0.12em; white-space: nowrap;
 }
@@ -86,15 +105,119 @@ def get_store() -> Store:
 
 
 def link() -> ClassState:
-    """The page's state: the room, the lecturer's key, the student's id (what its link carries)."""
+    """The page's state: the room, and whether this is the projector screen (what its link carries)."""
     return st.session_state.get(keys.CL_LINK) or ClassState()
 
 
 def set_link(state: ClassState, warnings: Sequence[str] = ()) -> None:
-    """Put the page's state in place: the link's when the page adopts it (see ``views.ui.share.adopt``;
-    a link's bad student id is dropped without a warning), or a callback's new room or joined student,
-    which the page writes into the link at the end of its run."""
+    """Put the page's state in place: a callback's new room or screen, which the page writes into
+    the link at the end of its run."""
     st.session_state[keys.CL_LINK] = state
+
+
+def adopt_link(state: ClassState, warnings: Sequence[str] = ()) -> None:
+    """The state a link brought (see ``views.ui.share.adopt``), without what must not stay in the
+    address bar: a lecturer's key waits for the page to check it (:data:`keys.CL_GIVEN_KEY`), and a
+    student id (``me``) is noted only to say it was not taken."""
+    ss = st.session_state
+    if state.key is not None:
+        ss[keys.CL_GIVEN_KEY] = (state.room, state.key)
+    if state.me is not None and state.room:
+        ss[keys.CL_ID_REFUSED] = (state.room, "link")
+    set_link(replace(state, key=None, me=None))
+
+
+# ------------------------------------------------------------------ who this browser is in a room
+
+
+def lecturer_cookie(code: str) -> str:
+    """The cookie that keeps room ``code``'s lecturer key in the lecturer's browser."""
+    return f"ndcg_lecturer_{code}"
+
+
+def student_cookie(code: str) -> str:
+    """The cookie that keeps this phone's student id in room ``code``."""
+    return f"ndcg_student_{code}"
+
+
+def _cookie_seconds() -> float:
+    """How long a room's cookies live: as long as a room does (a room's own cookie dies with it)."""
+    return get_store().lifetime.total_seconds()
+
+
+def remember_key(code: str, key: str) -> None:
+    """This browser runs room ``code``: its key in the session and in a cookie (never the link)."""
+    st.session_state.setdefault(keys.CL_KEYS, {})[code] = key
+    learner.want_cookie(lecturer_cookie(code), key, _cookie_seconds())
+
+
+def lecturer_key(code: str) -> str | None:
+    """Room ``code``'s lecturer key if this browser runs it: the session's, else the cookie's once the
+    store has checked it (a cookie with another key is ignored)."""
+    known = st.session_state.setdefault(keys.CL_KEYS, {})
+    if code not in known:
+        kept = learner.browser_cookies().get(lecturer_cookie(code))
+        known[code] = kept if kept and get_store().is_lecturer(code, kept) else None
+    return known[code]
+
+
+def remember_student(code: str, token: str) -> None:
+    """This phone is the student the store issued ``token`` to: in the session and in a cookie."""
+    st.session_state.setdefault(keys.CL_TOKEN, {})[code] = token
+    learner.want_cookie(student_cookie(code), token, _cookie_seconds())
+
+
+def student_token(code: str) -> str | None:
+    """This phone's student id in room ``code``: the session's, else the cookie's (the store says
+    whether it issued it: :func:`forget_student` when it did not)."""
+    known = st.session_state.setdefault(keys.CL_TOKEN, {})
+    if code not in known:
+        known[code] = learner.browser_cookies().get(student_cookie(code)) or None
+    return known[code]
+
+
+def forget_student(code: str) -> None:
+    """The id this phone held for room ``code`` is not one the store issued there: drop it, and say
+    so above the name box."""
+    st.session_state.setdefault(keys.CL_TOKEN, {})[code] = None
+    st.session_state[keys.CL_ID_REFUSED] = (code, "unknown")
+
+
+#: Why a student is asked for their name again, above the name box.
+ID_REFUSED = {
+    "link": N_(
+        "A link does not say who you are (that stays on your own phone), so this one's student id "
+        "was not used: type your name to join."
+    ),
+    "unknown": N_(
+        "This phone's place in room {code} is not known to the room: type your name to join again."
+    ),
+}
+
+
+# ------------------------------------------------------------------ rate limits
+
+#: Wrong room codes, per client (see ndcg_core.classroom.limits): kept in this process, outside
+#: Streamlit's caches, which any client can clear.
+CODE_LIMIT = RateLimit(CODE_TRIES, CODE_TRIES_SECONDS)
+#: Answers, per student (room and id).
+ANSWER_LIMIT = RateLimit(ANSWERS, ANSWERS_SECONDS)
+
+
+def client() -> str:
+    """Who this session is for the rate limits: its address, or behind trusted proxies
+    (``NDCG_TRUSTED_PROXIES``) the one they saw (:func:`ndcg_core.classroom.limits.client_of`)."""
+    ip = st.context.ip_address
+    try:
+        forwarded = [v for v in st.context.headers.get_all("X-Forwarded-For") if isinstance(v, str)]
+    except Exception:  # no browser behind the session (AppTest)
+        forwarded = []
+    return client_of(ip if isinstance(ip, str) else None, forwarded, trusted_proxies())
+
+
+def wait_text(seconds: float) -> int:
+    """Seconds to wait, as the messages say them: whole, at least 1."""
+    return max(1, math.ceil(seconds))
 
 
 def shown(text: str, limit: int = 24) -> str:
@@ -114,12 +237,13 @@ def join_base() -> JoinBase:
     )
 
 
-def join_link(code: str, base: JoinBase | None = None) -> str:
-    """The students' link to room ``code``, on :func:`join_base`."""
+def join_link(code: str, base: JoinBase | None = None, key: str | None = None) -> str:
+    """The students' link to room ``code``, on :func:`join_base`; with ``key``, the lecturer's link."""
     base = (base or join_base()).url.rstrip("/")
     base = base.removesuffix("/class")  # the lecturer's own address ends in this page's path
     # Students see the room's language.
-    return f"{base}/class?{urlencode({**ClassState(room=code).to_params(), **ui_params()}, quote_via=quote)}"
+    params = {**ClassState(room=code, key=key).to_params(), **ui_params()}
+    return f"{base}/class?{urlencode(params, quote_via=quote)}"
 
 
 #: What the store raises when the database cannot be reached (SQLAlchemy) or the environment does

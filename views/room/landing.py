@@ -11,13 +11,14 @@ from ndcg_core.i18n import _
 from ndcg_core.teaching.pages import ClassState
 from views.ui import keys
 
-from .common import get_store, guarded, set_link, shown
+from .common import get_store, guarded, remember_key, set_link, shown
 
 
 @guarded
 def _create_room() -> None:
     code, key = get_store().create_room()
-    set_link(ClassState(room=code, key=key))
+    remember_key(code, key)  # in this browser's session and cookie: the link is the students' own
+    set_link(ClassState(room=code))
 
 
 def _join_code() -> None:
@@ -46,8 +47,8 @@ def landing() -> None:
             )
             st.caption(
                 _(
-                    "Your link then holds the room's lecturer key: keep it to yourself, "
-                    "share only the join link."
+                    "This browser then remembers that the room is yours (until it expires); "
+                    "its link is the students' join link, with no key in it."
                 )
             )
         with join:

@@ -147,7 +147,7 @@ def lecturer(code: str, key: str) -> None:
         with left:
             st.info(_("No question yet: pick one above and ask it."))
         with right:
-            join_panel(code)
+            join_panel(code, key)
         return
     numbers = [q.number for q in history]
     view_key = keys.cl_view(code)
@@ -179,11 +179,11 @@ def lecturer(code: str, key: str) -> None:
     with left, st.container(key="cl_question", border=True):
         question_panel(code, key, info, e, store.room(code).current)
     with right:
-        join_panel(code)
+        join_panel(code, key)
     live(code, key, number)
 
 
-def join_panel(code: str) -> None:
+def join_panel(code: str, key: str) -> None:
     base = join_base()
     link = join_link(code, base)
     text, picture = st.columns([0.45, 0.55])
@@ -213,6 +213,17 @@ def join_panel(code: str) -> None:
             "no lecturer key on it."
         ),
     )
+    with st.expander(_("Run this room from another device")):
+        # Folded: the lecturer's screen may be on the projector. The address bar never holds the key.
+        st.caption(
+            _(
+                "This browser remembers that you run this room until it expires. To run it from "
+                "another device too, open this lecturer link there: whoever opens it can run the "
+                "room, so keep it to yourself."
+            )
+        )
+        with st.container(key="cl_lecturer_link"):
+            st.code(join_link(code, base, key=key), language=None, wrap_lines=True)
 
 
 def _present() -> None:

@@ -1,4 +1,5 @@
-"""The results screen for the projector: ``/class?room=CODE&key=SECRET&present=1`` (issue 26, part 2).
+"""The results screen for the projector: ``/class?room=CODE&present=1`` in the lecturer's browser
+(issue 26, part 2; a lecturer link with ``&present=1`` loses its key on the first load, issue 30).
 
 One screen, no scrolling at 1280×720 or 1920×1080: the room code, the QR code and the join address
 on the left; the current question, "Answered N", "Right" (after the reveal), the histogram of

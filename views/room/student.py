@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import secrets
-from dataclasses import replace
 
 import streamlit as st
 
@@ -28,37 +26,34 @@ from ndcg_core.teaching.practice import Exercise, focus_rows
 from views.ui import keys
 from views.ui.markup import md_escape
 
+from . import common
 from .common import (
+    ID_REFUSED,
     NAME_PROBLEMS,
     STORE_FAILURES,
     STUDENT_EVERY,
+    forget_student,
     get_store,
     guarded,
-    link,
     polling_failed,
-    set_link,
+    remember_student,
     show_exercise,
+    student_token,
+    wait_text,
 )
-
-
-def _token() -> str:
-    """This student's id: kept in the URL (``me=``) so a reloaded phone tab is the same student."""
-    ss = st.session_state
-    if keys.CL_TOKEN not in ss:
-        ss[keys.CL_TOKEN] = link().me or secrets.token_urlsafe(16)
-    return ss[keys.CL_TOKEN]
 
 
 @guarded
 def _join(code: str) -> None:
     ss = st.session_state
     try:
-        get_store().join(code, _token(), ss.get(keys.CL_NAME) or "")
+        joined = get_store().join(code, ss.get(keys.CL_NAME) or "")  # the store issues the id
     except BadName as err:
         ss[keys.CL_NAME_ERROR] = err.reason
         return
     ss[keys.CL_NAME_ERROR] = None
-    set_link(replace(link(), me=_token()))
+    ss.pop(keys.CL_ID_REFUSED, None)
+    remember_student(code, joined.token)
 
 
 @guarded
@@ -71,8 +66,21 @@ def _submit(code: str, number: int, e: Exercise) -> None:
         response = e.choices.index(picked) if picked in e.choices else None
     else:
         response = list(ss.get(keys.cl_order(number)) or [])
+    token = student_token(code)
+    if token is None:
+        ss[keys.CL_ANSWER_ERROR] = (number, _("Join the room with your name first."))
+        return
+    wait = common.ANSWER_LIMIT.take((code, token))  # before judging: a refused answer costs nothing
+    if wait:
+        ss[keys.CL_ANSWER_ERROR] = (
+            number,
+            _("Too many answers in a short time: wait {seconds} s, then send again.").format(
+                seconds=wait_text(wait)
+            ),
+        )
+        return
     try:
-        get_store().submit(code, _token(), number, response)
+        get_store().submit(code, token, number, response)
     except BadAnswer as err:
         ss[keys.CL_ANSWER_ERROR] = (number, str(err))
         return
@@ -87,6 +95,10 @@ def _submit(code: str, number: int, e: Exercise) -> None:
 
 def name_form(code: str) -> None:
     ss = st.session_state
+    refused = ss.get(keys.CL_ID_REFUSED)
+    if refused and refused[0] == code:
+        with st.container(key=keys.CL_ID_REFUSED):
+            st.warning(_(ID_REFUSED[refused[1]]).format(code=md_escape(code)), icon=":material/badge:")
     st.markdown(_("Room **{code}**: type the name your lecturer will see.").format(code=md_escape(code)))
     with st.form("cl_join_form", border=False):
         st.text_input(_("Your name"), key=keys.CL_NAME)
@@ -99,10 +111,14 @@ def name_form(code: str) -> None:
 
 def student(code: str) -> None:
     with st.container(key="cl_student"):
-        name = get_store().student_name(code, _token())  # the database knows who joined
+        token = student_token(code)
+        name = None if token is None else get_store().student_name(code, token)  # the store knows
         if name is None:
+            if token is not None:  # an id the store did not issue for this room: nobody
+                forget_student(code)
             name_form(code)
             return
+        st.session_state.pop(keys.CL_ID_REFUSED, None)
         st.caption(_("Room {code} · you are {name}").format(code=md_escape(code), name=md_escape(name)))
         current = get_store().room(code).current
         watch(code, None if current is None else (current.number, current.status))
@@ -130,7 +146,7 @@ def watch(code: str, drawn: tuple[int, str] | None) -> None:
 def student_question(code: str, q: QuestionInfo) -> None:
     ss = st.session_state
     e = exercise(q.definition)
-    mine = get_store().my_answer(code, _token(), q.number)
+    mine = get_store().my_answer(code, student_token(code), q.number)
     with st.container(key="cl_student_question", border=True):
         st.markdown(_("**Question {n}**").format(n=q.number))
         show_exercise(e)

@@ -166,9 +166,15 @@ def pr_choice(exercise: str) -> str:
 
 # ------------------------------------------------------------------ Class
 
-CL_LINK = "cl_link"  # the page's state: room, key, student id (ndcg_core.teaching.pages.ClassState)
+CL_LINK = "cl_link"  # the page's state: room, projector (ndcg_core.teaching.pages.ClassState)
 CL_URL = "cl_url"  # the page's share-link parameters last written or read
-CL_TOKEN = "cl_token"  # this student's id
+CL_TOKEN = "cl_token"  # {room: this student's server-issued id, or None}: from a join or the cookie
+CL_KEYS = "cl_keys"  # {room: its lecturer key, or None}: from a link, a created room or the cookie
+CL_GIVEN_KEY = "cl_given_key"  # (room, key) a link brought, for the page to check and take off the link
+CL_KEY_REFUSED = "cl_key_refused"  # the room whose link brought a key that is not its key
+CL_ID_REFUSED = "cl_id_refused"  # (room, why): a student id that was not taken ("link" or "unknown")
+CL_OPENED = "cl_opened"  # rooms this session found: no rate limit on looking them up again
+CL_TRIED = "cl_tried"  # wrong room codes this session already counted against its client
 CL_DB_ERROR = "cl_db_error"  # a callback could not reach the database
 CL_CODE_INPUT = "cl_code_input"
 CL_LANDING_ERROR = "cl_landing_error"
@@ -208,6 +214,7 @@ LR_LOADED = "_lr_loaded"  # saved documents a page has yet to put in place, per 
 LR_SAVED = "_lr_saved"  # the documents last saved, per section (an unchanged one is not written again)
 LR_FAILED = "_lr_failed"  # the database could not be reached: progress is kept in this session only
 LR_COOKIES = "_lr_cookies"  # the cookies this browser should hold (name to value)
+LR_COOKIE_SECONDS = "_lr_cookie_seconds"  # how long each of them is kept, when not a year (name to seconds)
 
 # ------------------------------------------------------------------ the way in (views.ui.start)
 

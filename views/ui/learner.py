@@ -48,17 +48,18 @@ LEARNER: Link[LearnerState] = Link(
     LearnerState.to_params,
 )
 
-#: Writes the cookies it is given into the page's document (Streamlit reads cookies, never writes).
+#: Writes the cookies it is given into the page's document (Streamlit reads cookies, never writes):
+#: ``{name: [value, seconds]}``, each kept that many seconds on every path of the app.
 _COOKIE_SCRIPT = st.components.v2.component(
     "ndcg_cookie",
-    js=f"""
-export default function ({{ data }}) {{
+    js="""
+export default function ({ data }) {
   const secure = location.protocol === "https:" ? "; Secure" : "";
-  const keep = "; Max-Age={COOKIE_DAYS * 86400}; Path=/; SameSite=Lax" + secure;
-  for (const [name, value] of Object.entries(data || {{}})) {{
-    document.cookie = `${{name}}=${{encodeURIComponent(value)}}${{keep}}`;
-  }}
-}}
+  for (const [name, [value, seconds]] of Object.entries(data || {})) {
+    const keep = `; Max-Age=${seconds}; Path=/; SameSite=Lax${secure}`;
+    document.cookie = `${name}=${encodeURIComponent(value)}${keep}`;
+  }
+}
 """,
 )
 
@@ -110,10 +111,12 @@ def learner_state() -> LearnerState:
     return LearnerState(token())
 
 
-def want_cookie(name: str, value: str) -> None:
-    """Ask the browser to keep ``name=value`` (written by :func:`cookie_writer` at the end of the run)."""
+def want_cookie(name: str, value: str, seconds: float = COOKIE_DAYS * 86400) -> None:
+    """Ask the browser to keep ``name=value`` for ``seconds`` (a year unless told), written by
+    :func:`cookie_writer` at the end of the run."""
     ss = st.session_state
     ss[keys.LR_COOKIES] = {**ss.get(keys.LR_COOKIES, {}), name: value}
+    ss[keys.LR_COOKIE_SECONDS] = {**ss.get(keys.LR_COOKIE_SECONDS, {}), name: max(1, round(seconds))}
 
 
 # ------------------------------------------------------------------ loading
@@ -285,8 +288,13 @@ def progress_note(page: str) -> None:
 def cookie_writer() -> None:
     """Draw the script that writes the cookies this session asked for and the browser lacks."""
     wanted = st.session_state.get(keys.LR_COOKIES) or {}
+    seconds = st.session_state.get(keys.LR_COOKIE_SECONDS) or {}
     sent = browser_cookies()
-    missing = {name: value for name, value in wanted.items() if sent.get(name) != value}
+    missing = {
+        name: [value, seconds.get(name, COOKIE_DAYS * 86400)]
+        for name, value in wanted.items()
+        if sent.get(name) != value
+    }
     if missing:
-        tag = abs(hash(tuple(sorted(missing.items())))) % 10**9
+        tag = abs(hash(tuple(sorted((name, tuple(kept)) for name, kept in missing.items())))) % 10**9
         _COOKIE_SCRIPT(data=missing, key=f"lr_cookie_{tag}")

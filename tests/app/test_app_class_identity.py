@@ -1,0 +1,305 @@
+"""Issue 30, part 4 through AppTest: who a browser is in a room, and the rate limits.
+
+Found by trying: ``/class?room=CODE&me=<token>`` of another student showed "you are Alice" and let
+the holder overwrite her answer and read her feedback; a self-chosen ``me=aaaaaaaaaaaaaaaa`` was
+accepted; the lecturer key sat in the projected page's address bar; about 48 room codes a second
+could be tried from one client. Now a student's id is issued by the store and kept in the phone's
+cookie (never the link), the lecturer's key moves from a link into the session and a cookie, and
+wrong room codes and answers are rate-limited.
+
+Each AppTest is one browser session; a new one is a reload, given the cookies the first one asked
+the browser to keep (``views.ui.learner.browser_cookies`` patched: AppTest sends no cookies).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from ndcg_core.classroom import CODE_ALPHABET, RateLimit, Store
+from ndcg_core.classroom.limits import CODE_TRIES, CODE_TRIES_SECONDS
+from views.room import common
+from views.room.common import lecturer_cookie, student_cookie
+from views.ui import keys, learner
+from views.ui.markup import md_plain
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+PAGE = "views/classroom.py"
+NOT_TAKEN = "was not used: type your name to join"
+NOT_KNOWN = "is not known to the room: type your name to join again"
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("NDCG_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("NDCG_TRUSTED_PROXIES", raising=False)
+    st.cache_resource.clear()  # the page's one store per process: a new one on this test's file
+    yield tmp_path
+    st.cache_resource.clear()
+
+
+@pytest.fixture
+def cookies(monkeypatch):
+    """The cookies the next sessions' browser sends (a dict the test fills)."""
+    jar: dict[str, str] = {}
+    monkeypatch.setattr(learner, "browser_cookies", lambda: dict(jar))
+    return jar
+
+
+def db(data_dir: Path) -> Store:
+    return Store(f"sqlite:///{data_dir / 'classroom.sqlite3'}")
+
+
+def page(params: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.switch_page(PAGE)
+    for name, value in (params or {}).items():
+        at.query_params[name] = value
+    return ok(at.run())
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def params(at: AppTest) -> dict[str, str]:
+    return {k: v[0] if isinstance(v, list) else v for k, v in at.query_params.items()}
+
+
+def wanted_cookies(at: AppTest) -> dict[str, str]:
+    """The cookies this session asked the browser to keep."""
+    return dict(at.session_state[keys.LR_COOKIES]) if keys.LR_COOKIES in at.session_state else {}
+
+
+def texts(at: AppTest) -> str:
+    kinds = ("markdown", "caption", "error", "warning", "info", "success", "code")
+    return "\n".join(str(x.value) for kind in kinds for x in at.get(kind))
+
+
+def asks_for_a_name(at: AppTest) -> bool:
+    return [t.label for t in at.text_input] == ["Your name"]
+
+
+def open_question(data_dir: Path) -> tuple[str, str]:
+    """A room with an open question (a Practice metric exercise), made through the store."""
+    from ndcg_core.classroom import practice_definition
+
+    store = db(data_dir)
+    code, key = store.create_room()
+    store.ask(code, key, practice_definition(7, 1, "metric", 1))
+    store.set_status(code, key, 1, "open")
+    return code, key
+
+
+def submit(at: AppTest, form: str) -> AppTest:
+    """Press the submit button of ``form`` (its key holds its label, in the page's language)."""
+    (button,) = [b for b in at.button if b.key.startswith(f"FormSubmitter:{form}-")]
+    return ok(button.click().run())
+
+
+def join(code: str, name: str, at: AppTest | None = None) -> AppTest:
+    at = at or page({"room": code})
+    at.text_input(key="cl_name").input(name)
+    return submit(at, "cl_join_form")
+
+
+def send(at: AppTest, text: str) -> AppTest:
+    at.text_input(key="cl_answer_1").input(text)
+    return submit(at, "cl_form_1")
+
+
+# ---------------------------------------------------------------- a student's id
+
+
+def test_joining_issues_an_id_kept_in_a_cookie_never_in_the_link(data_dir, cookies):
+    code, key = open_question(data_dir)
+    alice = join(code, "Alice")
+    assert params(alice) == {"room": code}
+    token = alice.session_state[keys.CL_TOKEN][code]
+    assert wanted_cookies(alice)[student_cookie(code)] == token
+    assert db(data_dir).student_name(code, token) == "Alice"  # the store issued it
+    assert token not in texts(alice)  # nor is it anywhere on her screen
+    send(alice, "0.5")
+    cookies.update(wanted_cookies(alice))  # her phone reloads the tab
+    again = page({"room": code})
+    assert "you are Alice" in texts(again) and not asks_for_a_name(again)
+    send(again, "0.75")
+    assert [(a.name, a.response) for a in db(data_dir).answers(code, key, 1)] == [("Alice", '"0.75"')]
+
+
+def test_another_students_id_in_a_link_is_not_taken(data_dir):
+    """The defect: ``me=<Alice's id>`` showed "you are Alice", overwrote her answer, read her feedback."""
+    code, key = open_question(data_dir)
+    alice = join(code, "Alice")
+    send(alice, "0.5")
+    token = alice.session_state[keys.CL_TOKEN][code]
+    mallory = page({"room": code, "me": token})
+    assert asks_for_a_name(mallory)
+    assert "Alice" not in texts(mallory)
+    assert NOT_TAKEN in texts(mallory)
+    assert "me" not in params(mallory)  # the id is taken off the address bar too
+    assert "cl_answer_1" not in {t.key for t in mallory.text_input}  # nothing to send as her
+    assert [(a.name, a.response) for a in db(data_dir).answers(code, key, 1)] == [("Alice", '"0.5"')]
+
+
+def test_a_self_chosen_id_is_refused_and_joining_issues_another(data_dir, cookies):
+    code, _key = open_question(data_dir)
+    chosen = "aaaaaaaaaaaaaaaa"
+    at = page({"room": code, "me": chosen})
+    assert asks_for_a_name(at) and NOT_TAKEN in texts(at)
+    cookies[student_cookie(code)] = chosen  # the same id put in the cookie by hand
+    at = page({"room": code})
+    assert asks_for_a_name(at) and NOT_KNOWN in texts(at)
+    join(code, "Eve", at)
+    issued = at.session_state[keys.CL_TOKEN][code]
+    assert issued != chosen and "you are Eve" in texts(at)
+    assert NOT_KNOWN not in texts(at)
+    assert db(data_dir).student_name(code, chosen) is None
+
+
+def test_an_id_from_another_room_is_refused(data_dir, cookies):
+    code, _key = open_question(data_dir)
+    other, _other_key = open_question(data_dir)
+    alice = join(code, "Alice")
+    cookies[student_cookie(other)] = alice.session_state[keys.CL_TOKEN][code]
+    at = page({"room": other})
+    assert asks_for_a_name(at) and "Alice" not in texts(at)
+
+
+# ---------------------------------------------------------------- the lecturer's key
+
+
+def test_a_lecturer_link_is_checked_then_written_back_without_the_key(data_dir, cookies):
+    code, key = open_question(data_dir)
+    lecturer = page({"room": code, "key": key})
+    assert "cl_close" in {b.key for b in lecturer.button}  # the lecturer's view
+    assert params(lecturer) == {"room": code}
+    assert wanted_cookies(lecturer)[lecturer_cookie(code)] == key
+    # Folded away on the lecturer's page: the link to run the room from another device.
+    (lecturer_link,) = [c.value for c in lecturer.code if "key=" in c.value]
+    assert lecturer_link.endswith(f"/class?room={code}&key={key}")
+    cookies.update(wanted_cookies(lecturer))  # a reload: the cookie, not the link, says who runs it
+    again = page({"room": code})
+    assert "cl_close" in {b.key for b in again.button} and params(again) == {"room": code}
+
+
+def test_the_projector_link_loses_its_key_and_a_reload_stays_the_projector(data_dir, cookies):
+    code, key = open_question(data_dir)
+    screen = page({"room": code, "key": key, "present": "1"})
+    assert [m.label for m in screen.metric] == ["Answered", "Right"]
+    assert params(screen) == {"room": code, "present": "1"}
+    assert key not in texts(screen) and not any(key in h.proto.body for h in screen.get("html"))
+    cookies.update(wanted_cookies(screen))
+    reloaded = page({"room": code, "present": "1"})
+    assert [m.label for m in reloaded.metric] == ["Answered", "Right"]
+    assert params(reloaded) == {"room": code, "present": "1"}
+    cookies.clear()  # the same address in a browser that does not run the room
+    stranger = page({"room": code, "present": "1"})
+    assert asks_for_a_name(stranger) and not stranger.metric
+
+
+def test_a_wrong_key_in_a_link_or_a_cookie_runs_nothing(data_dir, cookies):
+    code, key = open_question(data_dir)
+    forged = page({"room": code, "key": key[:-1] + ("A" if key[-1] != "A" else "B")})
+    assert asks_for_a_name(forged) and "lecturer key is not the room's" in texts(forged)
+    assert params(forged) == {"room": code}
+    assert lecturer_cookie(code) not in wanted_cookies(forged)
+    cookies[lecturer_cookie(code)] = "x" * 32
+    at = page({"room": code})
+    assert asks_for_a_name(at) and "cl_close" not in {b.key for b in at.button}
+
+
+# ---------------------------------------------------------------- rate limits
+
+
+def unknown_codes(n: int, skip: set[str]) -> list[str]:
+    codes = ("".join(c) for c in itertools.product(CODE_ALPHABET, repeat=6))
+    return list(itertools.islice((c for c in codes if c not in skip), n))
+
+
+def type_code(at: AppTest, code: str) -> AppTest:
+    at.text_input(key="cl_code_input").input(code)
+    return submit(at, "cl_join_code")
+
+
+@pytest.fixture
+def frozen(monkeypatch):
+    """The code limit on a clock that stands still: a slow machine's AppTest runs refill nothing."""
+    monkeypatch.setattr(common, "CODE_LIMIT", RateLimit(CODE_TRIES, CODE_TRIES_SECONDS, clock=lambda: 0.0))
+
+
+def test_ten_wrong_room_codes_then_too_many_tries(data_dir, frozen):
+    real, _key = open_question(data_dir)
+    guesser = page()
+    for code in unknown_codes(10, {real}):
+        assert "There is no room with the code" in texts(type_code(guesser, code))
+    type_code(guesser, real)  # even the right code waits now
+    (message,) = [e.value for e in guesser.error]
+    assert message == "Too many tries: wait 6 s, then try the room code again.", message
+    assert not asks_for_a_name(guesser)
+    assert "cl_code_input" in {t.key for t in guesser.text_input}  # the box stays, to try later
+    # Per client, not per session: a new tab from the same address waits too.
+    assert "Too many tries" in texts(page({"room": unknown_codes(11, {real})[-1]}))
+
+
+def test_the_same_wrong_code_again_is_one_try_and_a_room_already_open_is_never_held_up(data_dir, frozen):
+    real, _key = open_question(data_dir)
+    student = join(real, "Ana")  # this session found its room before the guessing started
+    guesser = page()
+    for _ in range(15):  # a rerun of one mistyped code (Enter pressed again) counts once
+        type_code(guesser, "NNNNNN")
+    assert "There is no room" in texts(guesser)
+    for code in unknown_codes(9, {real}):
+        type_code(guesser, code)
+    assert "Too many tries" in texts(type_code(guesser, real))
+    # The same client (AppTest is one address), but its room was already open: it goes on.
+    ok(student.run())
+    assert "you are Ana" in texts(student) and "Too many tries" not in texts(student)
+
+
+def test_answers_are_limited_per_student(data_dir, monkeypatch):
+    monkeypatch.setattr(common, "ANSWER_LIMIT", RateLimit(3, 60))
+    code, key = open_question(data_dir)
+    ana, bo = join(code, "Ana"), join(code, "Bo")
+    for text in ("0.1", "0.2", "0.3"):
+        send(ana, text)
+    send(ana, "0.4")
+    (message,) = [md_plain(e.value) for e in ana.error]
+    seconds = re.fullmatch(r"Too many answers in a short time: wait (\d+) s, then send again\.", message)
+    assert seconds and 1 <= int(seconds.group(1)) <= 20, message  # one answer back every 20 s
+    send(bo, "0.5")  # another student is not held up
+    stored = {a.name: a.response for a in db(data_dir).answers(code, key, 1)}
+    assert stored == {"Ana": '"0.3"', "Bo": '"0.5"'}
+
+
+def test_the_answer_limit_is_thirty_a_minute():
+    assert (common.ANSWER_LIMIT.capacity, common.ANSWER_LIMIT.rate * 60) == (30, pytest.approx(30))
+    assert (common.CODE_LIMIT.capacity, common.CODE_LIMIT.rate * 60) == (10, pytest.approx(10))
+
+
+def test_the_limit_messages_are_translated(data_dir, monkeypatch):
+    monkeypatch.setattr(common, "CODE_LIMIT", RateLimit(1, 60))
+    monkeypatch.setattr(common, "ANSWER_LIMIT", RateLimit(1, 60))
+    code, _key = open_question(data_dir)
+    phone = join(code, "安娜", page({"room": code, "lang": "zh"}))
+    send(phone, "0.5")
+    send(phone, "0.6")
+    assert re.search(r"提交的答案过多：请等待 \d+ 秒", md_plain(phone.error[0].value)), phone.error[0].value
+    guesser = page({"lang": "zh"})
+    for wrong in unknown_codes(2, {code}):
+        type_code(guesser, wrong)
+    assert re.search(r"尝试次数过多：请等待 \d+ 秒", guesser.error[0].value), guesser.error[0].value
+
+
+@pytest.mark.parametrize("setting", ["abc", "-1", "99"])
+def test_a_bad_trusted_proxies_setting_is_a_message_not_a_traceback(data_dir, monkeypatch, setting):
+    code, _key = open_question(data_dir)
+    monkeypatch.setenv("NDCG_TRUSTED_PROXIES", setting)
+    at = page({"room": code})
+    assert any("NDCG\\_TRUSTED\\_PROXIES" in e.value for e in at.error), [e.value for e in at.error]
