@@ -22,7 +22,7 @@ $(PY):
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "Could not create $(VENV) (on Debian/Ubuntu: apt-get install python3-venv)"; exit 1; }
 endif
 
-.PHONY: run test install install-test chromium fonts postgresql lint bench catalogs compile-catalogs
+.PHONY: run test install install-test chromium fonts postgresql lint bench catalogs compile-catalogs slide-fonts
 
 install: $(ENV_DIR)/.installed-app
 install-test: $(ENV_DIR)/.installed-test
@@ -49,6 +49,11 @@ fonts:
 		if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq fonts-noto-cjk >/dev/null; \
 	fi
+
+# The fonts the lesson's PDF embeds (ndcg_core/teaching/slides/fonts/), cut from Debian's Noto Sans CJK
+# by scripts/slide_fonts.py. Only after a translation brings a character they lack (a test says so).
+slide-fonts: install fonts
+	$(PY) scripts/slide_fonts.py
 
 # Translations (docs/contributing.md, "Translations"): `make catalogs` extracts every marked string,
 # updates each language's .po (new strings appear untranslated, changed ones fuzzy) and compiles the

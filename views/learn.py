@@ -31,6 +31,7 @@ from ndcg_core.teaching.lesson import (
     COLUMN_HELP,
     IDEAL_COLUMNS,
     N_STEPS,
+    STEP_CHARTS,
     LessonStep,
     check_answer,
     clamp_step,
@@ -65,6 +66,7 @@ from views.ui.tables import (
     column_help_config,
     column_notes,
     export_buttons,
+    lesson_buttons,
 )
 
 PRESENT_CSS = """
@@ -99,10 +101,11 @@ table.learn-table tr:not(.beyond) + tr.beyond td { border-top: 3px dashed #47556
 .st-key-learn_nav button p { font-size: 1.1vw; }
 .st-key-learn_nav { margin-top: 0.4vw; }
 .st-key-learn_hidden_keys { display: none !important; }
+/* The whole lesson's downloads: out of the flow, top right, so the slide keeps its room. */
+.st-key-learn_slides { position: fixed; top: 1.2vw; right: 2.6vw; z-index: 5; }
 </style>
 """
 
-CHARTS = {1: "gains", 2: "gains", 3: "gains", 4: "cumulative", 5: "cumulative", 6: "curve", 7: "curve"}
 METRIC_LABEL = {"NDCG": "NDCG", "DCG": "DCG", "IDCG": "IDCG", "CG": "CG"}
 
 
@@ -387,8 +390,8 @@ def _grid(frame, beyond, key: str) -> None:
 
 
 def _figure(step: LessonStep, state, ex):
-    kind = CHARTS[step.number]
-    return state_figure(state, "ndcg_at_k" if kind == "curve" else kind)  # built once per state
+    """The step's chart (steps 1 to 3, which show none, export the gains chart); built once per state."""
+    return state_figure(state, STEP_CHARTS.get(step.number, "gains"))
 
 
 def _nav(present: bool, step: LessonStep | None = None) -> None:
@@ -438,6 +441,14 @@ def _nav(present: bool, step: LessonStep | None = None) -> None:
                 shortcut="Esc",
             )
             history_buttons("learn_presenter", inline=True)
+            if step is not None:  # a list NDCG can be computed on
+                with st.popover(
+                    _("Slides"),
+                    icon=":material/download:",
+                    help=_("The whole lesson as one PDF or one PowerPoint deck, one step a page."),
+                    key="learn_slides",
+                ):
+                    lesson_buttons("learn_presenter", current_state())
         else:
             ss[keys.LEARN_PRESENT_TOGGLE] = ss[keys.LEARN_PRESENT]
             st.toggle(
@@ -563,7 +574,7 @@ def _lesson(step: LessonStep, state, ex) -> None:
         st.markdown("**" + md_escape(ideal_title(ex)) + "**")
         _grid(*_table(ex, IDEAL_COLUMNS, ideal=True), "learn_ideal")
     figure = _figure(step, state, ex)
-    if step.number >= 4 and revealed:
+    if step.number in STEP_CHARTS and revealed:
         chart(figure, key="learn_chart")
     if step.number == N_STEPS:
         with st.container(key="learn_to_practice"):
@@ -575,6 +586,15 @@ def _lesson(step: LessonStep, state, ex) -> None:
     with st.expander(_("Export this step for slides"), icon=":material/download:"):
         frame = step_frame(ex, IDEAL_COLUMNS, ideal=True) if step.ideal else step_frame(ex, columns)
         export_buttons("learn", frame, step.formulas, figure, f"ndcg-step-{step.number}")
+    with st.expander(_("Export the whole lesson for slides"), icon=":material/slideshow:"):
+        st.caption(
+            _(
+                "All seven steps of this list, one per 16:9 page: title, text, formula, table and "
+                "chart. The PowerPoint's speaker notes hold each step's question and its answer."
+            )
+        )
+        with st.container(horizontal=True):
+            lesson_buttons("learn", state)
 
 
 def _explain(state):

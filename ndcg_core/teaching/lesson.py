@@ -37,6 +37,7 @@ __all__ = [
     "COLUMN_HELP",
     "IDEAL_COLUMNS",
     "N_STEPS",
+    "STEP_CHARTS",
     "Feedback",
     "LessonStep",
     "Question",
@@ -48,6 +49,11 @@ __all__ = [
 ]
 
 N_STEPS = 7
+
+#: The chart each step shows once answered (a kind of :data:`ndcg_core.teaching.rendering.CHART_KINDS`):
+#: from step 4 on, when there is a DCG to draw. Steps 1 to 3 show none (their per-step export offers the
+#: gains chart).
+STEP_CHARTS = {4: "cumulative", 5: "cumulative", 6: "ndcg_at_k", 7: "ndcg_at_k"}
 
 #: One line per column a step table can show (the Playground's tables use it too).
 COLUMN_HELP: dict[str, str] = {

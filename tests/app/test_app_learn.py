@@ -405,3 +405,33 @@ def test_presenter_text_never_points_at_controls_it_hides():
     assert "Try 'exponential' under Gain in the sidebar." in page_text(learn({"rel": "3,2,1", "step": "2"}))
     shown = page_text(learn({"rel": "3,2,1", "step": "5"}))
     assert "To see it, add one under 'Not retrieved' in the Playground." in shown
+
+
+LESSON_FILES = {"Whole lesson (PDF)", "Whole lesson (PowerPoint)"}
+
+
+def lesson_downloads(at: AppTest) -> dict[str, object]:
+    """The page's whole-lesson download buttons, by label."""
+    return {b.proto.label: b.proto for b in at.get("download_button") if b.proto.label.startswith("Whole")}
+
+
+@pytest.mark.parametrize("present", ["0", "1"])
+def test_both_modes_offer_the_whole_lesson_built_only_when_clicked(present):
+    """Issue 26, part 6: a PDF and a PowerPoint of the seven steps, in normal and presenter mode.
+    The page hands Streamlit a function, not a file: nothing is built until a button is clicked
+    (the browser test downloads and opens both)."""
+    at = learn({"rel": ",".join(map(str, WIKI)), "step": "2", "present": present})
+    buttons = lesson_downloads(at)
+    assert set(buttons) == LESSON_FILES
+    assert all(p.HasField("deferred_file_id") for p in buttons.values())
+    assert {p.id.rsplit("-", 1)[-1] for p in buttons.values()} == (
+        {"learn_presenter_lesson_pdf", "learn_presenter_lesson_pptx"}
+        if present == "1"
+        else {"learn_lesson_pdf", "learn_lesson_pptx"}
+    )
+
+
+def test_the_whole_lesson_buttons_speak_the_pages_language():
+    at = learn({"rel": ",".join(map(str, WIKI)), "lang": "zh"})
+    labels = {b.proto.label for b in at.get("download_button")}
+    assert {"整堂课（PDF）", "整堂课（PowerPoint）"} <= labels

@@ -281,8 +281,8 @@ def test_undo_restores_the_order_before_a_drag(page: Page, app_url):
     expect(items.first).to_contain_text("D4")
 
 
-def download(page: Page, key: str) -> bytes:
-    with page.expect_download() as info:
+def download(page: Page, key: str, timeout: float = 30_000) -> bytes:
+    with page.expect_download(timeout=timeout) as info:
         page.locator(f".st-key-{key} button").click()
     return Path(info.value.path()).read_bytes()
 
@@ -315,6 +315,38 @@ def test_every_export_downloads_and_parses(page: Page, app_url):
     assert float(rows[-1][-1]) == pytest.approx(
         3 + 2 / math.log2(3) + 3 / 2 + 1 / math.log2(6) + 2 / math.log2(7), abs=5e-4
     )
+
+
+def test_the_whole_lesson_downloads_as_a_pdf_and_a_deck_in_the_pages_language(page: Page, app_url, artifacts):
+    """Issue 26, part 6: both files, clicked in the Learn page and in presenter mode (in Chinese),
+    opened and read back: seven 16:9 pages titled as the steps, Wikipedia's numbers in them."""
+    from pptx import Presentation
+    from pypdf import PdfReader
+
+    open_learn(page, app_url, f"?rel={WIKI}&discount=jarvelin&step=4")
+    page.get_by_text("Export the whole lesson for slides").click()
+    titles = [lesson_step(n, EX).title for n in range(1, 8)]
+    pdf = PdfReader(io.BytesIO(download(page, "learn_lesson_pdf", timeout=120_000)))
+    texts = [p.extract_text() for p in pdf.pages]
+    assert len(texts) == 7 and all(t in text for t, text in zip(titles, texts, strict=True))
+    assert float(pdf.pages[0].mediabox.width) / float(pdf.pages[0].mediabox.height) == pytest.approx(
+        16 / 9, 0.001
+    )
+    assert "8.097" in texts[3] and "0.932" in texts[5]  # Wikipedia's DCG 8.10 and NDCG 0.932
+    deck = Presentation(io.BytesIO(download(page, "learn_lesson_pptx", timeout=120_000)))
+    assert [s.shapes.title.text for s in deck.slides] == titles
+
+    open_learn(page, app_url, f"?rel={WIKI}&discount=jarvelin&step=4&present=1&lang=zh")
+    slides = page.locator(".st-key-learn_slides button").first  # the popover's (with its help)
+    expect(slides).to_contain_text("幻灯片")
+    box = slides.bounding_box()  # top right, out of the slide's way: nothing scrolls
+    assert box["x"] + box["width"] <= 1280 and box["y"] < 60
+    assert page.evaluate("document.documentElement.scrollHeight") <= 720
+    page.screenshot(path=artifacts / "learn-presenter-slides-button-1280x720.png")
+    slides.click()
+    deck = Presentation(io.BytesIO(download(page, "learn_presenter_lesson_pptx", timeout=120_000)))
+    assert deck.slides[0].shapes.title.text == "一个排序列表和它的等级"
+    assert deck.slides[6].shapes.title.text == "截断 k"
 
 
 def test_back_button_steps_through_changes_then_leaves(page: Page, app_url):

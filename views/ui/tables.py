@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import html
 
 import pandas as pd
 import streamlit as st
 
-from ndcg_core.i18n import N_, _
+from ndcg_core.i18n import N_, _, language
 from ndcg_core.teaching.export import (
     figure_image,
     formulas_latex,
@@ -18,6 +19,8 @@ from ndcg_core.teaching.export import (
 )
 from ndcg_core.teaching.formula import number
 from ndcg_core.teaching.lesson import COLUMN_HELP
+from ndcg_core.teaching.playground import PlaygroundState
+from ndcg_core.teaching.slides import lesson_pdf, lesson_pptx
 from ndcg_core.variants import format_number
 
 from .markup import md_plain, md_words
@@ -157,5 +160,30 @@ def export_buttons(prefix: str, frame: pd.DataFrame, formulas, figure, name: str
             mime=mime,
             key=f"{prefix}_export_{key}",
             on_click="ignore",
+            width="stretch",
+        )
+
+
+PPTX_MIME = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
+
+
+def lesson_buttons(prefix: str, state: PlaygroundState) -> None:
+    """The whole lesson for ``state`` as one PDF and one PowerPoint deck (:mod:`ndcg_core.teaching.slides`),
+    in the page's language. Each file is built only when its button is clicked (on a thread of its
+    own, a few seconds: Chromium draws the charts), so drawing the buttons costs the page nothing."""
+    lang = language()  # the build runs outside the script run, where the session's language is unknown
+    files = [
+        ("pdf", _("Whole lesson (PDF)"), "pdf", "application/pdf", lesson_pdf, ":material/picture_as_pdf:"),
+        ("pptx", _("Whole lesson (PowerPoint)"), "pptx", PPTX_MIME, lesson_pptx, ":material/slideshow:"),
+    ]
+    for key, label, ext, mime, build, icon in files:
+        st.download_button(
+            label,
+            data=functools.partial(build, state, lang=lang),
+            file_name=f"ndcg-lesson.{ext}",
+            mime=mime,
+            key=f"{prefix}_lesson_{key}",
+            on_click="ignore",
+            icon=icon,
             width="stretch",
         )
