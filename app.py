@@ -11,7 +11,7 @@ from ndcg_core.i18n import _
 from views.ui.a11y import page_setup
 from views.ui.drag import DRAG_LIST_CSS
 from views.ui.formula import DATASETS, PLAYGROUND, formula_controls
-from views.ui.language import init_language, language_switch
+from views.ui.language import init_language, language_switch, language_warnings
 from views.ui.learner import cookie_writer, init_learner
 from views.ui.session import count_run, warm_process
 from views.ui.share import init_session
@@ -52,6 +52,7 @@ with st.sidebar:
     if scope is not None:
         formula_controls(scope)
     st.html(phone_nav_script(page.url_path), unsafe_allow_javascript=True)  # closes once a page is chosen
+language_warnings(page.url_path)  # a link's bad lang, named above the page
 page.run()
 with st.sidebar:
     cookie_writer()  # a learner token issued (or a start panel ended) during the page's run

@@ -55,6 +55,9 @@ MESSAGES: dict[str, str] = {
     "gain_entry_form": N_("gain table entry {n} ({text}) is not of the form grade:gain, e.g. 2:3"),
     "gain_entry_finite": N_("gain table entry {n} ({text}) must use finite numbers"),
     "gain_table_empty": N_("the gain table is empty: give grade:gain pairs such as 0:0,1:1,2:3"),
+    "gain_grade_twice": N_(
+        "the gain table names grade {g} twice ({first} and {second}): give each grade one gain"
+    ),
     "grade_without_gain": N_("grade {g} has no gain in the table; add an entry such as {entry}"),
     # ---------------------------------------------------------------- one list (metrics)
     "got_a_string": N_("{what}: expected a list of numbers, got a string {value}"),
@@ -150,6 +153,10 @@ MESSAGES: dict[str, str] = {
         "Use commas, tabs, semicolons or spaces between {columns}, or TREC format"
     ),
     "empty_id": N_("{name}: line {line} has an empty {what}; every row needs both ids"),
+    "control_in_id": N_(
+        "{name}: line {line}: the {what} {text} holds the control character {char}; ids cannot hold "
+        "control characters"
+    ),
     "no_data_rows": N_("{name} has a header but no data rows"),
     # ---------------------------------------------------------------- data sets: scoring
     "judged_twice": N_(
@@ -243,6 +250,9 @@ MESSAGES: dict[str, str] = {
     "state_not_json": N_("the file is not a playground state (not JSON)"),
     "state_not_ours": N_("the file is not a playground state saved by this app"),
     "share_link_param": N_("Share link parameter '{key}': {problem}; using {fallback} instead."),
+    "link_param_ignored": N_("Share link parameter '{key}': {problem}; ignored."),
+    "not_whole_in_range": N_("{text} is not a whole number from {low} to {high}"),
+    "present_not_flag": N_("{text} is not 1 (presenter mode) or 0"),
     # what a share-link warning uses instead
     "default_example": N_("the default example"),
     "order_as_given": N_("the order as given"),
@@ -250,6 +260,9 @@ MESSAGES: dict[str, str] = {
     "linear_gain": N_("linear gain"),
     "formula_above": N_("the formula above"),
     "whole_list": N_("the whole list"),
+    "step_n": N_("step {n}"),
+    "lesson_not_presenting": N_("the lesson without presenter mode"),
+    "the_current_language": N_("the current language"),
     # ---------------------------------------------------------------- teaching: examples, comparisons, pages
     "label_repeats": N_("judged item {n} repeats the label {label}: labels must be unique to compare"),
     "rankings_count": N_("compare 1 to {max} rankings, not {n}"),

@@ -339,6 +339,8 @@ class Variant:
         object.__setattr__(self, "k", check_k(self.k))
         if isinstance(self.gain, Mapping):
             object.__setattr__(self, "gain", tuple(sorted(self.gain.items())))
+        if isinstance(self.gain, tuple):
+            _check_one_gain_per_grade(self.gain)
         if isinstance(self.gain, str):
             check_choice("gain", self.gain)
         check_choice("discount", self.discount)
@@ -412,12 +414,32 @@ def _num(x: float) -> str:
     return format_number(x)
 
 
+def _check_one_gain_per_grade(pairs: tuple[tuple[float, float], ...]) -> None:
+    """A gain table given as (grade, gain) pairs names each grade once (else which gain counts?)."""
+    seen: dict[float, float] = {}
+    for g, v in pairs:
+        if g in seen:
+            first, second = (f"{_num(g)}:{_num(gain)}" for gain in (seen[g], v))
+            raise NDCGError("gain_grade_twice", g=_num(g), first=repr(first), second=repr(second))
+        seen[g] = v
+
+
 def parse_gain_table(text: str) -> dict[float, float]:
     """Read a custom gain table from ``"0:0,1:1,2:3,3:7"`` (grade:gain pairs).
 
-    Raises ``ValueError`` naming the pair that could not be read.
+    Raises ``ValueError`` naming the pair that could not be read, or the grade given two gains
+    (neither is picked silently).
+
+    >>> parse_gain_table("0:0, 1:1, 2:3")
+    {0.0: 0.0, 1.0: 1.0, 2.0: 3.0}
+    >>> try:
+    ...     parse_gain_table("0:0, 1:1, 1.0:5")
+    ... except ValueError as err:
+    ...     print(err)
+    the gain table names grade 1 twice ('1:1' and '1.0:5'): give each grade one gain
     """
     table: dict[float, float] = {}
+    given: dict[float, str] = {}  # each grade's pair as written
     for i, entry in enumerate(read_list(text, ",;", spaces=True, skip_empty=True)):
         pair = entry.text
         halves = [half.value for half in read_list(pair, ":")]  # a pair: a list of two numbers
@@ -426,7 +448,10 @@ def parse_gain_table(text: str) -> dict[float, float]:
             raise NDCGError("gain_entry_form", n=i + 1, text=repr(pair))
         if not (math.isfinite(g) and math.isfinite(v)):
             raise NDCGError("gain_entry_finite", n=i + 1, text=repr(pair))
+        if g in table:
+            raise NDCGError("gain_grade_twice", g=_num(g), first=repr(given[g]), second=repr(pair))
         table[g] = v
+        given[g] = pair
     if not table:
         raise NDCGError("gain_table_empty")
     return table

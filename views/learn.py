@@ -148,10 +148,24 @@ def _save() -> None:
 
 
 def _load(state: LearnState, warnings: list[str]) -> None:
-    """Put the page's state in place (a link's bad step already fell back to the nearest one)."""
+    """Put the page's state in place (a link's bad step already fell back to the nearest one), and
+    keep the link's warnings with the state they gave."""
     ss = st.session_state
     ss[keys.LEARN_STEP] = state.step
     ss[keys.LEARN_PRESENT] = state.present
+    ss[keys.LEARN_WARNINGS] = (state, warnings)
+
+
+def _link_warnings() -> None:
+    """What the link got wrong (its step or presenter mode), shown as text while the page is still
+    where that link put it: the first step or mode the user chooses retires it."""
+    ss = st.session_state
+    state, warnings = ss.get(keys.LEARN_WARNINGS) or (None, [])
+    if state != _state():
+        ss[keys.LEARN_WARNINGS] = None  # retired: coming back to that step does not bring it back
+        return
+    for message in warnings:
+        st.warning(md_escape(error_text(message)))
 
 
 def _state() -> LearnState:
@@ -613,6 +627,7 @@ def render() -> None:
     ss = st.session_state
     _init_page()
     _save()  # before drawing: the page's note says whether the progress is kept
+    _link_warnings()
     if ss[keys.LEARN_PRESENT]:
         state = current_state()
         ex, problem = _explain(state)

@@ -18,6 +18,7 @@ import pandas as pd
 import streamlit as st
 from streamlit_sortables import sort_items
 
+from ndcg_core.errors import error_text
 from ndcg_core.i18n import N_, _, pgettext
 from ndcg_core.teaching.formula import number
 from ndcg_core.teaching.pages import PracticeState
@@ -443,7 +444,7 @@ def render() -> None:
         )
     )
     for message in ss[keys.PR_WARNINGS]:
-        st.warning(md_escape(message))
+        st.warning(md_escape(error_text(message)))
     learner_message()
 
     with st.container(key="pr_controls"):

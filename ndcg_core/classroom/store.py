@@ -29,7 +29,6 @@ import math
 import os
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -62,6 +61,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, Ope
 
 from ..csvcells import csv_row
 from ..errors import NDCGError
+from .names import name_problem
 from .questions import Graded, Summary, exercise, grade, summarise
 
 __all__ = [
@@ -126,7 +126,7 @@ class NotJoined(ClassroomError):
 
 
 class BadName(ClassroomError):
-    """``reason``: ``"empty"``, ``"too_long"`` or ``"control"``."""
+    """``reason``: ``"empty"``, ``"too_long"``, ``"control"``, ``"bidi"`` or ``"invisible"``."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(f"bad name: {reason}")
@@ -181,17 +181,19 @@ def clean_code(text: str | None) -> str | None:
 
 
 def clean_name(text: str | None) -> str:
-    """A display name: stripped, 1 to :data:`MAX_NAME` characters, no control characters.
+    """A display name: stripped, 1 to :data:`MAX_NAME` characters, something visible in it, no
+    control character and no bidirectional override (:func:`~.names.name_problem`).
 
-    It is stored as typed (``<b>`` stays ``<b>``); pages show it as text.
+    It is stored as typed (``<b>`` stays ``<b>``); pages show it as text. A refused name raises
+    :class:`BadName` with the reason's code.
     """
     name = " ".join((text or "").split())
     if not name:
         raise BadName("empty")
     if len(name) > MAX_NAME:
         raise BadName("too_long")
-    if any(unicodedata.category(c) == "Cc" for c in name):
-        raise BadName("control")
+    if (problem := name_problem(name)) is not None:
+        raise BadName(problem)
     return name
 
 

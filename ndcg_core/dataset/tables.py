@@ -237,6 +237,79 @@ def _is_number(text: str) -> bool:
         return False
 
 
+#: The line breaks of pandas' and Arrow's CSV readers (not str.splitlines', which also breaks at
+#: U+0085, U+2028, \x1c..\x1e, ...): the lines looked at here are the lines they number.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _lines(text: str) -> list[str]:
+    return _LINE_BREAK.split(text.removesuffix("\n").removesuffix("\r"))
+
+
+def _looks_trec(fields: list[str], kind: str) -> bool:
+    """Whether a file's first line is a TREC line (else it is a table's header).
+
+    A TREC line has the TREC number of fields (a run line may carry more after its tag) and a
+    number where the grade or score goes; or, when that value is not a finite number (``nan``,
+    ``x``), a number in the field before it that a header does not have (a qrels line's iteration,
+    a run line's rank), and no column name in its place: then the value is named on its line
+    (:func:`_numeric`) instead of the file being read as a table without the columns it needs.
+    """
+    width = 4 if kind == "qrels" else 6
+    if not (len(fields) == width or (kind == "run" and len(fields) > width)):
+        return False
+    value_at, number_at, value_col = (3, 1, "relevance") if kind == "qrels" else (4, 3, "score")
+    if _is_number(fields[value_at]):
+        return True
+    return _is_number(fields[number_at]) and fields[value_at].strip().lower() not in _ALIASES[value_col]
+
+
+#: Control characters (Unicode's Cc: C0, DEL and C1). No id holds one: trec_eval reads a file as
+#: C text, which ends at a NUL, and a tab or a line break inside an id breaks every TREC file
+#: written from it. Arrow's regular expression (RE2) and Python's, the same characters.
+_CONTROL_RE2 = r"[\x00-\x1f\x7f-\x9f]"
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def _first_control(values: pd.Series) -> int | None:
+    """The position of the first value holding a control character, or None.
+
+    With pyarrow (the app's extra), Arrow-backed text is checked without a copy: one pass for
+    printable ASCII, the few other values (none in most files) with a regular expression.
+    """
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+    except ImportError:  # the engine alone: the ids are Python strings
+        hits = np.flatnonzero(values.astype(str).str.contains(_CONTROL).to_numpy(dtype=bool))
+        return int(hits[0]) if hits.size else None
+    text = pa.array(values, type=pa.large_string())
+    printable = pc.ascii_is_printable(text)
+    if pc.all(printable).as_py() is not False:  # every id printable ASCII: 8 ms for 1M ids
+        return None
+    others = pc.indices_nonzero(pc.invert(printable).fill_null(False))
+    hits = pc.match_substring_regex(pc.take(text, others), _CONTROL_RE2)
+    first = pc.index(hits, True).as_py()
+    return None if first < 0 else others[first].as_py()
+
+
+def _check_printable_ids(table: pd.DataFrame, name: str) -> None:
+    """No query or document id holds a control character (a NUL, a bell, ...): named by its line."""
+    for col, what in (("query", Message("query_id")), ("doc", Message("document_id"))):
+        i = _first_control(table[col])
+        if i is not None:
+            value = str(table[col].iloc[i])
+            char = next(c for c in value if _CONTROL.match(c))
+            raise NDCGError(
+                "control_in_id",
+                name=name,
+                line=table.index[i],
+                what=what,
+                text=repr(value[:40]),
+                char=f"U+{ord(char):04X}",
+            )
+
+
 def _read_trec_fast(text: str | bytes, kind: str, threads: int = 1) -> pd.DataFrame | None:
     """A clean TREC file read by Arrow's multithreaded CSV reader, or None to use the strict reader.
 
@@ -327,12 +400,12 @@ def _read_table(source: Any, kind: str, threads: int | None = None) -> pd.DataFr
     cut = head.rfind("\n", 0, 1 << 16) if len(content) > 1 << 16 else -1
     if cut <= 0 and isinstance(text, bytes):
         text = text.decode("ascii")
-    lines = head[:cut].splitlines() if cut > 0 else text.splitlines()
+    lines = _lines(head[:cut] if cut > 0 else text)
     comment = "#" if kind == "qrels" else None  # trec_eval skips qrels lines starting with '#'
     first = next((i for i, ln in enumerate(lines) if ln.strip() and not ln.startswith(comment or "\n")), None)
     if first is None and cut > 0:  # 64 KB of blank or comment lines: look at the whole text
         text = text.decode("ascii") if isinstance(text, bytes) else text
-        lines = text.splitlines()
+        lines = _lines(text)
         first = next(
             (i for i, ln in enumerate(lines) if ln.strip() and not ln.startswith(comment or "\n")), None
         )
@@ -341,10 +414,8 @@ def _read_table(source: Any, kind: str, threads: int | None = None) -> pd.DataFr
         raise NDCGError("empty_file", name=name, kind=kind, trec=trec, columns=", ".join(expected))
     fields = lines[first].split()
     trec_width = 4 if kind == "qrels" else 6
-    value_at = 3 if kind == "qrels" else 4
     # A run line may carry text after its tag (trec_eval ignores it); a qrels line has 4 fields.
-    width_ok = len(fields) == trec_width or (kind == "run" and len(fields) > trec_width)
-    looks_trec = width_ok and _is_number(fields[value_at])
+    looks_trec = _looks_trec(fields, kind)
     if kind == "qrels" and len(fields) > 4 and _is_number(fields[-1]) and _is_number(fields[1]):
         raise NDCGError("qrels_fields", name=name, line=first + 1, n=len(fields))
     # Ids are text exactly as written: no NA guessing ("NA", "null", "None" are ids), and a
@@ -355,6 +426,7 @@ def _read_table(source: Any, kind: str, threads: int | None = None) -> pd.DataFr
         resolve_threads(threads)  # a bad setting is an error whatever the file
         fast = None
     if fast is not None:
+        _check_printable_ids(fast, name)
         return fast
     text = text.decode("ascii") if isinstance(text, bytes) else text
     if looks_trec:
@@ -432,6 +504,7 @@ def _read_table(source: Any, kind: str, threads: int | None = None) -> pd.DataFr
     )
     if out.empty:
         raise NDCGError("no_data_rows", name=name)
+    _check_printable_ids(out, name)
     return out
 
 

@@ -12,17 +12,25 @@ Practice      ``seed``, ``ex``, ``level``,    :class:`PracticeState`
 Class         ``room``, ``key``, ``me``       :class:`ClassState`
 Learn and     ``learner``                     :class:`LearnerState` (whose saved progress)
 Practice
+every page    ``lang``                        :class:`LanguageState` (the app's language)
 ============  ==============================  ===========================================
 
 Each state is a frozen dataclass with the same three pure functions: ``from_params(params)``
 gives the state and a list of warnings (a bad value falls back to its default, and, where the
-page says so, a warning names it); ``to_params()`` gives the parameters back, defaults left out
-(except those that mark a link as the page's own, always written); ``carried_by(params)`` says
-whether a URL holds the state at all (a page switch drops every parameter: then the session's
-own state stands). ``views.ui.share`` adopts and writes them for every page.
+page says so, a warning names it: a coded :class:`~ndcg_core.errors.Message` naming the
+parameter, the value received and what is expected, which the page translates with
+:func:`~ndcg_core.errors.error_text` and shows as text); ``to_params()`` gives the parameters
+back, defaults left out (except those that mark a link as the page's own, always written);
+``carried_by(params)`` says whether a URL holds the state at all (a page switch drops every
+parameter: then the session's own state stands). ``views.ui.share`` adopts and writes them for every page.
 
 >>> LearnState.from_params({"step": "4", "present": "1"})
 (LearnState(step=4, present=True), [])
+>>> state, warnings = LearnState.from_params({"step": "99"})
+>>> state, [(w.code, w.values["problem"].code) for w in warnings]
+(LearnState(step=7, present=False), [('share_link_param', 'not_whole_in_range')])
+>>> print(warnings[0])
+Share link parameter 'step': '99' is not a whole number from 1 to 7; using step 7 instead.
 >>> PracticeState(seed=7, ex=2, kind="cell").to_params()
 {'seed': '7', 'ex': '2', 'kind': 'cell'}
 """
@@ -34,11 +42,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..i18n import _
-from .lesson import clamp_step
+from ..errors import Message
+from ..i18n import LANGUAGES, language_of
+from .lesson import N_STEPS
 from .practice import KINDS, LEVELS
 
-__all__ = ["LEARNER_TOKEN", "ClassState", "LearnState", "LearnerState", "PracticeState"]
+__all__ = ["LEARNER_TOKEN", "ClassState", "LanguageState", "LearnState", "LearnerState", "PracticeState"]
+
+
+def _whole(text: str) -> int | None:
+    """``text`` as a whole number (surrounding spaces allowed), or None."""
+    try:
+        return int(text.strip())
+    except ValueError:
+        return None
+
+
+def _shown(text: str) -> str:
+    """A parameter's value as a message quotes it: ``repr``, cut to 40 characters (shown as text)."""
+    return repr(text[:40] + ("…" if len(text) > 40 else ""))
 
 
 @dataclass(frozen=True)
@@ -46,8 +68,9 @@ class LearnState:
     """The Learn page: which of the seven steps is shown, and whether in presenter mode.
 
     A step out of 1..7 (:data:`~ndcg_core.teaching.lesson.N_STEPS`) opens the nearest step, and
-    one that is not a whole number the first: a slide deck's link does not complain. Only
-    ``present=1`` means presenter mode.
+    one that is not a whole number the first; ``present=1`` is presenter mode, ``0`` (or none) the
+    lesson page. Any other value falls back so, and a warning names the parameter, the value
+    received and what is expected.
     """
 
     step: int = 1
@@ -62,7 +85,29 @@ class LearnState:
 
     @classmethod
     def from_params(cls, params: Mapping[str, str]) -> tuple[LearnState, list[str]]:
-        return cls(step=clamp_step(params.get("step", 1)), present=params.get("present") == "1"), []
+        warnings: list[str] = []
+        step = 1
+        if (text := params.get("step")) is not None:
+            n = _whole(text)
+            step = 1 if n is None else min(max(n, 1), N_STEPS)
+            if n != step:
+                problem = Message("not_whole_in_range", text=_shown(text), low=1, high=N_STEPS)
+                warnings.append(
+                    Message(
+                        "share_link_param", key="step", problem=problem, fallback=Message("step_n", n=step)
+                    )
+                )
+        present = params.get("present")
+        if present not in (None, "0", "1"):
+            warnings.append(
+                Message(
+                    "share_link_param",
+                    key="present",
+                    problem=Message("present_not_flag", text=_shown(present)),
+                    fallback=Message("lesson_not_presenting"),
+                )
+            )
+        return cls(step=step, present=present == "1"), warnings
 
     def to_params(self) -> dict[str, str]:
         """``step`` always (it marks the link as Learn's), ``present`` only in presenter mode."""
@@ -97,33 +142,24 @@ class PracticeState:
         """The state of a share link; each bad value is named in a warning and falls back."""
         warnings: list[str] = []
 
+        def ignored(key: str, problem: Message) -> None:
+            warnings.append(Message("link_param_ignored", key=key, problem=problem))
+
         def whole(key: str) -> int | None:
             text = params.get(key)
             if text is None:
                 return None
             low, high = PRACTICE_RANGES[key]
-            try:
-                value = int(text)
-            except ValueError:
-                value = None
+            value = _whole(text)
             if value is None or not low <= value <= high:
-                warnings.append(
-                    _(
-                        "Share link parameter '{key}': '{text}' is not a whole number "
-                        "from {low} to {high}; ignored."
-                    ).format(key=key, text=text, low=low, high=high)
-                )
+                ignored(key, Message("not_whole_in_range", text=_shown(text), low=low, high=high))
                 return None
             return value
 
         seed, ex, level = whole("seed"), whole("ex"), whole("level")
         kind = params.get("kind")
         if kind is not None and kind not in KINDS:
-            warnings.append(
-                _("Share link parameter 'kind': '{text}' is not one of {allowed}; ignored.").format(
-                    text=kind, allowed=", ".join(KINDS)
-                )
-            )
+            ignored("kind", Message("not_a_choice", text=_shown(kind), allowed=", ".join(KINDS)))
             kind = None
         return cls(seed=seed, ex=ex or 1, level=level or 1, kind=kind), warnings
 
@@ -218,3 +254,44 @@ class LearnerState:
     def to_params(self) -> dict[str, str]:
         """``learner`` once the student has a token."""
         return {} if self.token is None else {"learner": self.token}
+
+
+@dataclass(frozen=True)
+class LanguageState:
+    """The app's language as a link gives it (``lang``, on every page): a language of
+    :data:`~ndcg_core.i18n.LANGUAGES`, or None (the page keeps the language it has).
+
+    A locale such as ``zh-CN`` names its language; any other value is named in a warning.
+
+    >>> LanguageState.from_params({"lang": "zh-CN"})
+    (LanguageState(lang='zh'), [])
+    >>> state, warnings = LanguageState.from_params({"lang": "<b>zz</b>"})
+    >>> state
+    LanguageState(lang=None)
+    >>> print(warnings[0])
+    Share link parameter 'lang': '<b>zz</b>' is not one of en, zh; using the current language instead.
+    """
+
+    lang: str | None = None
+
+    PARAMS: ClassVar[tuple[str, ...]] = ("lang",)
+
+    @classmethod
+    def carried_by(cls, params: Mapping[str, str]) -> bool:
+        return "lang" in params
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, str]) -> tuple[LanguageState, list[str]]:
+        text = params.get("lang")
+        if text is None:
+            return cls(), []
+        lang = language_of(text)
+        if lang is not None:
+            return cls(lang), []
+        problem = Message("not_a_choice", text=_shown(text), allowed=", ".join(LANGUAGES))
+        return cls(), [
+            Message("share_link_param", key="lang", problem=problem, fallback=Message("the_current_language"))
+        ]
+
+    def to_params(self) -> dict[str, str]:
+        return {} if self.lang is None else {"lang": self.lang}

@@ -271,6 +271,8 @@ ENGINE_PATHS = [
     ("gain_entry_form", lambda: parse_gain_table("0:0, 1-1")),
     ("gain_entry_finite", lambda: parse_gain_table("0:0, 1:inf")),
     ("gain_table_empty", lambda: parse_gain_table(" ")),
+    ("gain_grade_twice", lambda: parse_gain_table("0:0, 1:1, 1:5")),
+    ("gain_grade_twice", lambda: Variant(gain=((1, 1), (1, 5)))),
     # one list
     ("got_a_string", lambda: to_grades("3,2,1")),
     ("not_finite_at", lambda: ndcg([3, "x", 1])),
@@ -331,6 +333,7 @@ ENGINE_PATHS = [
     ("bad_delimiter", lambda: _read("qrels", b'query,doc,relevance\n"q1,d1,1\n')),
     ("single_column", lambda: _read("qrels", b"query\nq1\n")),
     ("empty_id", lambda: _read("qrels", b"query,doc,relevance\nq1,,1\n")),
+    ("control_in_id", lambda: _read("run", b"q1 Q0 d\x001 1 0.5 t\n")),
     ("no_data_rows", lambda: _read("qrels", b"query,doc,relevance\n")),
     # data sets: scoring
     ("judged_twice", lambda: evaluate(_with(_QRELS, doc=["a", "a", "c"]), _RUN)),

@@ -29,6 +29,7 @@ from ndcg_core.teaching.examples import Figure, get_example
 from ndcg_core.teaching.explore import variant_matrix
 from ndcg_core.teaching.export import figure_image
 from ndcg_core.teaching.lesson import lesson_step
+from ndcg_core.teaching.pages import LanguageState, LearnState, PracticeState
 from ndcg_core.teaching.playground import (
     DEFAULT_STATE,
     encode_compact,
@@ -109,6 +110,13 @@ TEACHING_PATHS = [
     ("whole_list", lambda: warnings_of({"rel": "3,2,1", "k": "0"})[0]),
     ("no_such_preset", lambda: warnings_of({"rel": "3,2,1", "preset": "sk-learn"})[0]),
     ("formula_above", lambda: warnings_of({"rel": "3,2,1", "preset": "sk-learn"})[0]),
+    ("step_n", lambda: LearnState.from_params({"step": "0"})[1][0]),
+    ("not_whole_in_range", lambda: LearnState.from_params({"step": "0"})[1][0]),
+    ("present_not_flag", lambda: LearnState.from_params({"step": "1", "present": "yes"})[1][0]),
+    ("lesson_not_presenting", lambda: LearnState.from_params({"step": "1", "present": "yes"})[1][0]),
+    ("link_param_ignored", lambda: PracticeState.from_params({"seed": "x"})[1][0]),
+    ("the_current_language", lambda: LanguageState.from_params({"lang": "xx"})[1][0]),
+    ("not_a_choice", lambda: LanguageState.from_params({"lang": "xx"})[1][0]),
     ("state_not_json", lambda: raised(lambda: state_from_file(b"\xff not json"))),
     ("state_not_ours", lambda: raised(lambda: state_from_file(b'{"format": "other"}'))),
     # examples, comparisons, pages' helpers

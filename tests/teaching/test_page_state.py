@@ -56,13 +56,23 @@ def test_learn_round_trip(step, present):
     ("given", "step"),
     [("0", 1), ("-3", 1), ("8", 7), ("12", 7), ("two", 1), ("", 1), ("3.5", 1), (" 4 ", 4), ("7", 7)],
 )
-def test_a_bad_step_opens_the_nearest_step_without_a_warning(given, step):
-    assert LearnState.from_params({"step": given}) == (LearnState(step), [])
+def test_a_bad_step_opens_the_nearest_step_and_names_the_value(given, step):
+    """Issue 30, item 7: the nearest step, and (for a value that is not one) a warning naming it."""
+    state, warnings = LearnState.from_params({"step": given})
+    assert state == LearnState(step)
+    assert [w.values["problem"].values["text"] for w in warnings] == (
+        [] if given.strip() == str(step) else [repr(given)]
+    )
 
 
-@pytest.mark.parametrize(("given", "present"), [("1", True), ("0", False), ("yes", False), ("", False)])
-def test_only_present_1_is_presenter_mode(given, present):
-    assert LearnState.from_params({"step": "2", "present": given}) == (LearnState(2, present), [])
+@pytest.mark.parametrize(
+    ("given", "present", "named"),
+    [("1", True, False), ("0", False, False), ("yes", False, True), ("", False, True)],
+)
+def test_only_present_1_is_presenter_mode(given, present, named):
+    state, warnings = LearnState.from_params({"step": "2", "present": given})
+    assert state == LearnState(2, present)
+    assert [w.values["key"] for w in warnings] == (["present"] if named else [])
 
 
 def test_a_learn_link_is_one_with_a_step():

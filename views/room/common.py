@@ -70,6 +70,11 @@ NAME_PROBLEMS = {
     "empty": N_("Type your name (the lecturer sees it next to your answers)."),
     "too_long": N_("Your name is too long: at most {n} characters."),
     "control": N_("Your name holds characters that cannot be shown: use letters, digits and spaces."),
+    "bidi": N_(
+        "Your name holds a character that turns the text's direction around (a bidirectional override): "
+        "type it without one."
+    ),
+    "invisible": N_("Your name shows nothing: it holds only invisible characters. Type letters or digits."),
 }
 
 

@@ -31,6 +31,7 @@ def kept(key: str) -> str:
 # ------------------------------------------------------------------ language (views.ui.language)
 
 UI_LANG = "ui_lang"  # the session's language (a code of ndcg_core.i18n.LANGUAGES)
+LANG_WARNINGS = "lang_warnings"  # (the language a link left in use, what its lang got wrong)
 LANG_SWITCH = "lang_switch"
 
 # ------------------------------------------------------------------ the shared list and formula
@@ -111,6 +112,7 @@ LIST_VERSIONS = (PG_SORT_VERSION, table_version(ITEMS), table_version(POOL))
 LEARN_STEP = "learn_step"
 LEARN_PRESENT = "learn_present"
 LEARN_URL = "learn_url"  # the page's share-link parameters last written or read
+LEARN_WARNINGS = "learn_warnings"  # (the state a link gave, what that link got wrong)
 LEARN_REVEALED = "learn_revealed"  # steps whose new column is shown
 LEARN_ANSWERS = "learn_answers"  # the checked prediction per step
 LEARN_TYPED = "learn_typed"  # what was typed per step, kept even when unreadable

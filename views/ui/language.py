@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ndcg_core.errors import error_text
 from ndcg_core.i18n import LANGUAGES, _, language, language_of, use_language_source
+from ndcg_core.teaching.pages import LanguageState
 
 from . import keys
 from .formula import _CONTROLS, DATASETS, PLAYGROUND
 from .internals import run_cache, run_cache_set
+from .markup import md_escape
 
 
 def _session_language() -> str | None:
@@ -45,13 +48,39 @@ def browser_language() -> str:
 
 
 def init_language() -> None:
-    """Settle the session's language: the link's ``lang`` when it has one, else kept, else the browser's."""
+    """Settle the session's language: the link's ``lang`` when it has one, else kept, else the browser's.
+
+    A ``lang`` that names no language of the app is kept with its warning
+    (:class:`~ndcg_core.teaching.pages.LanguageState`), which :func:`language_warnings` shows.
+    """
     ss = st.session_state
-    wanted = language_of(st.query_params.get("lang"))
-    if wanted is not None:
-        _set_session_language(wanted)
+    params = LanguageState.PARAMS
+    given = {k: v for k, v in st.query_params.to_dict().items() if k in params}
+    state, warnings = LanguageState.from_params(given)
+    if state.lang is not None:
+        _set_session_language(state.lang)
     elif keys.UI_LANG not in ss:
         _set_session_language(browser_language())
+    if LanguageState.carried_by(given):
+        ss[keys.LANG_WARNINGS] = (language(), None, warnings) if warnings else None
+
+
+def language_warnings(page: str) -> None:
+    """What the link's ``lang`` got wrong, as text, on the page it was opened on (``page``: its URL
+    path) until the language or the page changes."""
+    ss = st.session_state
+    kept = ss.get(keys.LANG_WARNINGS)
+    if not kept:
+        return
+    lang, shown_on, warnings = kept
+    if shown_on is None:  # the first run after the link: the page it opened
+        shown_on = page
+        ss[keys.LANG_WARNINGS] = (lang, page, warnings)
+    if (lang, shown_on) != (language(), page):
+        ss[keys.LANG_WARNINGS] = None
+        return
+    for message in warnings:
+        st.warning(md_escape(error_text(message)))
 
 
 def ui_params() -> dict[str, str]:
