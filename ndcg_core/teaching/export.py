@@ -35,6 +35,7 @@ import plotly.graph_objects as go
 
 from ..csvcells import csv_row
 from ..errors import NDCGError
+from ..i18n import _
 
 __all__ = [
     "SLIDE_HEIGHT",
@@ -67,7 +68,7 @@ _LATEX_SPECIAL = {
 
 def _cell(value) -> str:
     if isinstance(value, (bool,)) or type(value).__name__ == "bool_":
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")  # step 7's "Beyond k", in the page's language
     if isinstance(value, (int,)) or type(value).__name__.startswith("int"):
         return str(int(value))
     if isinstance(value, float) or type(value).__name__.startswith("float"):

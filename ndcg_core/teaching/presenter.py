@@ -8,7 +8,8 @@ would give the asked cell away), the number it introduces reads "?", its formula
 shows the ranking instead of the ideal ordering (whose first row is the answer). The reveal adds
 the answer's one line; the lesson's longer after-the-answer paragraphs stay off the projector (a
 1280×720 screen has no room for them beside the table). A step without a question shows
-everything at once.
+everything at once. The step's chart (from :data:`CHART_FROM` on, as in the lesson) stands beside
+the table once nothing is hidden: a cumulative-DCG or NDCG@k curve would show the asked number.
 """
 
 from __future__ import annotations
@@ -29,12 +30,16 @@ HIDDEN = "?"
 #: k + 1 from there on, since it hides the sidebar where k is set otherwise.
 K_FROM = 4
 
+#: The first step with a chart on the projector (the lesson's too): from step 4 the charts show
+#: what the table adds up (cumulative DCG, NDCG@k); the gains chart of steps 1–3 repeats their table.
+CHART_FROM = 4
+
 
 @dataclass(frozen=True)
 class Screen:
     """One step on the projector: the table (the ideal ordering's when ``ideal``), its columns that
-    read "?", the headline number that reads "?", the formulas and the answer's line (empty until
-    revealed)."""
+    read "?", the headline number that reads "?", the formulas, the answer's line (empty until
+    revealed) and whether the step's chart is shown (never while something reads "?")."""
 
     columns: tuple[str, ...]
     ideal: bool
@@ -42,6 +47,7 @@ class Screen:
     hidden_metric: str | None
     formulas: tuple[str, ...]
     answer: str
+    chart: bool = False  # the step's chart stands beside the table
 
 
 def asks(step: LessonStep) -> bool:
@@ -61,8 +67,8 @@ def screen(step: LessonStep, revealed: bool) -> Screen:
                 else _("The answer: {why}.").format(why=q.why)
             )
         columns = IDEAL_COLUMNS if step.ideal else step.columns
-        return Screen(columns, step.ideal, (), None, step.formulas, answer)
-    return Screen(step.columns, False, step.new_columns, step.new_metric, (), "")
+        return Screen(columns, step.ideal, (), None, step.formulas, answer, step.number >= CHART_FROM)
+    return Screen(step.columns, False, step.new_columns, step.new_metric, (), "", chart=False)
 
 
 def screen_table(ex: Explanation, view: Screen) -> tuple[pd.DataFrame, list[bool]]:
