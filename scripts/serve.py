@@ -12,7 +12,9 @@ slowed in answering; a failed warm-up only means the first page pays as before (
 imports the same modules). ``streamlit run app.py`` still works without it.
 
 Before the server starts it prints the local address and the machine's network address, the one
-phones on the same network open (or ``NDCG_PUBLIC_URL`` when set): see :func:`addresses_text`.
+phones on the same network open (or ``NDCG_PUBLIC_URL`` when set): see :func:`addresses_text`; and
+what is wrong with the database settings, if anything (:func:`settings_text`): Class mode and saved
+progress say so on their pages too, but whoever starts the app should not learn it from a student.
 """
 
 from __future__ import annotations
@@ -110,11 +112,33 @@ def addresses_text(args: list[str], interfaces: dict[str, list[str]], public_url
     return "\n".join(lines)
 
 
+def settings_text() -> str:
+    """Empty when ``NDCG_ROOM_HOURS``, ``NDCG_DATA_DIR`` and ``NDCG_DATABASE_URL`` describe a database
+    the app can use; else one warning per problem, in the words the pages use (never the URL's host,
+    port or password). Nothing is sent to a database server: the URL is only parsed."""
+    from ndcg_core.classroom.store import StoreUnusable, connect, database_url, room_hours
+    from ndcg_core.errors import error_text
+
+    problems = []
+    for check in (room_hours, lambda: connect(database_url())[0].dispose()):
+        try:
+            check()
+        except StoreUnusable as err:
+            problems.append(error_text(err))
+    return "\n".join(
+        f"Warning: {problem}. Class mode and saved progress will not work until this is fixed; "
+        "the rest of the app does."
+        for problem in problems
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     from ndcg_core.classroom.address import interface_addresses
 
     print(addresses_text(args, interface_addresses(), os.environ.get("NDCG_PUBLIC_URL")), flush=True)
+    if warning := settings_text():
+        print(warning, file=sys.stderr, flush=True)
     threading.Thread(target=warm_up, name="ndcg-warm-up", daemon=True).start()
     run_server(["run", str(APP), *args])
 

@@ -30,11 +30,11 @@ from views.ui.charts import chart
 from views.ui.formula import formula_name
 from views.ui.internals import release_uploads
 from views.ui.markup import code_span, message_markdown, sentence
-from views.ui.runs import compare_section
+from views.ui.runs import MAX_CHOICES, compare_section
 from views.ui.start import where_next
 from views.ui.state import load_state
+from views.ui.tables import paged
 
-MAX_CHOICES = 500
 MAX_RUNS = 5
 KINDS = {"qrels": N_("Qrels"), "run": N_("Run")}
 SAMPLE_RUN = N_("sample run")  # the bundled sample's run, shown through _()
@@ -433,8 +433,9 @@ def _one_run_section(data: dict, run_name: str, per_query: pd.DataFrame, spec: S
         table = per_query[["query", "ndcg", "dcg", "idcg", "n_retrieved", "n_relevant"]]
         if search.strip():
             table = table[table["query"].astype(str).str.contains(search.strip(), case=False, regex=False)]
+        page = paged(table, keys.DS_PAGE)  # a large upload's table, a page at a time
         event = st.dataframe(
-            table,
+            page,
             hide_index=True,
             height=300,
             key="ds_table",
@@ -450,9 +451,9 @@ def _one_run_section(data: dict, run_name: str, per_query: pd.DataFrame, spec: S
             },
         )
         rows = event.selection.rows if event is not None else []
+        if rows and rows[0] < len(page):
+            ss[keys.DS_QUERY] = str(page["query"].iloc[rows[0]])
         queries = table["query"].astype(str)
-        if rows and rows[0] < len(queries):
-            ss[keys.DS_QUERY] = queries.iloc[rows[0]]
         # A drop-down of every query of a large data set would be slow and useless: offer the
         # first few hundred (plus the one picked in the table); the search box narrows the rest.
         choices = list(queries.iloc[:MAX_CHOICES])

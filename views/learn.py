@@ -20,11 +20,13 @@ import html
 import math
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import _
 from ndcg_core.teaching import EXAMPLES, get_example
+from ndcg_core.teaching.chart_text import chart_summary, chart_table
 from ndcg_core.teaching.export import table_html
 from ndcg_core.teaching.formula import number
 from ndcg_core.teaching.lesson import (
@@ -41,7 +43,14 @@ from ndcg_core.teaching.lesson import (
 )
 from ndcg_core.teaching.pages import LearnState
 from ndcg_core.teaching.playground import all_scored, state_from_example
-from ndcg_core.teaching.presenter import K_FROM, asks, k_after, projected_text, screen, screen_table
+from ndcg_core.teaching.presenter import (
+    K_FROM,
+    asks,
+    k_after,
+    projected_text,
+    screen,
+    screen_table,
+)
 from ndcg_core.teaching.rendering import explained, state_figure
 from ndcg_core.teaching.saved import learn_data, learn_from_data
 from ndcg_core.teaching.tries import Tries
@@ -103,6 +112,9 @@ table.learn-table tr:not(.beyond) + tr.beyond td { border-top: 3px dashed #47556
 .st-key-learn_hidden_keys { display: none !important; }
 /* The whole lesson's downloads: out of the flow, top right, so the slide keeps its room. */
 .st-key-learn_slides { position: fixed; top: 1.2vw; right: 2.6vw; z-index: 5; }
+.st-key-learn_present_side .katex { font-size: 1.15vw; }
+.st-key-learn_present_side .katex-display { margin: 0.1vw 0; }
+.st-key-learn_present_side [data-testid="stMetricLabel"] p { font-size: 1.2vw; }
 </style>
 """
 
@@ -537,12 +549,56 @@ def _presenter(step: LessonStep, ex) -> None:
             answer = f' <span class="answer">{html.escape(view.answer)}</span>' if view.answer else ""
             paragraphs += f'<p class="ask">{html.escape(ask)}{answer}</p>'
         st.html(f'<div class="learn-text">{paragraphs}</div>')
-        _metrics(step, ex, revealed=view.hidden_metric is None)
-        for formula in view.formulas:
-            st.latex(formula)
-        with st.container(key="learn_table"):
-            st.html(_html_table(*screen_table(ex, view)))
+        if step.number in STEP_CHARTS:  # numbers, formula and chart beside the table: 10 rows fit 1280×720
+            table, side = st.columns([0.56, 0.44], gap="medium")
+            with table, st.container(key="learn_table"):
+                st.html(_html_table(*screen_table(ex, view)))
+            with side, st.container(key="learn_present_side"):
+                _metrics(step, ex, revealed=view.hidden_metric is None)
+                for formula in view.formulas:
+                    st.latex(formula)
+                if view.chart:  # never while a number reads "?": the chart would show it
+                    with st.container(key="learn_present_chart"):
+                        _projected_chart(_figure(step, current_state(), ex))
+        else:
+            _metrics(step, ex, revealed=view.hidden_metric is None)
+            for formula in view.formulas:
+                st.latex(formula)
+            with st.container(key="learn_table"):
+                st.html(_html_table(*screen_table(ex, view)))
     _nav(present=True, step=step)
+
+
+#: The chart's type on the projector, in px: read from the back of a hall (the page's is 14 px).
+PROJECTED_FONT = 15
+#: The chart's height on the projector, in px: beside a 10-row table on a 1280×720 screen, under the
+#: step's formula (Streamlit sizes a chart in px, not in the screen's width as the rest of the stage).
+PROJECTED_CHART_PX = 225
+
+
+def _projected_chart(figure) -> None:
+    """The step's chart beside the projector's table, its text larger. Its text alternative, the
+    chart's summary and its numbers as a table, is for screen readers only: the projector has no
+    room for the expander the other pages put under a chart."""
+    big = go.Figure(figure).update_layout(
+        font={"size": PROJECTED_FONT, "color": "#0b1220"},
+        title_font_size=PROJECTED_FONT + 3,
+        height=PROJECTED_CHART_PX,
+        margin={"t": 34, "b": 62},
+        plot_bgcolor="#ffffff",
+        paper_bgcolor="#ffffff",
+    )
+    big.update_xaxes(automargin=True, title_standoff=4)  # its title under the ticks, not on them
+    st.plotly_chart(
+        big,
+        key="learn_present_plot",
+        height=PROJECTED_CHART_PX,
+        alt=chart_summary(figure),
+        config={"displayModeBar": False},
+        theme=None,  # the figure's own type sizes, not Streamlit's
+    )
+    numbers = table_html(chart_table(figure), caption=chart_summary(figure))
+    st.html(f'<div class="ndcg-sr-only">{numbers}</div>')
 
 
 def _list_panel() -> None:

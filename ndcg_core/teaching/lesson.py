@@ -576,7 +576,7 @@ def _cutoff_step(ex: Explanation) -> LessonStep:
         counts = _("NDCG@k counts only the top k positions: DCG and the ideal ordering are both cut at k.")
     question = Question(
         prompt=_("Do rows below position k add anything to DCG@k?"),
-        why=_("DCG@k stops at row k; the rows below it are not counted at all"),
+        why=_("DCG@k stops at row k; the rows below it are not counted"),
         # The choices stay English keys (what an answer stores); the page shows _(choice).
         choices=(N_("Yes, with a smaller weight"), N_("No, nothing at all")),
         answer="No, nothing at all",

@@ -8,7 +8,8 @@ would give the asked cell away), the number it introduces reads "?", its formula
 shows the ranking instead of the ideal ordering (whose first row is the answer). The reveal adds
 the answer's one line; the lesson's longer after-the-answer paragraphs stay off the projector (a
 1280×720 screen has no room for them beside the table). A step without a question shows
-everything at once.
+everything at once. The step's chart (the lesson's :data:`~.lesson.STEP_CHARTS`) stands beside
+the table once nothing is hidden: a cumulative-DCG or NDCG@k curve would show the asked number.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pandas as pd
 from ndcg_core.explanation import Explanation
 from ndcg_core.i18n import _
 
-from .lesson import IDEAL_COLUMNS, N_STEPS, LessonStep, step_frame
+from .lesson import IDEAL_COLUMNS, N_STEPS, STEP_CHARTS, LessonStep, step_frame
 
 #: What a hidden cell or number reads on the projector.
 HIDDEN = "?"
@@ -33,8 +34,8 @@ K_FROM = 4
 @dataclass(frozen=True)
 class Screen:
     """One step on the projector: the table (the ideal ordering's when ``ideal``), its columns that
-    read "?", the headline number that reads "?", the formulas and the answer's line (empty until
-    revealed)."""
+    read "?", the headline number that reads "?", the formulas, the answer's line (empty until
+    revealed) and whether the step's chart is shown (never while something reads "?")."""
 
     columns: tuple[str, ...]
     ideal: bool
@@ -42,6 +43,7 @@ class Screen:
     hidden_metric: str | None
     formulas: tuple[str, ...]
     answer: str
+    chart: bool = False  # the step's chart stands beside the table
 
 
 def asks(step: LessonStep) -> bool:
@@ -61,8 +63,8 @@ def screen(step: LessonStep, revealed: bool) -> Screen:
                 else _("The answer: {why}.").format(why=q.why)
             )
         columns = IDEAL_COLUMNS if step.ideal else step.columns
-        return Screen(columns, step.ideal, (), None, step.formulas, answer)
-    return Screen(step.columns, False, step.new_columns, step.new_metric, (), "")
+        return Screen(columns, step.ideal, (), None, step.formulas, answer, step.number in STEP_CHARTS)
+    return Screen(step.columns, False, step.new_columns, step.new_metric, (), "", chart=False)
 
 
 def screen_table(ex: Explanation, view: Screen) -> tuple[pd.DataFrame, list[bool]]:

@@ -472,3 +472,46 @@ def test_a_lone_run_waits_for_its_qrels_and_runs_join_up_to_five():
     assert not at.error
     names = [name for name, _ in at.session_state["ds_data"]["runs"]]
     assert names == ["r2.txt", "r3.txt", "r4.txt", "r5.txt", "r6.txt"]
+
+
+def test_issue_30_a_large_upload_s_table_comes_a_page_at_a_time():
+    """Issue 30: an accepted 10M-query upload broke the page: Streamlit ships a table whole and its
+    per-query table was 551 MB, past the 200 MB limit. 2,500 queries stand in for it here: the table
+    holds 1,000 rows a page, the pages reach every query, and a picked row opens that query."""
+    ids = [f"q{i:05d}" for i in range(2_500)]
+    qrels = "".join(f"{q} 0 d1 1\n" for q in ids).encode()
+    run = "".join(f"{q} Q0 d1 1 1.0 tag\n" for q in ids).encode()
+    at = with_data_set(qrels, run)
+    ok(at)
+    table = at.dataframe(key="ds_table").value
+    assert len(table) == 1_000 and list(table["query"]) == ids[:1_000]
+    assert any("Rows 1 to 1,000 of 2,500" in c.value for c in at.caption)
+    at.number_input(key="ds_page").set_value(3).run()
+    ok(at)
+    table = at.dataframe(key="ds_table").value
+    assert list(table["query"]) == ids[2_000:]
+    assert any("Rows 2,001 to 2,500 of 2,500" in c.value for c in at.caption)
+    # A search narrows the table below a page: no pager, page 3 forgotten.
+    at.text_input(key="ds_search").input("q0249").run()
+    assert list(at.dataframe(key="ds_table").value["query"]) == ids[2_490:]
+    assert not [n for n in at.number_input if n.key == "ds_page"]
+
+
+def test_issue_30_two_large_runs_deltas_come_a_page_at_a_time():
+    from views.datastore import load
+
+    ids = [f"q{i:05d}" for i in range(2_500)]
+    qrels = "".join(f"{q} 0 d1 1\n{q} 0 d2 2\n" for q in ids).encode()
+    a = "".join(f"{q} Q0 d1 1 2.0 a\n{q} Q0 d2 2 1.0 a\n" for q in ids).encode()  # d1 first: 0.6309...
+    b = "".join(f"{q} Q0 d2 1 2.0 b\n{q} Q0 d1 2 1.0 b\n" for q in ids).encode()  # the ideal order: 1
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.session_state["ds_data"] = {
+        "qrels": load("qrels", qrels, "qrels"),
+        "qrels_name": "qrels",
+        "runs": [("a", load("run", a, "a")), ("b", load("run", b, "b"))],
+    }
+    at.switch_page("views/datasets.py").run()
+    ok(at)
+    deltas = at.dataframe(key="ds_delta_table").value
+    assert len(deltas) == 1_000
+    assert any("of 2,500" in c.value for c in at.caption)

@@ -70,3 +70,32 @@ def test_the_first_page_does_not_load_class_mode_storage():
     )
     assert "ndcg_core.teaching.rendering" in loaded  # the page did run
     assert not [m for m in loaded if m.split(".")[0] in {"sqlalchemy", "psycopg", "segno"}]
+
+
+def settings_warning(env: dict[str, str]) -> str:
+    """What the launcher says about these settings (in a fresh interpreter: they are read there)."""
+    import os
+
+    out = subprocess.run(
+        [sys.executable, "-c", "import sys, serve; print(serve.settings_text())"],
+        cwd=ROOT / "scripts",
+        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return out.stdout.strip()
+
+
+def test_bad_database_settings_are_said_at_start_without_the_urls_secrets(tmp_path):
+    """Issue 30, part 3: a bad NDCG_ROOM_HOURS, NDCG_DATA_DIR or NDCG_DATABASE_URL gave a message on
+    the page only; whoever starts the app now reads it in the terminal, naming the variable."""
+    assert settings_warning({"NDCG_DATA_DIR": str(tmp_path)}) == ""
+    assert "NDCG_ROOM_HOURS" in settings_warning({"NDCG_DATA_DIR": str(tmp_path), "NDCG_ROOM_HOURS": "abc"})
+    (tmp_path / "afile").write_text("")
+    said = settings_warning({"NDCG_DATA_DIR": str(tmp_path / "afile")})
+    assert said.startswith("Warning: ") and "NDCG_DATA_DIR" in said and "Class mode" in said
+    said = settings_warning({"NDCG_DATABASE_URL": "postgresql+nosuchdriver://ana:s3cret@db.example:5433/x"})
+    assert "NDCG_DATABASE_URL" in said
+    assert "s3cret" not in said and "db.example" not in said and "5433" not in said

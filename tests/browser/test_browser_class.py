@@ -286,3 +286,25 @@ def test_the_projector_results_screen_fits_without_names_or_key(browser: Browser
     alt = page.locator(".st-key-cp_qr img").get_attribute("alt")
     assert alt.endswith(f"/class?room={code}") and key not in alt
     assert key not in page.locator(".st-key-cp_qr img").get_attribute("src")
+
+
+def test_a_students_phone_never_loads_plotly(browser: Browser, class_server):
+    """Issue 26, part 7: phones join fast. Plotly is about 4.7 MB of script; the student's page, from
+    joining to the feedback after the reveal, draws no chart, so the phone never fetches it."""
+    url, store = class_server
+    code, key = store.create_room()
+    formula = PracticeFormula(k=None, gain="linear", discount="jarvelin", log_base=2.0)
+    labels = [f"D{i}" for i in range(1, 7)]
+    number = store.ask(code, key, playground_definition(labels, GRADES, formula, "ndcg")).number
+    store.set_status(code, key, number, "open")
+    phone = browser.new_context(viewport=PHONE)
+    try:
+        page = phone.new_page()
+        join(page, url, code, "Ana")
+        send(page, f"{RIGHT:.3f}")
+        store.set_status(code, key, number, "revealed")
+        expect(page.locator(".st-key-cl_feedback")).to_contain_text("Right", timeout=60_000)
+        fetched = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+        assert fetched and not [name for name in fetched if "lotly" in name], fetched
+    finally:
+        phone.close()

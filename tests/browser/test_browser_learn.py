@@ -142,6 +142,48 @@ def test_presenter_walks_seven_steps_by_keyboard(page: Page, app_url, artifacts:
     expect(page.get_by_test_id("stSidebar")).to_be_visible()
 
 
+TEN = "3,2,3,0,1,2,3,1,0,2"  # NDCG@10, the usual cutoff: ten items
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 720), (1920, 1080)])
+def test_a_ten_item_list_fits_every_step_before_and_after_the_reveal(
+    page: Page, app_url, artifacts, width, height
+):
+    """Issue 26, part 5: a 10-item list fits the projector at 1280×720 and 1920×1080, on every step,
+    with the answer hidden and revealed; from step 4 the step's chart stands beside the table once
+    revealed (never before: it would show the asked number), with a text alternative."""
+    page.set_viewport_size({"width": width, "height": height})
+    open_learn(page, app_url, f"?rel={TEN}&present=1&step=1")
+    for n in range(1, 8):
+        expect(page.locator(".learn-badge")).to_have_text(f"{n} / 7")
+        expect(page.locator("table.learn-table tbody tr")).to_have_count(10)
+        keys_ready(page)
+        if n >= 2:
+            expect(page.locator(".learn-text .answer")).to_have_count(0)
+            page.wait_for_load_state("networkidle")
+            assert_fits(page)
+            expect(page.locator(".st-key-learn_present_chart")).to_have_count(0)
+            page.keyboard.press("a")
+            expect(page.locator(".learn-text .answer")).to_be_visible()
+        plot = page.locator(".st-key-learn_present_chart [data-testid=stPlotlyChart]")
+        if n >= 4:
+            expect(plot).to_be_visible(timeout=15_000)
+            expect(plot.locator(".main-svg").first).to_be_visible()
+            label = page.locator(".st-key-learn_present_chart [role=figure]").get_attribute("aria-label")
+            assert label.startswith("Chart: ")
+            # Its numbers, for a screen reader: a table kept off the projected screen.
+            numbers = page.locator(".st-key-learn_present_chart .ndcg-sr-only table")
+            expect(numbers.locator("tbody tr")).to_have_count(10)
+        else:
+            expect(plot).to_have_count(0)
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(300)  # the chart's final size
+        assert_fits(page)
+        page.screenshot(path=str(artifacts / f"learn-present-10-items-{width}x{height}-step{n}.png"))
+        if n < 7:
+            page.keyboard.press("ArrowRight")
+
+
 def test_share_link_opens_presenter_on_step_4(page: Page, app_url):
     open_learn(page, app_url, f"?rel={WIKI}&discount=jarvelin&step=4&present=1")
     expect(page.locator(".learn-badge")).to_have_text("4 / 7")

@@ -8,10 +8,13 @@ formulas or answer line; after the reveal it is in its cell.
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
 from ndcg_core import explain
+from ndcg_core.i18n import set_language
+from ndcg_core.teaching.export import table_html
 from ndcg_core.teaching.formula import trimmed
 from ndcg_core.teaching.lesson import IDEAL_COLUMNS, lesson_step
 from ndcg_core.teaching.presenter import HIDDEN, asks, k_after, projected_text, screen, screen_table
@@ -127,3 +130,26 @@ def test_the_projected_text_names_the_k_buttons_on_step_7_and_drops_the_sidebar_
             text = " ".join(projected_text(lesson_step(n, e)))
             assert "sidebar" not in text and "Playground" not in text
     assert "k − 1" in projected_text(lesson_step(7, ex))[-1]
+
+
+@pytest.mark.parametrize("n", range(1, 8))
+def test_the_chart_stands_beside_the_table_only_from_step_4_and_only_once_nothing_is_hidden(ex, n):
+    """A cumulative-DCG or NDCG@k chart would show the asked number (issue 26, part 5): it waits for
+    the reveal; steps 1-3's gains chart repeats their table and is left off the projector."""
+    step = lesson_step(n, ex)
+    assert screen(step, revealed=True).chart is (n >= 4)
+    assert screen(step, revealed=False).chart is (n >= 4 and not asks(step))
+
+
+def test_step_7s_beyond_k_cells_are_in_the_pages_language():
+    """The projected table said "no" on a Chinese page: its yes/no cells are words like any other."""
+    step = lesson_step(7, explain(WIKI, k=4))
+    frame, beyond = screen_table(step_ex := explain(WIKI, k=4), screen(step, revealed=True))
+    assert step_ex.k == 4 and "Beyond k" in frame
+    set_language("zh")
+    try:
+        cells = re.findall(r"<td[^>]*>([^<]*)</td>", table_html(frame, beyond=beyond))
+    finally:
+        set_language("en")
+    assert cells.count("是") == 2 and cells.count("否") == 4  # rows 5-6 beyond k = 4, rows 1-4 not
+    assert "yes" not in cells and "no" not in cells

@@ -252,6 +252,7 @@ DS_DATA = "ds_data"  # the loaded data set: the qrels' and every run's name and 
 DS_MESSAGE = "ds_message"  # why the uploaded files could not be scored: (file kind, name, error)s
 DS_PAIR = "ds_pair"  # the files and spec last tried (scored once, not on every run)
 DS_QUERY = "ds_query"  # the query to open
+DS_PAGE = "ds_page"  # the per-query table's page (views.ui.tables.paged)
 DS_UPLOAD_VERSION = "ds_upload_version"  # bumped for fresh uploaders once a pair is loaded
 DS_DUPLICATES = "ds_duplicates"  # documents judged or retrieved twice: "error" or "max"
 DS_SHOWN = "ds_shown"  # the run whose averages, histogram and table show
@@ -260,6 +261,7 @@ DS_TEST = "ds_test"  # the paired test that marks significance
 DS_CORRECTION = "ds_correction"  # the correction for testing several pairs
 DS_VERSUS = "ds_versus"  # the run whose per-query deltas show
 DS_DELTA_QUERY = "ds_delta_query"  # the query to open side by side in Explore
+DS_DELTA_PAGE = "ds_delta_page"  # the per-query deltas table's page
 
 
 def ds_file(kind: str, version: int) -> str:

@@ -19,7 +19,9 @@ from .comparison import NAME_CHARS, load_comparison
 from .formula import PLAYGROUND, load_spec
 from .markup import code_span, message_markdown, sentence
 from .state import load_state
+from .tables import paged
 
+#: A query drop-down offers this many queries (plus the one picked in the table); search finds the rest.
 MAX_CHOICES = 500
 TEST_CHOICES = {"t": N_("paired t-test"), "randomization": N_("randomization test (Fisher)")}
 CORRECTION_CHOICES = {
@@ -194,8 +196,9 @@ def compare_section(
     )
     left, right = st.columns([0.6, 0.4], gap="medium", vertical_alignment="top")
     with left:
+        page = paged(table, keys.DS_DELTA_PAGE)  # many queries: a page at a time
         event = st.dataframe(
-            table,
+            page,
             hide_index=True,
             height=260,
             key="ds_delta_table",
@@ -214,8 +217,8 @@ def compare_section(
         )
     queries = table["query"]
     rows_picked = event.selection.rows if event is not None else []
-    if rows_picked and rows_picked[0] < len(queries):
-        ss[keys.DS_DELTA_QUERY] = queries.iloc[rows_picked[0]]
+    if rows_picked and rows_picked[0] < len(page):
+        ss[keys.DS_DELTA_QUERY] = page["query"].iloc[rows_picked[0]]
     choices = list(queries.iloc[:MAX_CHOICES])
     if ss.get(keys.DS_DELTA_QUERY) in set(queries) and ss[keys.DS_DELTA_QUERY] not in choices:
         choices.append(ss[keys.DS_DELTA_QUERY])

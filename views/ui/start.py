@@ -68,7 +68,7 @@ _PHONE_NAV_JS = """<div class="ndcg-quiet"></div><script>
   const change = %(change)d;  // the session's page changes so far
   if (change <= (window.__ndcgNavClosed || 0)) return;
   window.__ndcgNavClosed = change;
-  if (window.innerWidth > 768) return;  // Streamlit's phone layout: the navigation is in the sidebar
+  if (window.innerWidth > 768) return;  // wider than Streamlit's phone layout
   const started = Date.now();
   const close = () => {
     const button = document.querySelector('[data-testid="stSidebarCollapseButton"] button');

@@ -187,3 +187,33 @@ def lesson_buttons(prefix: str, state: PlaygroundState) -> None:
             icon=icon,
             width="stretch",
         )
+
+
+#: The rows a table sends to the browser at once. Streamlit ships a table whole: the per-query table
+#: of an accepted 10M-query upload was 551 MB, past the 200 MB a message may hold, and the page broke.
+PAGE_ROWS = 1_000
+
+
+def paged(frame: pd.DataFrame, key: str) -> pd.DataFrame:
+    """The rows of ``frame`` to draw: all of them up to :data:`PAGE_ROWS`, else one page of them, with a
+    page number (session key ``key``) and a line saying which rows show. A page past the end (the
+    table got shorter, say after a search) becomes the first."""
+    n = len(frame)
+    if n <= PAGE_ROWS:
+        return frame
+    pages = -(-n // PAGE_ROWS)
+    ss = st.session_state
+    if not isinstance(ss.get(key), int) or not 1 <= ss[key] <= pages:
+        ss[key] = 1
+    with st.container(horizontal=True, vertical_alignment="bottom", key=f"{key}_pager"):
+        page = st.number_input(
+            _("Page (1 to {pages})").format(pages=f"{pages:,}"), min_value=1, max_value=pages, step=1, key=key
+        )
+        first = (page - 1) * PAGE_ROWS
+        last = min(first + PAGE_ROWS, n)
+        st.caption(
+            _("Rows {first} to {last} of {n}, {size} at a time.").format(
+                first=f"{first + 1:,}", last=f"{last:,}", n=f"{n:,}", size=f"{PAGE_ROWS:,}"
+            )
+        )
+    return frame.iloc[first:last]
