@@ -20,7 +20,6 @@ from ndcg_core.teaching.export import (
 from ndcg_core.teaching.formula import number
 from ndcg_core.teaching.lesson import COLUMN_HELP
 from ndcg_core.teaching.playground import PlaygroundState
-from ndcg_core.teaching.slides import lesson_pdf, lesson_pptx
 from ndcg_core.variants import format_number
 
 from .markup import md_plain, md_words
@@ -167,20 +166,28 @@ def export_buttons(prefix: str, frame: pd.DataFrame, formulas, figure, name: str
 PPTX_MIME = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
 
 
+def _lesson_file(kind: str, state: PlaygroundState, lang: str) -> bytes:
+    """One whole-lesson file, built on its button's click. The slides' modules (fpdf2, python-pptx)
+    load then, not with the page: the first page's warm-up leaves nothing heavy to import."""
+    from ndcg_core.teaching import slides
+
+    return (slides.lesson_pdf if kind == "pdf" else slides.lesson_pptx)(state, lang=lang)
+
+
 def lesson_buttons(prefix: str, state: PlaygroundState) -> None:
     """The whole lesson for ``state`` as one PDF and one PowerPoint deck (:mod:`ndcg_core.teaching.slides`),
     in the page's language. Each file is built only when its button is clicked (on a thread of its
     own, a few seconds: Chromium draws the charts), so drawing the buttons costs the page nothing."""
     lang = language()  # the build runs outside the script run, where the session's language is unknown
     files = [
-        ("pdf", _("Whole lesson (PDF)"), "pdf", "application/pdf", lesson_pdf, ":material/picture_as_pdf:"),
-        ("pptx", _("Whole lesson (PowerPoint)"), "pptx", PPTX_MIME, lesson_pptx, ":material/slideshow:"),
+        ("pdf", _("Whole lesson (PDF)"), "application/pdf", ":material/picture_as_pdf:"),
+        ("pptx", _("Whole lesson (PowerPoint)"), PPTX_MIME, ":material/slideshow:"),
     ]
-    for key, label, ext, mime, build, icon in files:
+    for key, label, mime, icon in files:
         st.download_button(
             label,
-            data=functools.partial(build, state, lang=lang),
-            file_name=f"ndcg-lesson.{ext}",
+            data=functools.partial(_lesson_file, key, state, lang),
+            file_name=f"ndcg-lesson.{key}",
             mime=mime,
             key=f"{prefix}_lesson_{key}",
             on_click="ignore",
