@@ -160,12 +160,7 @@ def test_on_a_slow_phone_the_sidebar_closes_even_if_tapped_before_the_page_settl
     try:
         page = context.new_page()
         page.route(re.compile(r"/static/js/Html\.[^/]*\.js$"), lambda route: held.append(route))
-        page.goto(f"{app_url}/learn")
-        expect(page.locator(".st-key-learn_step_no")).to_be_visible(timeout=30_000)
-        page.get_by_test_id("stExpandSidebarButton").click()
-        expect(page.locator('[data-testid="stSidebar"][data-collapsed="false"]')).to_have_count(1)
-        page.locator('[data-testid="stSidebar"] a[href$="/practice"]').click()
-        expect(page.locator(".st-key-pr_exercise")).to_be_visible(timeout=30_000)
+        open_practice_from_learns_sidebar(page, app_url)
         assert held, "the page drew no st.html script"
         for route in held:
             route.continue_()
@@ -178,13 +173,18 @@ def test_on_a_slow_phone_the_sidebar_closes_even_if_tapped_before_the_page_settl
         context.close()
 
 
-def _sidebar_closes(page: Page, app_url, artifacts: Path) -> None:
+def open_practice_from_learns_sidebar(page: Page, app_url) -> None:
+    """On a phone: open Learn, open the sidebar, tap Practice in it and wait for Practice."""
     page.goto(f"{app_url}/learn")
     expect(page.locator(".st-key-learn_step_no")).to_be_visible(timeout=30_000)
     page.get_by_test_id("stExpandSidebarButton").click()
     expect(page.locator('[data-testid="stSidebar"][data-collapsed="false"]')).to_have_count(1)
     page.locator('[data-testid="stSidebar"] a[href$="/practice"]').click()
     expect(page.locator(".st-key-pr_exercise")).to_be_visible(timeout=30_000)
+
+
+def _sidebar_closes(page: Page, app_url, artifacts: Path) -> None:
+    open_practice_from_learns_sidebar(page, app_url)
     expect(page.locator('[data-testid="stSidebar"][data-collapsed="false"]')).to_have_count(0)
     page.locator(".st-key-next_practice").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "path-practice-next-390x844.png"))
