@@ -316,6 +316,14 @@ MESSAGES: dict[str, str] = {
     "class_labels_differ": N_("the items' labels must differ, so an order can name them"),
     "class_needs_relevant": N_("at least one item must be relevant (grade above 0)"),
     "class_question_source": N_("unknown question source {source}"),
+    "class_lesson_step": N_("the lesson has steps 1 to {n}; got {step}"),
+    "class_lesson_items": N_("a lesson question can send at most {n} items to the phones"),
+    "class_lesson_formula": N_(
+        "the room's questions are judged by Practice's formulas (gain = grade or 2^grade − 1, "
+        "divisor log(i + 1) or max(1, log i), any k); this list's formula gives other numbers"
+    ),
+    "class_lesson_no_question": N_("step {step} of the lesson asks the room nothing"),
+    "class_lesson_not_sent": N_("This step's question was not sent to the room: {problem}."),
     "class_type_a_number": N_("Type a number."),
     "class_give_every_item": N_("Give every item once, in your order."),
     "class_answer_too_long": N_("That answer is too long."),

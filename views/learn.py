@@ -124,6 +124,9 @@ def _load(state: LearnState, warnings: list[str]) -> None:
     ss = st.session_state
     ss[keys.LEARN_STEP] = state.step
     ss[keys.LEARN_PRESENT] = state.present
+    ss[keys.LEARN_ROOM] = state.room
+    if state.key is not None:  # checked once the page knows the room (views.room.lesson_link)
+        ss[keys.LEARN_GIVEN_KEY] = (state.room, state.key)
     ss[keys.LEARN_WARNINGS] = (state, warnings)
 
 
@@ -141,7 +144,7 @@ def _link_warnings() -> None:
 
 def _state() -> LearnState:
     ss = st.session_state
-    return LearnState(step=ss[keys.LEARN_STEP], present=ss[keys.LEARN_PRESENT])
+    return LearnState(step=ss[keys.LEARN_STEP], present=ss[keys.LEARN_PRESENT], room=ss.get(keys.LEARN_ROOM))
 
 
 def _go(delta: int) -> None:
@@ -379,7 +382,7 @@ def _figure(step: LessonStep, state, ex):
     return state_figure(state, STEP_CHARTS.get(step.number, "gains"))
 
 
-def _nav(present: bool, step: LessonStep | None = None) -> None:
+def _nav(present: bool, step: LessonStep | None = None, room=None, number: int | None = None) -> None:
     ss = st.session_state
     n = ss[keys.LEARN_STEP]
     with st.container(horizontal=True, key="learn_nav", vertical_alignment="center"):
@@ -411,7 +414,7 @@ def _nav(present: bool, step: LessonStep | None = None) -> None:
                 key="learn_reveal",
                 icon=":material/visibility_off:" if shown else ":material/visibility:",
                 on_click=_toggle_shown,
-                args=(n,),
+                args=(n, room, number),
                 shortcut="A",
                 help=_("Until you reveal it, the number the step asks for reads ? everywhere on the screen."),
             )
@@ -426,14 +429,18 @@ def _nav(present: bool, step: LessonStep | None = None) -> None:
                 shortcut="Esc",
             )
             history_buttons("learn_presenter", inline=True)
-            if step is not None:  # a list NDCG can be computed on
-                with st.popover(
-                    _("Slides"),
-                    icon=":material/download:",
-                    help=_("The whole lesson as one PDF or one PowerPoint deck, one step a page."),
-                    key="learn_slides",
-                ):
-                    lesson_buttons("learn_presenter", current_state())
+            from views.room.lesson_link import room_menu  # loads the database layer: presenter mode only
+
+            with st.container(key="learn_corner", horizontal=True, width="content"):  # top right
+                room_menu(room)
+                if step is not None:  # a list NDCG can be computed on
+                    with st.popover(
+                        _("Slides"),
+                        icon=":material/download:",
+                        help=_("The whole lesson as one PDF or one PowerPoint deck, one step a page."),
+                        key="learn_slides",
+                    ):
+                        lesson_buttons("learn_presenter", current_state())
         else:
             ss[keys.LEARN_PRESENT_TOGGLE] = ss[keys.LEARN_PRESENT]
             st.toggle(
@@ -487,13 +494,28 @@ def _k_buttons() -> None:
     )
 
 
-def _toggle_shown(n: int) -> None:
+def _toggle_shown(n: int, room=None, number: int | None = None) -> None:
     st.session_state[keys.LEARN_SHOWN] ^= {n}
+    if room is not None and number is not None and n in st.session_state[keys.LEARN_SHOWN]:
+        from views.room import lesson_link
+
+        lesson_link.reveal(room, number)
 
 
-def _presenter(step: LessonStep, ex) -> None:
-    """The step at projector size; the number it asks the room for stays "?" until revealed."""
-    view = screen(step, step.number in st.session_state[keys.LEARN_SHOWN])
+def _presenter(step: LessonStep, ex, state) -> None:
+    """The step at projector size; the number it asks the room for stays "?" until revealed. With a
+    room, its question goes to the phones and the room's answers stand beside the table."""
+    ss = st.session_state
+    revealed = step.number in ss[keys.LEARN_SHOWN]
+    room = number = results = None
+    if ss.get(keys.LEARN_ROOM):
+        from views.room import lesson_link  # only with a room: it loads the database layer
+
+        room = lesson_link.linked()
+        number = None if room is None else lesson_link.question_number(room, step, state, revealed)
+        results = None if number is None else lesson_link.Results.of(room, number, revealed)
+        lesson_link.room_notes()
+    view = screen(step, revealed)
     st.html(PRESENT_CSS)
     focused_space_presses_the_button(".st-key-learn_next_space")  # Space on a focused Previous: back
     with st.container(key="learn_stage"):
@@ -508,15 +530,21 @@ def _presenter(step: LessonStep, ex) -> None:
             answer = f' <span class="answer">{html.escape(view.answer)}</span>' if view.answer else ""
             paragraphs += f'<p class="ask">{html.escape(ask)}{answer}</p>'
         st.html(f'<div class="learn-text">{paragraphs}</div>')
-        if step.number in STEP_CHARTS:  # numbers, formula and chart beside the table: 10 rows fit 1280×720
+        if step.number in STEP_CHARTS or room is not None:  # beside the table: 10 rows fit 1280×720
             table, side = st.columns([0.56, 0.44], gap="medium")
             with table, st.container(key="learn_table"):
                 st.html(_html_table(*screen_table(ex, view)))
             with side, st.container(key="learn_present_side"):
                 _metrics(step, ex, revealed=view.hidden_metric is None)
+                if results is not None:
+                    results.numbers()
                 for formula in view.formulas:
                     st.latex(formula)
-                if view.chart:  # never while a number reads "?": the chart would show it
+                if results is not None:  # the room's answers, in the chart's place
+                    results.details()
+                elif room is not None and step.question is None:
+                    lesson_link.join_panel(room)
+                elif view.chart:  # never while a number reads "?": the chart would show it
                     with st.container(key="learn_present_chart"):
                         projected_chart(_figure(step, current_state(), ex))
         else:
@@ -525,7 +553,7 @@ def _presenter(step: LessonStep, ex) -> None:
                 st.latex(formula)
             with st.container(key="learn_table"):
                 st.html(_html_table(*screen_table(ex, view)))
-    _nav(present=True, step=step)
+    _nav(present=True, step=step, room=room, number=number)
 
 
 def _list_panel() -> None:
@@ -615,7 +643,7 @@ def render() -> None:
         state = current_state()
         ex, problem = _explain(state)
         if ex is not None:
-            _presenter(lesson_step(ss[keys.LEARN_STEP], ex), ex)
+            _presenter(lesson_step(ss[keys.LEARN_STEP], ex), ex, state)
         else:
             st.html(PRESENT_CSS)
             st.info(problem)

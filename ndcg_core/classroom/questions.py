@@ -6,6 +6,8 @@ A question is stored as a small JSON-able *definition* (a dict), rebuilt into a 
 
 * ``{"source": "practice", "seed": 7, "number": 1, "kind": "metric", "level": 1}``: one of
   Practice's generated exercises (:func:`~ndcg_core.teaching.practice.make_exercise`).
+* ``{"source": "lesson", "step": 4, ...}``: presenter mode's lesson question on its list
+  (:mod:`.lesson_questions`).
 * ``{"source": "playground", "labels": [...], "grades": [...], "formula": {...}, "ask": "ndcg"}``:
   the playground's list with a question (``ask``: ``"dcg"``, ``"idcg"``, ``"ndcg"``, or
   ``"highest"``: put the items in the order with the highest NDCG).
@@ -27,9 +29,10 @@ from typing import Any
 
 from ..errors import NDCGError
 from ..i18n import N_, _
-from ..spec import Spec
 from ..teaching.practice import KINDS, LEVELS, MISTAKES, Exercise, Feedback, Question, check, make_exercise
 from ..teaching.practice import Formula as PracticeFormula
+from .formulas import BadQuestion, formula_of_spec
+from .lesson_questions import lesson_exercise
 
 __all__ = [
     "ASKS",
@@ -65,27 +68,11 @@ class BadAnswer(NDCGError):
     the student."""
 
 
-class BadQuestion(NDCGError):
-    """A definition that does not describe a question."""
-
-
 def practice_definition(seed: int, number: int, kind: str, level: int) -> dict[str, Any]:
     """The definition of one of Practice's exercises."""
     if kind not in KINDS or level not in LEVELS:
         raise BadQuestion("class_exercise", kind=repr(kind), level=repr(level))
     return {"source": "practice", "seed": int(seed), "number": int(number), "kind": kind, "level": int(level)}
-
-
-def formula_of_spec(spec: Spec) -> PracticeFormula | None:
-    """The playground's formula as a Practice formula, or None when Practice cannot state it.
-
-    Practice's questions know linear or exponential gains and the log2(i + 1) or
-    Järvelin–Kekäläinen discounts, with any log base and cutoff.
-    """
-    v = spec.variant
-    if v.gain not in ("linear", "exponential") or v.discount not in ("log", "jarvelin"):
-        return None
-    return PracticeFormula(k=v.k, gain=v.gain, discount=v.discount, log_base=v.log_base)
 
 
 def playground_definition(
@@ -121,6 +108,8 @@ def exercise(definition: Mapping[str, Any]) -> Exercise:
         return make_exercise(
             definition["seed"], definition["number"], definition["kind"], definition["level"]
         )
+    if source == "lesson":
+        return lesson_exercise(definition)
     if source != "playground":
         raise BadQuestion("class_question_source", source=repr(source))
     f = definition["formula"]

@@ -120,8 +120,9 @@ class Question:
     A number question has ``exact`` and, in ``mistakes``, the value each common mistake gives
     (``(id, values)`` pairs, ids of :data:`ndcg_core.teaching.practice.MISTAKES`, computed by
     the engine); ``quantity`` names what is asked (``"ndcg"``, ...) where a mistake reads
-    differently for it. A choice question has two ``choices`` and the right one in ``answer``.
-    ``why`` is the one-line working shown with the answer.
+    differently for it, and ``position`` the row of a step-table cell it asks. A choice question
+    has two ``choices`` and the right one in ``answer``. ``why`` is the one-line working shown
+    with the answer.
     """
 
     prompt: str
@@ -131,6 +132,7 @@ class Question:
     answer: str | None = None
     mistakes: tuple[tuple[str, tuple[float, ...]], ...] = ()
     quantity: str | None = None
+    position: int | None = None  # the step-table row a cell question asks about
 
 
 @dataclass(frozen=True)
@@ -289,6 +291,7 @@ def _gain_step(ex: Explanation) -> LessonStep:
         exact=gain,
         mistakes=_mistakes(_gain_mistakes(ex, top)),
         quantity="gain",
+        position=top,
     )
     return LessonStep(
         2,
@@ -356,6 +359,7 @@ def _discount_step(ex: Explanation) -> LessonStep:
         exact=d,
         mistakes=_mistakes(_divisor_mistakes(ex, p)),
         quantity="divisor",
+        position=p,
     )
     return LessonStep(
         3,
@@ -402,6 +406,7 @@ def _dcg_step(ex: Explanation) -> LessonStep:
         exact=dg,
         mistakes=_mistakes(wrong),
         quantity="discounted_gain",
+        position=p,
     )
     return LessonStep(
         4,

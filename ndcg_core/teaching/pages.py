@@ -6,7 +6,8 @@ The Playground's list travels in the link as :class:`~ndcg_core.teaching.playgro
 ============  ==============================  ===========================================
 page          parameters                      state
 ============  ==============================  ===========================================
-Learn         ``step``, ``present``           :class:`LearnState`
+Learn         ``step``, ``present``,          :class:`LearnState`
+              ``room``, ``key``
 Practice      ``seed``, ``ex``, ``level``,    :class:`PracticeState`
               ``kind``
 Class         ``room``, ``key``, ``me``       :class:`ClassState`
@@ -25,10 +26,10 @@ back, defaults left out (except those that mark a link as the page's own, always
 parameter: then the session's own state stands). ``views.ui.share`` adopts and writes them for every page.
 
 >>> LearnState.from_params({"step": "4", "present": "1"})
-(LearnState(step=4, present=True), [])
+(LearnState(step=4, present=True, room=None, key=None), [])
 >>> state, warnings = LearnState.from_params({"step": "99"})
 >>> state, [(w.code, w.values["problem"].code) for w in warnings]
-(LearnState(step=7, present=False), [('share_link_param', 'not_whole_in_range')])
+(LearnState(step=7, present=False, room=None, key=None), [('share_link_param', 'not_whole_in_range')])
 >>> print(warnings[0])
 Share link parameter 'step': '99' is not a whole number from 1 to 7; using step 7 instead.
 >>> PracticeState(seed=7, ex=2, kind="cell").to_params()
@@ -70,13 +71,21 @@ class LearnState:
     A step out of 1..7 (:data:`~ndcg_core.teaching.lesson.N_STEPS`) opens the nearest step, and
     one that is not a whole number the first; ``present=1`` is presenter mode, ``0`` (or none) the
     lesson page. Any other value falls back so, and a warning names the parameter, the value
-    received and what is expected.
+    received and what is expected. ``room`` is the Class room the presenter's lesson drives (its
+    questions go to the room's phones); a link may bring the room's lecturer ``key``, which the page
+    checks and keeps off the address bar, as the Class page does (it is never written).
+
+    >>> state, warnings = LearnState.from_params({"step": "2", "present": "1", "room": "ABC234", "key": "s3"})
+    >>> state.key, state.to_params()
+    ('s3', {'step': '2', 'present': '1', 'room': 'ABC234'})
     """
 
     step: int = 1
     present: bool = False
+    room: str | None = None
+    key: str | None = None
 
-    PARAMS: ClassVar[tuple[str, ...]] = ("step", "present")
+    PARAMS: ClassVar[tuple[str, ...]] = ("step", "present", "room", "key")
 
     @classmethod
     def carried_by(cls, params: Mapping[str, str]) -> bool:
@@ -107,11 +116,18 @@ class LearnState:
                     fallback=Message("lesson_not_presenting"),
                 )
             )
-        return cls(step=step, present=present == "1"), warnings
+        room = params.get("room") or None
+        key = (params.get("key") or None) if room else None
+        return cls(step=step, present=present == "1", room=room, key=key), warnings
 
     def to_params(self) -> dict[str, str]:
-        """``step`` always (it marks the link as Learn's), ``present`` only in presenter mode."""
-        return {"step": str(self.step), **({"present": "1"} if self.present else {})}
+        """``step`` always (it marks the link as Learn's), ``present`` only in presenter mode, ``room``
+        when the lesson drives one (never ``key``)."""
+        return {
+            "step": str(self.step),
+            **({"present": "1"} if self.present else {}),
+            **({"room": self.room} if self.room else {}),
+        }
 
 
 #: The share link's ranges of Practice's whole numbers (parameter: lowest, highest).

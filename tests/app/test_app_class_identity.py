@@ -18,68 +18,23 @@ import re
 from pathlib import Path
 
 import pytest
-import streamlit as st
+from room_support import cookies, data_dir, db, ok, open_page, params, texts, wanted_cookies  # noqa: F401 (fixtures)
 from streamlit.testing.v1 import AppTest
 
-from ndcg_core.classroom import CODE_ALPHABET, RateLimit, Store
+from ndcg_core.classroom import CODE_ALPHABET, RateLimit
 from ndcg_core.classroom.limits import CODE_TRIES, CODE_TRIES_SECONDS
 from views.room import common
 from views.room.common import lecturer_cookie, student_cookie
-from views.ui import keys, learner
+from views.ui import keys
 from views.ui.markup import md_plain
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "views/classroom.py"
 NOT_TAKEN = "was not used: type your name to join"
 NOT_KNOWN = "is not known to the room: type your name to join again"
 
 
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("NDCG_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("NDCG_TRUSTED_PROXIES", raising=False)
-    st.cache_resource.clear()  # the page's one store per process: a new one on this test's file
-    yield tmp_path
-    st.cache_resource.clear()
-
-
-@pytest.fixture
-def cookies(monkeypatch):
-    """The cookies the next sessions' browser sends (a dict the test fills)."""
-    jar: dict[str, str] = {}
-    monkeypatch.setattr(learner, "browser_cookies", lambda: dict(jar))
-    return jar
-
-
-def db(data_dir: Path) -> Store:
-    return Store(f"sqlite:///{data_dir / 'classroom.sqlite3'}")
-
-
 def page(params: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page(PAGE)
-    for name, value in (params or {}).items():
-        at.query_params[name] = value
-    return ok(at.run())
-
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def params(at: AppTest) -> dict[str, str]:
-    return {k: v[0] if isinstance(v, list) else v for k, v in at.query_params.items()}
-
-
-def wanted_cookies(at: AppTest) -> dict[str, str]:
-    """The cookies this session asked the browser to keep."""
-    return dict(at.session_state[keys.LR_COOKIES]) if keys.LR_COOKIES in at.session_state else {}
-
-
-def texts(at: AppTest) -> str:
-    kinds = ("markdown", "caption", "error", "warning", "info", "success", "code")
-    return "\n".join(str(x.value) for kind in kinds for x in at.get(kind))
+    return open_page(PAGE, params)
 
 
 def asks_for_a_name(at: AppTest) -> bool:

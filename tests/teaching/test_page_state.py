@@ -22,8 +22,11 @@ PAGES = (LearnState, PracticeState, ClassState)
 
 def test_the_pages_parameters_are_their_own():
     """No page reads another's parameter, nor the playground's or the language's."""
-    # Except "present": Learn's presenter mode and Class's results screen, both the projector's view.
-    names = [name for page in PAGES for name in page.PARAMS if name != "present"]
+    # Except those Learn and Class share, meaning the same: "present" (Learn's presenter mode and
+    # Class's results screen, both the projector's view), "room" and "key" (the Class room a
+    # presenter's lesson drives, and its lecturer key).
+    shared = {"present", "room", "key"}
+    names = [name for page in PAGES for name in page.PARAMS if name not in shared]
     playground = {o.url_key for o in SCHEMA} | {"rel", "labels", "scores", "pool", "pool_labels", "preset"}
     playground |= {"state", "gains"}  # a compact link; older links' gain table
     assert len(names) == len(set(names))
@@ -217,6 +220,6 @@ def test_a_page_reads_only_its_own_parameters_of_a_full_link():
         "room": "ABC234",
         "lang": "zh",
     }
-    assert LearnState.from_params(link) == (LearnState(3), [])
+    assert LearnState.from_params(link) == (LearnState(3, room="ABC234"), [])
     assert PracticeState.from_params(link) == (PracticeState(seed=7, ex=2), [])
     assert ClassState.from_params(link) == (ClassState("ABC234"), [])

@@ -19,12 +19,15 @@ answers are rate-limited per client and per student (:mod:`ndcg_core.classroom.l
 from __future__ import annotations
 
 import functools
+import html
 import math
 import os
 from collections.abc import Sequence
 from dataclasses import replace
 from urllib.parse import quote, urlencode
 
+import pandas as pd
+import segno
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -42,11 +45,16 @@ from ndcg_core.classroom import (
 from ndcg_core.classroom.limits import ANSWERS, ANSWERS_SECONDS, CODE_TRIES, CODE_TRIES_SECONDS
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import N_, _
+from ndcg_core.teaching.export import table_html
+from ndcg_core.teaching.formula import trimmed
+from ndcg_core.teaching.lesson import COLUMN_HELP
 from ndcg_core.teaching.pages import ClassState
 from ndcg_core.teaching.practice import Exercise
+from ndcg_core.variants import format_number
 from views.ui import keys, learner
 from views.ui.language import ui_params
 from views.ui.markup import md_escape
+from views.ui.tables import HEADERS, table_box
 
 #: How often the lecturer's live view and the students' waiting screen ask the database.
 LIVE_EVERY = 1.0
@@ -242,13 +250,27 @@ def join_base() -> JoinBase:
     )
 
 
+#: The pages a lecturer runs a room from: their own address ends in one of these paths.
+ROOM_PAGES = ("/class", "/learn")
+
+
 def join_link(code: str, base: JoinBase | None = None, key: str | None = None) -> str:
     """The students' link to room ``code``, on :func:`join_base`; with ``key``, the lecturer's link."""
     base = (base or join_base()).url.rstrip("/")
-    base = base.removesuffix("/class")  # the lecturer's own address ends in this page's path
+    for page in ROOM_PAGES:  # the lecturer's own address ends in the page's path
+        base = base.removesuffix(page)
     # Students see the room's language.
     params = {**ClassState(room=code, key=key).to_params(), **ui_params()}
     return f"{base}/class?{urlencode(params, quote_via=quote)}"
+
+
+def qr_html(address: str, width: int | None = None) -> str:
+    """The QR code of ``address`` as an ``<img>`` whose text alternative names the address (st.image
+    draws none); ``width`` in CSS pixels, or None to leave the size to the page's CSS."""
+    source = segno.make(address, error="m").svg_data_uri(scale=10, border=2, dark="#0f172a")
+    alt = _("QR code of the join link {link}").format(link=address)
+    size = "" if width is None else f' width="{width}" style="max-width: 100%; height: auto"'
+    return f'<img src="{html.escape(source)}" alt="{html.escape(alt)}"{size}>'
 
 
 #: What the store raises when the database cannot be reached (SQLAlchemy) or the environment does
@@ -294,11 +316,16 @@ def guarded(callback):
     return run
 
 
-def show_exercise(e: Exercise) -> None:
-    """The question's data as Markdown tables of escaped text: drawn at once, readable on a phone."""
+#: The kinds of question whose one formula the room is told (a lesson's question included).
+STATES_FORMULA = frozenset({"cell", "metric", "drag", "lesson"})
+
+
+def show_exercise(e: Exercise, steps: pd.DataFrame | None = None) -> None:
+    """The question's data as Markdown tables of escaped text: drawn at once, readable on a phone.
+    ``steps``: a lesson question's step table as far as its step shows it, in place of the list."""
     with st.container(key="cl_prompt"):
         st.markdown(md_escape(e.prompt))
-    if e.kind in {"cell", "metric", "drag"}:
+    if e.kind in STATES_FORMULA:
         st.markdown(_("**Formula:** {formula}").format(formula=md_escape(e.formula.describe())))
     with st.container(key="cl_data"):
         if e.kind == "winner":
@@ -317,7 +344,21 @@ def show_exercise(e: Exercise) -> None:
             return
         if e.scores is not None:
             st.caption(_("The scores decide the order, highest first; equal scores are a tie."))
-        st.markdown(_list_table(e.labels, e.grades, e.scores))
+        if steps is not None:
+            table = table_html(
+                steps,
+                # Trimmed (3, 1.585): a phone has no room for 3.000 in every column.
+                formats={
+                    c: format_number if c == "Grade" else trimmed
+                    for c in steps.columns
+                    if steps[c].dtype.kind == "f"
+                },
+                labels={c: _(HEADERS.get(c, c)) for c in steps.columns},
+                titles={c: _(COLUMN_HELP[c]) for c in steps.columns if c in COLUMN_HELP},
+            )
+            table_box(table, _("The step table so far"))
+        else:
+            st.markdown(_list_table(e.labels, e.grades, e.scores))
         if e.ideal is not None and e.ideal_labels is not None:
             n = len(e.grades)
             st.markdown(

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import html
 import secrets
 from dataclasses import replace
 from urllib.parse import urlsplit
 
 import plotly.graph_objects as go
-import segno
 import streamlit as st
 
 from ndcg_core.classroom import (
@@ -43,6 +41,7 @@ from .common import (
     join_base,
     join_link,
     polling_failed,
+    qr_html,
     set_link,
     show_exercise,
 )
@@ -193,13 +192,7 @@ def join_panel(code: str, key: str) -> None:
             st.markdown(md_escape(code))
         st.caption(_("Students scan the code or open the link, then type their name."))
     with picture, st.container(key="cl_qr"):
-        # An <img> with a text alternative (st.image draws none): the address the code holds.
-        source = segno.make(link, error="m").svg_data_uri(scale=10, border=2, dark="#0f172a")
-        alt = _("QR code of the join link {link}").format(link=link)
-        st.html(
-            f'<img src="{html.escape(source)}" alt="{html.escape(alt)}" width="{QR_WIDTH}" '
-            f'style="max-width: 100%; height: auto">'
-        )
+        st.html(qr_html(link, QR_WIDTH))
     with st.container(key="cl_join_link"):  # wraps instead of scrolling (assets: CSS of views.room.common)
         st.code(link, language=None, wrap_lines=True)
     address_note(base)
@@ -334,7 +327,10 @@ def question_panel(
 def answers_figure(e: Exercise, summary: Summary, revealed: bool) -> go.Figure:
     title = ngettext("{n} answer", "{n} answers", summary.answered).format(n=summary.answered)
     if e.answer_type == "choice":
-        labels = [chr(ord("A") + i) if e.kind == "winner" else str(i + 1) for i in range(len(e.choices))]
+        if e.kind == "lesson":  # the lesson's choices are short: a grade, yes or no
+            labels = list(e.choices)
+        else:
+            labels = [chr(ord("A") + i) if e.kind == "winner" else str(i + 1) for i in range(len(e.choices))]
         if revealed:  # the right choice is marked by more than its colour
             labels[e.answer_choice] += " ✓"
         colours = [
@@ -344,6 +340,8 @@ def answers_figure(e: Exercise, summary: Summary, revealed: bool) -> go.Figure:
             go.Bar(x=labels, y=list(summary.choices), marker_color=colours, text=list(summary.choices))
         )
         fig.update_layout(xaxis_title=_("Choice"), yaxis_title=_("Students"))
+        # Choices are names, not numbers: "1", "2 ✓", "3" read as numbers would drop the ✓ bar.
+        fig.update_xaxes(type="category")
     else:
         axis = _("NDCG of the order") if e.answer_type == "order" else _("Answer")
         values = list(summary.values)

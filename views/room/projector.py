@@ -10,10 +10,8 @@ students' join link. The lecturer opens, closes and reveals from here too (keys 
 
 from __future__ import annotations
 
-import html
 from dataclasses import replace
 
-import segno
 import streamlit as st
 
 from ndcg_core.classroom import QuestionInfo, RoomExpired, RoomNotFound, correct_answer, exercise
@@ -22,7 +20,18 @@ from ndcg_core.teaching.practice import Exercise
 from ndcg_core.variants import format_number
 from views.ui.markup import md_escape
 
-from .common import LIVE_EVERY, STATUS_TEXT, get_store, guarded, join_base, join_link, link, set_link
+from .common import (
+    LIVE_EVERY,
+    STATES_FORMULA,
+    STATUS_TEXT,
+    get_store,
+    guarded,
+    join_base,
+    join_link,
+    link,
+    qr_html,
+    set_link,
+)
 from .lecturer import answers_figure, mistakes_panel
 
 #: Sizes in viewport units, so the same screen fits 1280×720 and 1920×1080: numbers 4.2vw (54 px at
@@ -84,9 +93,7 @@ def _join(code: str) -> None:
     with st.container(key="cp_code"):
         st.markdown(md_escape(code))
     with st.container(key="cp_qr"):
-        source = segno.make(address, error="m").svg_data_uri(scale=10, border=2, dark="#0f172a")
-        alt = _("QR code of the join link {link}").format(link=address)
-        st.html(f'<img src="{html.escape(source)}" alt="{html.escape(alt)}">')
+        st.html(qr_html(address))
     with st.container(key="cp_join"):
         st.markdown(_("**Join at**"))
         st.code(address, language=None, wrap_lines=True)
@@ -164,7 +171,7 @@ def data_lines(e: Exercise) -> list[str]:
         lines.append(
             _("Judged but not retrieved: {items}").format(items=_items(e.ideal_labels[n:], e.ideal[n:]))
         )
-    if e.kind in {"cell", "metric", "drag"}:
+    if e.kind in STATES_FORMULA:
         lines.append(_("Formula: {formula}").format(formula=e.formula.describe()))
     return lines
 

@@ -20,6 +20,7 @@ from ndcg_core.classroom import (
     exercise,
     feedback,
 )
+from ndcg_core.classroom.lesson_questions import lesson_table
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import _
 from ndcg_core.teaching.practice import Exercise, focus_rows
@@ -146,10 +147,11 @@ def watch(code: str, drawn: tuple[int, str] | None) -> None:
 def student_question(code: str, q: QuestionInfo) -> None:
     ss = st.session_state
     e = exercise(q.definition)
+    steps = lesson_table(q.definition) if q.definition.get("source") == "lesson" else None
     mine = get_store().my_answer(code, student_token(code), q.number)
     with st.container(key="cl_student_question", border=True):
         st.markdown(_("**Question {n}**").format(n=q.number))
-        show_exercise(e)
+        show_exercise(e, steps)
         if q.status == "open":
             answer_area(code, q.number, e)
             error = ss.get(keys.CL_ANSWER_ERROR)

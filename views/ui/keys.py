@@ -124,6 +124,14 @@ LEARN_EXAMPLE = "learn_example"
 LEARN_PRESENT_TOGGLE = "learn_present_toggle"
 LEARN_SHOWN = "learn_shown"  # steps whose answer the presenter revealed to the room
 LEARN_CHOICE = "learn_choice_"  # + the step: a choice prediction's radio
+LEARN_ROOM = "learn_room"  # the Class room (its code) the presenter's lesson drives, or None
+LEARN_GIVEN_KEY = "learn_given_key"  # (room, key) a link brought, for the page to check and take off
+LEARN_ROOM_REFUSED = "learn_room_refused"  # the room a link named that this browser cannot run
+LEARN_ROOM_ASKED = "learn_room_asked"  # {(room, step): (definition JSON, question number)} sent to the room
+LEARN_ROOM_CURRENT = (
+    "learn_room_current"  # (room, question number) this page last made the room's current one
+)
+LEARN_ROOM_PROBLEM = "learn_room_problem"  # why the step's question could not be sent (a coded message)
 
 
 def learn_choice(step: int) -> str:

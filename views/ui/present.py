@@ -44,8 +44,16 @@ table.learn-table tr:not(.beyond) + tr.beyond td { border-top: 3px dashed #47556
 .st-key-learn_nav button p { font-size: 1.1vw; }
 .st-key-learn_nav { margin-top: 0.4vw; }
 .st-key-learn_hidden_keys { display: none !important; }
-/* The whole lesson's downloads: out of the flow, top right, so the slide keeps its room. */
-.st-key-learn_slides { position: fixed; top: 1.2vw; right: 2.6vw; z-index: 5; }
+/* The room menu and the whole lesson's downloads: out of the flow, top right, so the slide keeps its room. */
+.st-key-learn_corner { position: fixed !important; top: 1.2vw; right: 2.6vw; left: auto !important;
+  width: auto !important; z-index: 5; }
+.learn-room-line { font-size: 1.6vw; line-height: 1.1; margin: 0; color: #0b1220; }
+.learn-room-line b { font-size: 2.6vw; font-weight: 800; }
+/* A room the lesson drives: its join panel on step 1, its answers beside the table. */
+.st-key-learn_room_join p { font-size: 1.3vw; margin: 0; }
+.st-key-learn_room_join img { width: min(17vw, 38vh); height: auto; display: block; }
+.st-key-learn_room_join code { font-size: 1.1vw; white-space: pre-wrap !important; word-break: break-all; }
+.learn-room-mistake { font-size: 1.1vw; line-height: 1.25; margin: 0; color: #0b1220; }
 .st-key-learn_present_side .katex { font-size: 1.15vw; }
 .st-key-learn_present_side .katex-display { margin: 0.1vw 0; }
 .st-key-learn_present_side [data-testid="stMetricLabel"] p { font-size: 1.2vw; }
@@ -81,5 +89,10 @@ def projected_chart(figure) -> None:
         config={"displayModeBar": False},
         theme=None,  # the figure's own type sizes, not Streamlit's
     )
+    screen_reader_numbers(figure)
+
+
+def screen_reader_numbers(figure) -> None:
+    """A projected chart's numbers as a table only screen readers see, its summary as the caption."""
     numbers = table_html(chart_table(figure), caption=chart_summary(figure))
     st.html(f'<div class="ndcg-sr-only">{numbers}</div>')

@@ -18,7 +18,7 @@ from ...i18n import N_, _
 from ..answers import MAX_DECIMALS, MISTAKE, RIGHT, TOO_ROUGH, parse_answer
 from ..formula import dcg_latex, ndcg_latex, trimmed
 from .generators import _order_reaches
-from .mistakes import judge_question, mistake_text, wrong_formula
+from .mistakes import MISTAKES, judge_question, mistake_text, wrong_formula
 from .model import QUANTITIES, Exercise, Feedback, Question
 
 
@@ -220,9 +220,20 @@ def _check_choice(exercise: Exercise, choice: Any) -> Feedback:
         return _unreadable(Message("no_choice"))
     right = exercise.choices[exercise.answer_choice]
     if choice == exercise.answer_choice:
-        message = _("Right: {why}.").format(why=right)
+        message = _("Right: {why}.").format(why=exercise.why or right)
         return Feedback(True, message, diagnosis=message)
     picked = exercise.choices[choice]
+    if exercise.why:  # a choice that states its working (a lesson's question, sent to a room)
+        found = exercise.choice_mistakes[choice] if exercise.choice_mistakes else ()
+        named = [m for m in found if m in MISTAKES]
+        diagnosis = _("Not this one: you picked '{picked}'.").format(picked=picked)
+        if named:
+            reasons = _("; or you ").join(_(mistake_text(m, None)) for m in named)
+            diagnosis = _("Not this one: it looks like you {reasons}.").format(reasons=reasons)
+        message = _("{diagnosis} The answer is: {right} ({why}).").format(
+            diagnosis=diagnosis, right=right, why=exercise.why
+        )
+        return Feedback(False, message, mistakes=tuple(found), diagnosis=diagnosis)
     if exercise.kind == "winner":
         values = dict(exercise.values)
         detail = _(

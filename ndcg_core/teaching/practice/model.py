@@ -231,6 +231,8 @@ class Exercise:
     alt_formula: Formula | None = None  # the second formula (kind "winner")
     values: tuple[tuple[str, float], ...] = ()  # what each choice computes to, for hints
     candidates: tuple[Candidate, ...] = ()  # kind "formula": the formulas behind the choices
+    why: str = ""  # the answer's one-line working, when the exercise states it (a lesson's question)
+    choice_mistakes: tuple[tuple[str, ...], ...] = ()  # per choice: the MISTAKES ids that lead to it
 
     @property
     def answer_type(self) -> str:

@@ -1,0 +1,128 @@
+"""Issue 26, part 1 through AppTest: the presenter's lesson drives a Class room.
+
+``/learn?present=1&room=CODE&key=SECRET`` (or "Start a room") links the lesson to a room; each step
+that asks the room opens its question on the phones, "Answered N" counts live, and the reveal
+closes the question, shows the room's results on the projector and the feedback on the phones.
+Expected numbers are closed forms on Wikipedia's D1..D6 (the default list: 3, 2, 3, 0, 1, 2 under
+rel1 + Σ rel_i / log2 i).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from room_support import cookies, data_dir, db, ok, open_page, params, texts, wanted_cookies  # noqa: F401 (fixtures)
+from streamlit.testing.v1 import AppTest
+
+from views.room.common import lecturer_cookie
+from views.ui import keys
+
+pytestmark = pytest.mark.app
+
+DG3 = 3 / math.log2(3)  # D3's discounted gain: the question of step 4
+
+
+def lesson(params: dict[str, str]) -> AppTest:
+    return open_page("views/learn.py", {"present": "1", **params})
+
+
+def html(at: AppTest) -> str:
+    return "\n".join(str(h.value) for h in at.get("html"))
+
+
+def step(at: AppTest, key: str) -> AppTest:
+    return ok(at.button(key=key).click().run())
+
+
+def test_a_key_link_drives_the_room_and_leaves_the_address_bar_without_the_key(data_dir):
+    store = db(data_dir)
+    code, key = store.create_room()
+    at = lesson({"step": "4", "room": code, "key": key})
+    assert params(at)["room"] == code and "key" not in params(at)
+    assert wanted_cookies(at)[lecturer_cookie(code)] == key
+    assert key not in texts(at) + html(at)
+    (question,) = store.questions(code, key)
+    assert (question.definition["source"], question.definition["step"], question.status) == (
+        "lesson",
+        4,
+        "open",
+    )
+    assert store.room(code).current.number == question.number
+    assert "Answered <b>0</b>" in html(at)
+    assert f"{DG3:.3f}" not in texts(at) + html(at)  # the asked number reads "?" until revealed
+
+
+def test_the_room_answers_and_the_reveal_shows_how_it_did(data_dir):
+    store = db(data_dir)
+    code, key = store.create_room()
+    at = lesson({"step": "4", "room": code, "key": key})
+    number = store.room(code).current.number
+    for name, typed in (("Ada", f"{DG3:.3f}"), ("Bo", "1.5"), ("Cy", "1.89")):
+        store.submit(code, store.join(code, name).token, number, typed)
+    at = step(at, "learn_reveal")
+    assert store.room(code).current.status == "revealed"  # answers closed, phones get their feedback
+    shown = html(at)
+    assert "Answered <b>3</b>" in shown and "Right <b>67%</b>" in shown
+    # 3 / log2(3 + 1) = 1.5: the divisor log2(i + 1) where max(1, log2 i) was asked.
+    assert "33% of the answers: divided by log2(i+1)" in shown
+    assert len(at.get("plotly_chart")) == 1  # the answers' histogram, in the step chart's place
+
+
+def test_each_step_asks_once_and_going_back_shows_its_question_again(data_dir):
+    store = db(data_dir)
+    code, key = store.create_room()
+    at = lesson({"step": "1", "room": code, "key": key})
+    assert store.questions(code, key) == []  # step 1 asks nothing: it shows how to join
+    assert f"/class?room={code}" in texts(at)
+    for expected in (2, 3, 4):
+        at = step(at, "learn_next")
+        assert [q.definition["step"] for q in store.questions(code, key)][-1] == expected
+    at = step(at, "learn_prev")
+    assert len(store.questions(code, key)) == 3  # step 3's question again, not a new one
+    assert store.room(code).current.definition["step"] == 3
+
+
+def test_a_revealed_step_keeps_its_question_when_k_changes(data_dir):
+    store = db(data_dir)
+    code, key = store.create_room()
+    at = step(lesson({"step": "7", "room": code, "key": key}), "learn_reveal")
+    at = step(at, "learn_k_down")
+    assert len(store.questions(code, key)) == 1
+    assert store.room(code).current.status == "revealed"
+
+
+def test_start_a_room_from_presenter_mode(data_dir):
+    at = step(lesson({"step": "2"}), "learn_room_start")
+    code = params(at)["room"]
+    key = at.session_state[keys.CL_KEYS][code]
+    (question,) = db(data_dir).questions(code, key)
+    assert question.definition["step"] == 2 and question.status == "open"
+
+
+@pytest.mark.parametrize("wrong", ["key", "room"])
+def test_a_link_this_browser_cannot_run_says_so_once_and_the_lesson_goes_on(data_dir, wrong):
+    store = db(data_dir)
+    code, key = store.create_room()
+    link = {"room": code, "key": key[::-1]} if wrong == "key" else {"room": "ZZZZZZ", "key": key}
+    at = lesson({"step": "4", **link})
+    assert "This browser does not run room" in texts(at)
+    assert store.questions(code, key) == []
+    assert "key" not in params(at) and "room" not in params(at)
+    assert "?" in html(at)  # the lesson itself still hides the asked number
+
+
+def test_a_choice_questions_bars_are_named_and_the_right_one_is_drawn_after_the_reveal():
+    """Choices labelled 1, 2 ✓, 3 made plotly read the axis as numbers and drop the "2 ✓" bar: on
+    the lecturer's page and the projector, the right choice's bar vanished at the reveal."""
+    from ndcg_core.classroom import Summary
+    from ndcg_core.teaching.practice import make_exercise
+    from views.room.lecturer import answers_figure
+
+    e = make_exercise(7, 1, "formula", 1)
+    counts = tuple(range(1, len(e.choices) + 1))
+    summary = Summary(answered=sum(counts), correct=counts[e.answer_choice], choices=counts)
+    figure = answers_figure(e, summary, revealed=True)
+    assert figure.layout.xaxis.type == "category"
+    (bars,) = figure.data
+    assert list(bars.y) == list(counts) and bars.x[e.answer_choice].endswith("✓")
