@@ -115,3 +115,34 @@ def drag(page, source, target, *, onto: str = "top") -> None:
     page.mouse.down()
     page.mouse.move(dst["x"] + dst["width"] / 2, y, steps=12)
     page.mouse.up()
+
+
+#: Presenter mode's layout: which elements scroll, and where the table, the buttons and the title are.
+LAYOUT_JS = """() => {
+  const scrolling = [];
+  for (const el of document.querySelectorAll('*')) {
+    const style = getComputedStyle(el);
+    const scrollable = ['auto', 'scroll'].includes(style.overflowY) || el === document.scrollingElement;
+    if (scrollable && el.scrollHeight > el.clientHeight + 1) {
+      scrolling.push(el.dataset.testid || el.className || el.tagName);
+    }
+  }
+  const box = sel => {
+    const r = document.querySelector(sel).getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  return {scrolling, table: box('table.learn-table'), nav: box('.st-key-learn_nav'),
+          title: box('.learn-title'), width: innerWidth, height: innerHeight};
+}"""
+
+
+def assert_fits(page) -> None:
+    """Presenter mode fits the screen: nothing scrolls, the table, buttons and title are inside it."""
+    layout = page.evaluate(LAYOUT_JS)
+    assert layout["scrolling"] == [], layout
+    for name in ("table", "nav", "title"):
+        left, top, right, bottom = layout[name]
+        assert left >= 0 and top >= 0 and right <= layout["width"] and bottom <= layout["height"], (
+            name,
+            layout,
+        )

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from browser_support import drag
+from browser_support import assert_fits, drag
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -57,39 +57,10 @@ def px(locator) -> float:
     return float(locator.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
 
 
-LAYOUT_JS = """() => {
-  const scrolling = [];
-  for (const el of document.querySelectorAll('*')) {
-    const style = getComputedStyle(el);
-    const scrollable = ['auto', 'scroll'].includes(style.overflowY) || el === document.scrollingElement;
-    if (scrollable && el.scrollHeight > el.clientHeight + 1) {
-      scrolling.push(el.dataset.testid || el.className || el.tagName);
-    }
-  }
-  const box = sel => {
-    const r = document.querySelector(sel).getBoundingClientRect();
-    return [r.left, r.top, r.right, r.bottom];
-  };
-  return {scrolling, table: box('table.learn-table'), nav: box('.st-key-learn_nav'),
-          title: box('.learn-title'), width: innerWidth, height: innerHeight};
-}"""
-
-
 def keys_ready(page: Page) -> None:
     """The presenter's keys are buttons drawn last on the page: wait until they are there."""
     expect(page.locator(".st-key-learn_prev_pu button")).to_be_attached()
     expect(page.locator(".st-key-learn_exit button")).to_be_visible()
-
-
-def assert_fits(page: Page) -> None:
-    layout = page.evaluate(LAYOUT_JS)
-    assert layout["scrolling"] == [], layout
-    for name in ("table", "nav", "title"):
-        left, top, right, bottom = layout[name]
-        assert left >= 0 and top >= 0 and right <= layout["width"] and bottom <= layout["height"], (
-            name,
-            layout,
-        )
 
 
 def shown_columns(page: Page) -> list[str]:

@@ -47,7 +47,7 @@ from .lecturer import answers_figure
 
 #: The answers' histogram beside the projector's table, in px (Streamlit sizes charts in px): under
 #: the step's numbers and formula, above the buttons, on a 1280×720 screen.
-RESULTS_CHART_PX = 130
+RESULTS_CHART_PX = 115
 
 
 @dataclass(frozen=True)
