@@ -148,6 +148,11 @@ def nginx_pids() -> list[psutil.Process]:
     ]
 
 
+def chromium_pids() -> list[psutil.Process]:
+    """This bench's Chromium (Playwright's browser: the lecturer's page)."""
+    return [p for p in psutil.Process().children(recursive=True) if "chrom" in p.name().lower()]
+
+
 class Meter:
     """CPU seconds of each part between start() and stop(), and the machine's busy share."""
 
@@ -229,20 +234,30 @@ def phones_process(kind: str, base: str, code: str, plan: list, start: float, ou
         async def one(index, token, name, connect_at, submit_at, answer):
             phone = Phone(index, base, code, token, name)
             phones.append(phone)
+            answers[phone] = (submit_at, answer)
             await asyncio.sleep(max(0.0, start + connect_at - time.monotonic()))
             phone.log.opened = time.monotonic()
             try:
                 await phone.connect()
-                await phone.run(stop, submit_at=start + submit_at, answer=answer)
+                await phone.run(stop)
             except Exception as err:  # every failure is counted and printed
                 phone.log.errors.append(f"{type(err).__name__}: {err}")
+
+        answers: dict = {}
+        answering = []
 
         async def control():
             while True:
                 word = await loop.run_in_executor(None, ctrl.get)
                 if word == "stop":
                     stop.set()
+                    for task in answering:
+                        task.cancel()
                     return
+                if isinstance(word, tuple) and word[0] == "go":  # answers from this moment on
+                    for phone, (offset, text) in answers.items():
+                        answering.append(asyncio.create_task(phone.answer(word[1] + offset, text)))
+                    continue
                 if word == "status":
                     out.put(
                         {
@@ -330,7 +345,7 @@ def join_burst(ctx, base, code, args, browser, rng) -> None:
     plan = [(i, rng.uniform(0, args.join_window)) for i in range(n)]
     out, ctrl = ctx.Queue(), ctx.Queue()
     start = time.monotonic() + 2.0
-    proc = ctx.Process(target=phones_process, args=("join", base, code, plan, start, out, ctrl))
+    proc = ctx.Process(target=phones_process, args=("join", base, code, plan, start, out, ctrl), daemon=True)
     proc.start()
     chromium: list[float] = []
     for at in sorted(rng.uniform(0, args.join_window) for _ in range(args.browser_phones)):
@@ -371,16 +386,26 @@ def room_run(ctx, base, lecturer, wire, n, args, rng, meter, replicas, ports, st
     ramp = n / CONNECT_RATE
     plan = []
     for i in range(n):
-        submit_at = ramp + SETTLE + rng.uniform(0, window)
-        plan.append((i, tokens[i], f"Student {i + 1}", i / CONNECT_RATE, submit_at, f"{0.5 + i / 1000:.3f}"))
+        offset = rng.uniform(0, window)  # after all phones are in and have polled for SETTLE s
+        plan.append((i, tokens[i], f"Student {i + 1}", i / CONNECT_RATE, offset, f"{0.5 + i / 1000:.3f}"))
     out, ctrl = ctx.Queue(), ctx.Queue()
     start = time.monotonic() + 1.0
-    proc = ctx.Process(target=phones_process, args=("room", base, code, plan, start, out, ctrl))
+    proc = ctx.Process(target=phones_process, args=("room", base, code, plan, start, out, ctrl), daemon=True)
     meter.parts["phones' process"] = lambda: tree(proc.pid)
     proc.start()
     metric = lecturer.locator(".st-key-cl_answered [data-testid=stMetricValue]")
-    time.sleep(max(0.0, start + ramp + SETTLE - 3 - time.monotonic()))
+    time.sleep(max(0.0, start + ramp - time.monotonic()))
+    all_in = None
+    for _ in range(240):  # every phone has its page drawn (joining is measured on its own)
+        ctrl.put("status")
+        if out.get(timeout=60)["connected"] >= n:
+            all_in = time.monotonic() - start
+            break
+        time.sleep(0.5)
+    time.sleep(SETTLE)
     spread = connections_per_replica(ports)
+    go = time.monotonic() + 0.5
+    ctrl.put(("go", go))
     meter.start()
     in_db: list[tuple[float, int]] = []
     done = threading.Event()
@@ -393,7 +418,7 @@ def room_run(ctx, base, lecturer, wire, n, args, rng, meter, replicas, ports, st
     poller = threading.Thread(target=aggregation)
     poller.start()
     seen: list[tuple[float, int]] = []
-    deadline = start + ramp + SETTLE + window + 40
+    deadline = go + window + 40
     while time.monotonic() < deadline:
         text = (metric.text_content(timeout=30_000) or "").strip()
         if text.isdigit():
@@ -411,7 +436,7 @@ def room_run(ctx, base, lecturer, wire, n, args, rng, meter, replicas, ports, st
     lecturer_gaps, lecturer_rounds = wire.between(meter.t0, time.monotonic())
     done.set()
     poller.join()
-    result = {"n": n, "spread": spread, "cpu": cpu, "seen": seen, "start": start}
+    result = {"n": n, "spread": spread, "cpu": cpu, "seen": seen, "start": go, "all_in": all_in, "ramp": ramp}
     if stop_one:
         stored_before = len(store.answers(code, key, 1))
         victim = replicas[-1][0]
@@ -473,7 +498,14 @@ def report(r: dict, replicas: int) -> None:
     polls = len(r["polls"])
     app_cpu = cpu["replicas"]
     print(
-        f"  {r['n']} phones, {replicas} replica(s) (phones per replica by open connections: {r['spread']}):\n"
+        f"  {r['n']} phones, {replicas} replica(s) (phones per replica by open connections: {r['spread']}; "
+        f"connecting {CONNECT_RATE:g} a second, all drawn "
+        + (
+            f"{r['all_in']:.0f} s after the first, {r['ramp']:.0f} s at best"
+            if r["all_in"]
+            else "NOT within 2 min"
+        )
+        + "):\n"
         f"    send -> lecturer's page p50 {ms(r['page'], 0.5)}, p95 {ms(r['page'], 0.95)}, "
         f"max {ms(r['page'], 1.0)}"
         f" | send -> 'Saved' on the phone p50 {ms(r['saved'], 0.5)}, p95 {ms(r['saved'], 0.95)}"
@@ -575,6 +607,7 @@ def main() -> None:
                             ],
                             "nginx": nginx_pids,
                             "PostgreSQL": lambda: postgres_pids(db_url),
+                            "the lecturer's Chromium": chromium_pids,
                         }
                     )
                     sizes = [int(x) for x in args.phones.split(",") if x]

@@ -21,6 +21,7 @@ Times are ``time.monotonic()`` (one machine, one clock for every process).
 from __future__ import annotations
 
 import asyncio
+import gzip
 import re
 import time
 import urllib.parse
@@ -106,9 +107,12 @@ class Phone:
     async def load_html(self, http) -> None:
         """The page's HTML and the scripts and style sheets it names, as a new browser fetches them."""
         url = f"{self.base}/class?{self.query}"
-        html = await http(url, self._headers())
+        headers = {**self._headers(), "Accept-Encoding": "gzip, deflate"}  # as a browser asks
+        html = await http(url, headers)
+        if html[:2] == b"\x1f\x8b":
+            html = gzip.decompress(html)
         for asset in dict.fromkeys(ASSET.findall(html.decode("utf-8", "replace"))):
-            await http(urllib.parse.urljoin(url, asset), self._headers())
+            await http(urllib.parse.urljoin(url, asset), headers)
 
     async def connect(self) -> None:
         ws_url = self.base.replace("http://", "ws://") + "/_stcore/stream"
@@ -167,8 +171,8 @@ class Phone:
                     self._last_poll_done = now
                     self._running_fragment = False
                     self._poll_sent = None
-                else:  # a fragment run stopped early for a whole rerun: the timer asks again
-                    if msg.script_finished != PAGE_DONE:
+                else:
+                    if msg.script_finished != PAGE_DONE:  # a fragment run stopped early: asked again
                         self._running_fragment, self._poll_sent = False, None
                         continue
                     if self.log.page_done is None:
@@ -190,19 +194,14 @@ class Phone:
                 except ConnectionClosed:
                     self._running_fragment = False
 
-    async def run(self, stop: asyncio.Event, *, submit_at: float | None = None, answer: str = "") -> None:
-        """Stay connected until ``stop``; answer at ``submit_at``; reconnect when the socket closes."""
+    async def run(self, stop: asyncio.Event) -> None:
+        """Stay connected until ``stop``, polling; reconnect when the socket closes."""
         poller = asyncio.create_task(self._poll())
         try:
             while not stop.is_set():
                 reader = asyncio.create_task(self._read())
-                sender = None
-                if submit_at is not None and self.log.sent is None:
-                    sender = asyncio.create_task(self._submit(submit_at, answer))
                 stopper = asyncio.create_task(stop.wait())
                 done, _ = await asyncio.wait({reader, stopper}, return_when=asyncio.FIRST_COMPLETED)
-                if sender is not None and not sender.done():
-                    sender.cancel()
                 if stopper in done:
                     reader.cancel()
                     break
@@ -226,7 +225,8 @@ class Phone:
             if self.ws is not None:
                 await self.ws.close()
 
-    async def _submit(self, at: float, answer: str) -> None:
+    async def answer(self, at: float, answer: str) -> None:
+        """Press "Send answer" with ``answer`` typed, at ``at`` (once the page is drawn)."""
         await asyncio.sleep(max(0.0, at - time.monotonic()))
         await self._drawn.wait()
         if not (self.answer_id and self.button_id):
