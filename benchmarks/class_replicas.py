@@ -476,7 +476,11 @@ def room_run(ctx, base, lecturer, wire, n, args, rng, meter, replicas, ports, st
         gaps=[g for log in logs for g in log.poll_gaps],
         errors=[e for log in logs for e in log.errors],
         stored=len(stored),
-        lost=n - len({a.name for a in stored}),
+        # Lost: the phone was told "Saved" and the answer is not in the database. An answer still
+        # queued in a saturated server when the phones leave was never acknowledged: not stored.
+        lost=sum(
+            1 for log in logs if log.saved and f"Student {log.index + 1}" not in {a.name for a in stored}
+        ),
         logs=logs,
     )
     if stop_one:
@@ -512,7 +516,8 @@ def report(r: dict, replicas: int) -> None:
         f" | send -> in the database's count p50 {ms(r['db'], 0.5)}, p95 {ms(r['db'], 0.95)}\n"
         f"    fragment poll round trip p50 {ms(r['polls'], 0.5)}, p95 {ms(r['polls'], 0.95)}; between polls "
         f"p95 {ms(r['gaps'], 0.95)} (asked every 2 s); errors {len(r['errors'])}, answers not saved "
-        f"{r['unsaved']}, not sent {r['not_sent']}, stored {r['stored']} of {r['n']}, lost {r['lost']}"
+        f"{r['unsaved']}, not sent {r['not_sent']}, stored {r['stored']} of {r['n']}, lost (told 'Saved', "
+        f"not stored) {r['lost']}"
     )
     print(
         f"    the lecturer page's live part (every 1 s): between asks p50 {ms(r['lecturer_gaps'], 0.5)}, "
@@ -536,7 +541,7 @@ def report(r: dict, replicas: int) -> None:
         if name not in ("wall", "load") and isinstance(value, float)
     )
     print(
-        f"    CPU s over the {cpu['wall']:.0f} s measured: {parts}; app CPU per poll "
+        f"    CPU s over the {cpu['wall']:.0f} s measured: {parts}; app CPU per finished poll "
         f"{app_cpu / max(1, polls) * 1000:.1f} ms ({polls} polls and {r['n']} answers); load average "
         f"{cpu['load'][0]:.1f} -> {cpu['load'][1]:.1f}"
     )

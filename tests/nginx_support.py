@@ -1,9 +1,10 @@
 """Debian's nginx in front of local app processes, on the repository's own proxy config.
 
 ``deploy/nginx.conf`` is the file ``compose.yaml`` mounts into the proxy container. Here it runs
-unchanged but for two things: its upstream servers (``app1:8501`` ...) become local ports, and it
-listens on a free loopback port. It is wrapped in a top-level config of its own (pid file, logs and
-temporary files in a temporary folder), so nothing of the system's nginx is used or touched.
+unchanged but for three things: its upstream servers (``app1:8501`` ...) become local ports, it
+listens on a free loopback port, and its cache of static files is a folder of its own. It is
+wrapped in a top-level config of its own (pid file, logs and temporary files in a temporary
+folder), so nothing of the system's nginx is used or touched.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def local_config(site: str, ports: list[int], listen: int, folder: pathlib.Path)
     site, n = re.subn(r"^(\s*)listen 80;", rf"\1listen 127.0.0.1:{listen};", site, flags=re.M)
     if n != 1:
         raise RuntimeError(f"{SITE} should have one 'listen 80;'")
+    site = site.replace("/var/cache/nginx/ndcg-static", str(folder / "static-cache"))
     user = "user root;\n" if os.geteuid() == 0 else ""
     paths = "".join(
         f"    {name}_temp_path {folder / name};\n"

@@ -165,3 +165,16 @@ def test_the_client_address_is_appended_for_one_trusted_proxy(proxy):
     plain, _ = get(proxy)
     assert plain["headers"]["X-Forwarded-For"] == "127.0.0.1"
     assert plain["headers"]["Connection"] == "close"  # no upgrade asked: none passed on
+
+
+def test_the_proxy_keeps_static_files_so_new_phones_do_not_cost_the_replicas(proxy):
+    host = proxy.removeprefix("http://")
+    seen = []
+    for phone in range(6):  # new phones, on either replica
+        conn = http.client.HTTPConnection(host, timeout=10)
+        conn.request("GET", "/static/js/index.abc123.js", headers={"Cookie": f"ndcg_route=static-{phone}"})
+        response = conn.getresponse()
+        seen.append((json.loads(response.read())["replica"], response.headers["X-Cache-Status"]))
+    # The first phone's copy came from a replica; every later phone got that same copy from the proxy.
+    assert seen[0][1] == "MISS"
+    assert seen[1:] == [(seen[0][0], "HIT")] * 5
