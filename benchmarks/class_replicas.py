@@ -36,11 +36,15 @@ Phases, for each R:
    poll for 8 s, then each answers once at a random moment within N/10 s (10 answers a second).
    Measured: pressed "Send answer" -> visible on the lecturer's page (its "Answered" count, read
    every 50 ms: the k-th answer sent is visible when the count first shows k), pressed -> "Saved"
-   on the phone, the fragment poll's round trip, errors, answers lost (stored vs phones), CPU of
-   each part (replicas, nginx, PostgreSQL, the phones' process, the machine), CPU per poll.
+   on the phone, -> in the database (the live view's count read every 50 ms), the fragment poll's
+   round trip, errors, answers lost (told "Saved", not stored), CPU of each part (replicas, nginx,
+   PostgreSQL, the lecturer's Chromium, the phones' process, the machine), CPU per finished poll.
 3. ``--stop-replica`` (R >= 2, after the largest N): one replica is killed (SIGKILL); its phones
    reconnect through the proxy to another; measured: reconnect time, whether each page still says
    who the phone is, answers stored before and after.
+
+``BENCH_VERBOSE=1`` prints each room's timelines; ``BENCH_SHOT=path`` saves the lecturer's page
+when the measuring ends (``path-N.png``).
 """
 
 from __future__ import annotations
@@ -426,6 +430,8 @@ def room_run(ctx, base, lecturer, wire, n, args, rng, meter, replicas, ports, st
             if int(text) >= n:
                 break
         lecturer.wait_for_timeout(50)
+    if os.environ.get("BENCH_SHOT"):  # what the lecturer's page shows when the measuring ends
+        lecturer.screenshot(path=f"{os.environ['BENCH_SHOT']}-{n}.png")
     for _ in range(40):  # the phones whose answer is stored see "Saved" (or 20 s pass)
         ctrl.put("status")
         status = out.get(timeout=60)
