@@ -84,6 +84,17 @@ postgresql:
 	fi
 	@test -x "$(PG_BIN)/initdb" || { echo "PostgreSQL's initdb is missing at $(PG_BIN)"; exit 1; }
 
+# Debian's nginx: the proxy test (tests/app/test_replicas_setup.py) and `make bench-class` run the
+# repository's proxy config (deploy/nginx.conf) in it, in a temporary folder of their own.
+NGINX ?= /usr/sbin/nginx
+.PHONY: nginx
+nginx:
+	@if [ ! -x "$(NGINX)" ]; then \
+		if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nginx >/dev/null; \
+	fi
+	@test -x "$(NGINX)" || { echo "nginx is missing at $(NGINX)"; exit 1; }
+
 # Streamlit runs headless (.streamlit/config.toml): open the printed address yourself.
 # scripts/serve.py is `streamlit run app.py` that also loads what the first page needs while the
 # server starts (see its docstring); `streamlit run app.py` works too, only its first page is slower.
@@ -100,8 +111,8 @@ lint: install-test
 # browser tests failed beside a busy second worker, and that has not been ruled out on a quiet one.
 # One layer alone: $(PY) -m pytest -m engine (teaching, app, browser).
 TEST_WORKERS ?= 0
-test: install-test chromium fonts postgresql lint compile-catalogs
-	NDCG_CHROMIUM=$(CHROMIUM) NDCG_PG_BIN=$(PG_BIN) $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
+test: install-test chromium fonts postgresql nginx lint compile-catalogs
+	NDCG_CHROMIUM=$(CHROMIUM) NDCG_PG_BIN=$(PG_BIN) NDCG_NGINX=$(NGINX) $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 bench: install-test
 	$(PY) benchmarks/app_speed.py
@@ -146,6 +157,14 @@ bench-capacity: install-test chromium
 
 # Class mode: 60 simulated students submit to one room within 10 s on a real server; prints submit ->
 # visible on the lecturer's page p50/p95, errors, answers lost, and the playground's responsiveness.
+# Then the replicas mode (benchmarks/class_replicas.py): 1 app process and 2 replicas on a throwaway
+# PostgreSQL behind Debian's nginx (deploy/nginx.conf); 60 phones opening the join link within 10 s
+# (time to "Your name"), then 100, 200 and 300 phones polling a room and answering (send -> lecturer's
+# page p50/p95, CPU of each part), and one replica killed mid-class (identity kept, nothing lost).
+CLASS_REPLICAS ?= 1,2
+CLASS_PHONES ?= 100,200,300
 .PHONY: bench-class
-bench-class: install-test chromium
+bench-class: install-test chromium postgresql nginx
 	$(PY) benchmarks/class_load.py --students 60 --window 10
+	$(PY) benchmarks/class_replicas.py --replicas $(CLASS_REPLICAS) --phones $(CLASS_PHONES) \
+		--join 60 --join-window 10 --stop-replica

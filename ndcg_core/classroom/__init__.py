@@ -7,7 +7,7 @@ limits on room codes and answers.
 """
 
 from .address import JoinBase
-from .limits import RateLimit, client_of, trusted_proxies
+from .limits import RateLimit, SharedRateLimit, client_of, trusted_proxies
 from .questions import (
     ASKS,
     BadAnswer,
@@ -72,6 +72,7 @@ __all__ = [
     "RoomExpired",
     "RoomInfo",
     "RoomNotFound",
+    "SharedRateLimit",
     "Store",
     "StoreUnusable",
     "StoredAnswer",

@@ -1,4 +1,4 @@
-"""Rate limits kept in the server process: a token bucket per client (issue 30, part 4).
+"""Rate limits: a token bucket per client (issue 30, part 4), in the process or in the database.
 
 Class mode limits two things a script could repeat cheaply:
 
@@ -11,11 +11,19 @@ Class mode limits two things a script could repeat cheaply:
 
 A client is the connection's address (``st.context.ip_address``), or, behind reverse proxies you
 trust (``NDCG_TRUSTED_PROXIES``, see :func:`trusted_proxies`), the
-address the outermost of them saw (:func:`client_of`). The buckets live in this process: each
-replica counts its own clients (a client that spreads its guesses over N replicas gets N times the
-rate; with session affinity a client stays on one).
+address the outermost of them saw (:func:`client_of`).
 
-Deterministic: the clock is injected, so the tests never sleep.
+Where the buckets live. :class:`RateLimit` keeps them in the process: each replica would count its
+own clients, and a client that spread its guesses over N replicas would get N times the rate.
+:class:`SharedRateLimit` keeps them in the database every replica already shares (the table
+``class_rate_limits``, one row per client seen within a bucket's refill time), so wrong room codes
+count once across replicas; the page uses it for room codes. Answers stay per process: a student's
+phone stays on one replica (session affinity), and a second write per answer would cost every
+submit under load.
+
+Deterministic: the clock is injected, so the tests never sleep (a shared limit's default clock is
+the wall clock, ``time.time``, which every replica on every machine reads alike; a monotonic clock
+is per process).
 
 >>> now = [0.0]
 >>> codes = RateLimit(10, 60, clock=lambda: now[0])
@@ -28,13 +36,21 @@ Deterministic: the clock is injected, so the tests never sleep.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
+from typing import TYPE_CHECKING
 
-from .store import StoreUnusable
+from sqlalchemy import Column, Float, String, Table, delete, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from .store import StoreUnusable, metadata
+
+if TYPE_CHECKING:
+    from .store import Store
 
 __all__ = [
     "ANSWERS",
@@ -44,6 +60,7 @@ __all__ = [
     "MAX_KEYS",
     "MAX_TRUSTED_PROXIES",
     "RateLimit",
+    "SharedRateLimit",
     "client_of",
     "trusted_proxies",
 ]
@@ -119,6 +136,104 @@ class RateLimit:
 
     def __len__(self) -> int:
         return len(self._buckets)
+
+
+#: The shared buckets: one row per (limit, client); a row whose bucket has refilled is deleted.
+buckets = Table(
+    "class_rate_limits",
+    metadata,
+    Column("name", String(20), primary_key=True),  # which limit: "room_code"
+    Column("client", String(64), primary_key=True),  # the SHA-256 (hex) of the client's key
+    Column("tokens", Float, nullable=False),  # actions left at ``at``
+    Column("at", Float, nullable=False),  # the clock's seconds at the last action
+)
+
+
+class SharedRateLimit:
+    """:class:`RateLimit`'s token buckets in the database the replicas share (:data:`buckets`).
+
+    ``store``: the :class:`~ndcg_core.classroom.store.Store` whose database holds the buckets, or a
+    function returning it (the page's one store per process, looked up at each use). ``name`` tells
+    this limit's rows from another's. The same :meth:`take`, :meth:`wait` and :meth:`clear`; a
+    database failure raises SQLAlchemy's error, which the page says in words.
+
+    One :meth:`take` is one write transaction: the row is made if missing, then read locked (SQLite:
+    the transaction holds the database's write lock from its start; PostgreSQL: ``SELECT ... FOR
+    UPDATE``), so two replicas taking at the same moment never both spend the last action. Keys are
+    kept as their SHA-256: whatever a client sends, a row stays 64 characters.
+    """
+
+    def __init__(
+        self,
+        store: Store | Callable[[], Store],
+        name: str,
+        capacity: int,
+        seconds: float,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._store = store
+        self.name = name
+        self.capacity = float(capacity)
+        self.seconds = float(seconds)
+        self.rate = capacity / seconds
+        self.clock = clock
+
+    def _engine(self):
+        store = self._store if hasattr(self._store, "engine") else self._store()
+        return store.engine
+
+    @staticmethod
+    def _client(key: Hashable) -> str:
+        return hashlib.sha256(repr(key).encode()).hexdigest()
+
+    def _left(self, row, now: float) -> float:
+        if row is None:
+            return self.capacity
+        return min(self.capacity, row.tokens + max(0.0, now - row.at) * self.rate)
+
+    def _wait(self, left: float) -> float:
+        return 0.0 if left >= 1 else (1 - left) / self.rate
+
+    def _where(self, key: Hashable):
+        return (buckets.c.name == self.name) & (buckets.c.client == self._client(key))
+
+    def wait(self, key: Hashable) -> float:
+        """Seconds until ``key`` may act again (0.0: now). Spends nothing, writes nothing."""
+        with self._engine().connect() as conn:
+            row = conn.execute(select(buckets.c.tokens, buckets.c.at).where(self._where(key))).first()
+        return self._wait(self._left(row, self.clock()))
+
+    def take(self, key: Hashable) -> float:
+        """Spend one action of ``key``: 0.0 when it was allowed, else the seconds to wait (and nothing
+        is spent)."""
+        engine = self._engine()
+        insert = postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
+        now = self.clock()
+        with engine.execution_options(write=True).begin() as conn:
+            # Full buckets are the same as none: forget them, so the table holds only recent clients.
+            conn.execute(
+                delete(buckets).where((buckets.c.name == self.name) & (buckets.c.at < now - self.seconds))
+            )
+            new = {"name": self.name, "client": self._client(key), "tokens": self.capacity, "at": now}
+            conn.execute(insert(buckets).values(**new).on_conflict_do_nothing())
+            row = conn.execute(
+                select(buckets.c.tokens, buckets.c.at).where(self._where(key)).with_for_update()
+            ).one()
+            left = self._left(row, now)
+            if left < 1:
+                return self._wait(left)
+            conn.execute(update(buckets).where(self._where(key)).values(tokens=left - 1, at=now))
+        return 0.0
+
+    def clear(self) -> None:
+        """Forget every bucket of this limit (tests)."""
+        with self._engine().execution_options(write=True).begin() as conn:
+            conn.execute(delete(buckets).where(buckets.c.name == self.name))
+
+    def __len__(self) -> int:
+        with self._engine().connect() as conn:
+            return len(conn.execute(select(buckets.c.client).where(buckets.c.name == self.name)).all())
 
 
 def client_of(remote_ip: str | None, forwarded_for: Iterable[str], trusted_proxies: int) -> str:

@@ -21,7 +21,7 @@ import pytest
 from room_support import cookies, data_dir, db, ok, open_page, params, texts, wanted_cookies  # noqa: F401 (fixtures)
 from streamlit.testing.v1 import AppTest
 
-from ndcg_core.classroom import CODE_ALPHABET, RateLimit
+from ndcg_core.classroom import CODE_ALPHABET, RateLimit, SharedRateLimit
 from ndcg_core.classroom.limits import CODE_TRIES, CODE_TRIES_SECONDS
 from views.room import common
 from views.room.common import lecturer_cookie, student_cookie
@@ -185,8 +185,10 @@ def type_code(at: AppTest, code: str) -> AppTest:
 
 @pytest.fixture
 def frozen(monkeypatch):
-    """The code limit on a clock that stands still: a slow machine's AppTest runs refill nothing."""
-    monkeypatch.setattr(common, "CODE_LIMIT", RateLimit(CODE_TRIES, CODE_TRIES_SECONDS, clock=lambda: 0.0))
+    """The page's code limit (in the class database) on a clock that stands still: a slow machine's
+    AppTest runs refill nothing."""
+    limit = SharedRateLimit(common.get_store, "room_code", CODE_TRIES, CODE_TRIES_SECONDS, clock=lambda: 0.0)
+    monkeypatch.setattr(common, "CODE_LIMIT", limit)
 
 
 def test_ten_wrong_room_codes_then_too_many_tries(data_dir, frozen):
@@ -201,6 +203,22 @@ def test_ten_wrong_room_codes_then_too_many_tries(data_dir, frozen):
     assert "cl_code_input" in {t.key for t in guesser.text_input}  # the box stays, to try later
     # Per client, not per session: a new tab from the same address waits too.
     assert "Too many tries" in texts(page({"room": unknown_codes(11, {real})[-1]}))
+
+
+def test_wrong_codes_typed_on_one_replica_count_on_another(data_dir, frozen):
+    """The page keeps the code limit in the class database: another replica's store (a second
+    Store on the same database, as a second app process has) sees this client's ten wrong codes."""
+    real, _key = open_question(data_dir)
+    guesser = page()
+    for code in unknown_codes(10, {real}):
+        type_code(guesser, code)
+    other_replica = SharedRateLimit(
+        db(data_dir), "room_code", CODE_TRIES, CODE_TRIES_SECONDS, clock=lambda: 0.0
+    )
+    assert other_replica.wait("local") == pytest.approx(
+        CODE_TRIES_SECONDS / CODE_TRIES
+    )  # AppTest: no address
+    assert other_replica.wait("10.0.0.9") == 0.0
 
 
 def test_the_same_wrong_code_again_is_one_try_and_a_room_already_open_is_never_held_up(data_dir, frozen):

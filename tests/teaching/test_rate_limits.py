@@ -1,14 +1,17 @@
 """Issue 30, part 4: the token buckets behind Class mode's rate limits, on an injected clock (no sleeps),
-and who a client is behind trusted proxies."""
+and who a client is behind trusted proxies; part 5: the room-code buckets shared by replicas through
+the class database (a SQLite file, and a throwaway PostgreSQL 15: tests/postgres_support.py)."""
 
 from __future__ import annotations
 
 import threading
 
 import pytest
+from postgres_support import postgres_server
 
-from ndcg_core.classroom import RateLimit, client_of, trusted_proxies
+from ndcg_core.classroom import RateLimit, SharedRateLimit, Store, client_of, trusted_proxies
 from ndcg_core.classroom.limits import ANSWERS, ANSWERS_SECONDS, CODE_TRIES, CODE_TRIES_SECONDS
+from ndcg_core.classroom.store import metadata
 
 
 class Clock:
@@ -134,3 +137,89 @@ def test_trusted_proxies_setting(monkeypatch, text, value):
     else:
         monkeypatch.setenv("NDCG_TRUSTED_PROXIES", text)
     assert trusted_proxies() == value
+
+
+# ------------------------------------------------------------------ shared by replicas (issue 30, part 5)
+
+
+@pytest.fixture(scope="module")
+def postgres_url():
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def two_replicas(request, tmp_path):
+    """Two stores on one database, as two app processes (replicas) have: SQLite file or PostgreSQL."""
+    url = f"sqlite:///{tmp_path / 'class.sqlite3'}"
+    if request.param == "postgresql":
+        url = request.getfixturevalue("postgres_url")
+    a, b = Store(url, hours=24), Store(url, hours=24)
+    yield a, b
+    metadata.drop_all(a.engine)
+    a.dispose()
+    b.dispose()
+
+
+def test_two_replicas_share_one_count_of_wrong_codes(two_replicas):
+    clock = Clock()
+    a, b = (
+        SharedRateLimit(s, "room_code", CODE_TRIES, CODE_TRIES_SECONDS, clock=clock) for s in two_replicas
+    )
+    assert [a.take("203.0.113.9") for _ in range(5)] == [0.0] * 5
+    assert [b.take("203.0.113.9") for _ in range(5)] == [0.0] * 5
+    # Ten in all: both replicas now refuse the eleventh, 6 s to wait (the process-local buckets let
+    # this client have twenty).
+    assert a.take("203.0.113.9") == pytest.approx(6.0)
+    assert b.wait("203.0.113.9") == pytest.approx(6.0)
+    assert b.take("198.51.100.4") == 0.0  # another client is not held up
+    clock.now += 6.0
+    assert b.take("203.0.113.9") == 0.0  # one try back after 6 s, on either replica ...
+    assert a.take("203.0.113.9") == pytest.approx(6.0)  # ... and only one
+    clock.now += 60
+    assert [a.take("203.0.113.9") for _ in range(10)] == [0.0] * 10  # refilled to ten, no more
+    assert b.take("203.0.113.9") > 0
+
+
+def test_two_replicas_taking_at_once_never_pass_more_than_the_bucket(two_replicas):
+    """Eight threads on each replica guess at the same moment: the row lock lets exactly ten through."""
+    clock = Clock()
+    limits = [
+        SharedRateLimit(s, "room_code", CODE_TRIES, CODE_TRIES_SECONDS, clock=clock) for s in two_replicas
+    ]
+    results: list[float] = []
+    lock = threading.Lock()
+    go = threading.Barrier(16)
+
+    def guess(limit):
+        go.wait()
+        for _ in range(4):
+            got = limit.take("attacker")
+            with lock:
+                results.append(got)
+
+    threads = [threading.Thread(target=guess, args=(limits[i % 2],)) for i in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 64
+    assert results.count(0.0) == CODE_TRIES
+
+
+def test_a_shared_limit_keeps_only_clients_seen_within_a_refill(two_replicas):
+    clock = Clock()
+    a, b = (SharedRateLimit(s, "room_code", 2, 60, clock=clock) for s in two_replicas)
+    for i in range(5):
+        a.take(f"client-{i}")
+    answers = SharedRateLimit(two_replicas[0], "answers", 2, 60, clock=clock)
+    answers.take("client-0")
+    assert len(b) == 5 and len(answers) == 1  # each limit its own rows
+    clock.now += 61  # every bucket has refilled: the same as none
+    b.take("client-new")
+    assert len(a) == 1 and len(answers) == 1
+    a.clear()
+    assert len(b) == 0 and len(answers) == 1
+    # Whatever a client sends as its address, a row keeps 64 characters.
+    a.take("x" * 10_000)
+    assert a.wait("x" * 10_000) == 0.0 and len(a) == 1

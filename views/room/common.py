@@ -36,6 +36,7 @@ from ndcg_core.classroom import (
     RateLimit,
     RoomExpired,
     RoomNotFound,
+    SharedRateLimit,
     Store,
     StoreUnusable,
     address,
@@ -210,10 +211,11 @@ ID_REFUSED = {
 
 # ------------------------------------------------------------------ rate limits
 
-#: Wrong room codes, per client (see ndcg_core.classroom.limits): kept in this process, outside
-#: Streamlit's caches, which any client can clear.
-CODE_LIMIT = RateLimit(CODE_TRIES, CODE_TRIES_SECONDS)
-#: Answers, per student (room and id).
+#: Wrong room codes, per client (see ndcg_core.classroom.limits): kept in the class database, which
+#: every replica shares, so a client guessing through several replicas is counted once.
+CODE_LIMIT = SharedRateLimit(get_store, "room_code", CODE_TRIES, CODE_TRIES_SECONDS)
+#: Answers, per student (room and id): kept in this process, outside Streamlit's caches, which any
+#: client can clear (a phone stays on one replica: session affinity).
 ANSWER_LIMIT = RateLimit(ANSWERS, ANSWERS_SECONDS)
 
 
