@@ -126,3 +126,13 @@ def test_a_choice_questions_bars_are_named_and_the_right_one_is_drawn_after_the_
     assert figure.layout.xaxis.type == "category"
     (bars,) = figure.data
     assert list(bars.y) == list(counts) and bars.x[e.answer_choice].endswith("✓")
+
+
+def test_a_list_the_room_cannot_be_asked_about_is_not_sent_and_the_presenter_says_why(data_dir):
+    """A gain table: Practice's formulas cannot state it, so the room would be judged by other
+    numbers than the projector shows. Nothing is sent; the reason shows, in the page's language."""
+    store = db(data_dir)
+    code, key = store.create_room()
+    at = lesson({"step": "2", "room": code, "key": key, "gain": "0:0,1:5,2:6,3:9", "lang": "zh"})
+    assert "这一步的问题没有发到课堂" in texts(at)
+    assert store.questions(code, key) == []

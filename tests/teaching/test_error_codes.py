@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+from dataclasses import replace
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -16,12 +17,14 @@ from error_codes import PAGES, TEACHING, codes_in, codes_used
 
 from ndcg_core import explain
 from ndcg_core.classroom import BadAnswer, BadQuestion
+from ndcg_core.classroom.lesson_questions import lesson_definition
 from ndcg_core.classroom.limits import trusted_proxies
 from ndcg_core.classroom.progress import progress_days
 from ndcg_core.classroom.questions import exercise, grade, playground_definition, practice_definition
 from ndcg_core.classroom.store import Store, room_hours
 from ndcg_core.errors import MESSAGES, Message, NDCGError, error_text
 from ndcg_core.i18n import set_language
+from ndcg_core.spec import Spec
 from ndcg_core.teaching.answers import parse_answer, precision_problem
 from ndcg_core.teaching.compare import Comparison, comparison_from_group, parse_ranking
 from ndcg_core.teaching.drilldown import query_state
@@ -41,6 +44,7 @@ from ndcg_core.teaching.playground import (
 from ndcg_core.teaching.practice import check, diagnose, make_exercise
 from ndcg_core.teaching.practice.model import Formula
 from ndcg_core.teaching.rendering import state_figure
+from ndcg_core.variants import Variant
 
 
 @pytest.fixture
@@ -192,6 +196,19 @@ TEACHING_PATHS = [
         lambda: raised(lambda: grade(exercise({**_DEFINITION, "ask": "highest"}), "A")),
     ),
     ("class_answer_too_long", lambda: raised(lambda: grade(exercise(_DEFINITION), "1" * 5000))),
+    # a lesson step sent to a room
+    ("class_lesson_step", lambda: raised(lambda: lesson_definition(0, DEFAULT_STATE))),
+    ("class_lesson_no_question", lambda: raised(lambda: lesson_definition(1, DEFAULT_STATE))),
+    (
+        "class_lesson_items",
+        lambda: raised(lambda: lesson_definition(2, replace(DEFAULT_STATE, items=DEFAULT_STATE.items * 6))),
+    ),
+    (
+        "class_lesson_formula",
+        lambda: raised(
+            lambda: lesson_definition(2, replace(DEFAULT_STATE, spec=Spec(Variant(gain={0: 0, 1: 5}))))
+        ),
+    ),
 ]
 
 
@@ -236,8 +253,9 @@ def test_an_unwritable_data_folder_raises_its_code(monkeypatch, tmp_path):
 
 #: Raised by the pages (views/): a custom gain table without a grade of the list, a formula class
 #: questions cannot state, and a model score Explore cannot read (tests/app/test_app_errors.py shows
-#: each in Chinese).
-PAGE_CODES = {"grade_without_gain", "class_formula", "entry_not_finite"}
+#: each in Chinese); a lesson step the presenter could not send to its room
+#: (tests/app/test_app_learn_room.py).
+PAGE_CODES = {"grade_without_gain", "class_formula", "entry_not_finite", "class_lesson_not_sent"}
 
 
 def test_every_code_the_teaching_layer_uses_has_a_real_path():
