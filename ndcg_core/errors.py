@@ -262,6 +262,7 @@ MESSAGES: dict[str, str] = {
     "whole_list": N_("the whole list"),
     "step_n": N_("step {n}"),
     "lesson_not_presenting": N_("the lesson without presenter mode"),
+    "room_not_presenting": N_("the room's page, not the projector screen"),
     "the_current_language": N_("the current language"),
     # ---------------------------------------------------------------- teaching: examples, comparisons, pages
     "label_repeats": N_("judged item {n} repeats the label {label}: labels must be unique to compare"),

@@ -13,6 +13,7 @@ import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from ndcg_core.classroom import RoomExpired, RoomNotFound
+from ndcg_core.errors import error_text
 from ndcg_core.i18n import _
 from views.room.common import (
     CODE_LIMIT,
@@ -33,6 +34,7 @@ from views.room.lecturer import lecturer
 from views.room.projector import projector
 from views.room.student import student
 from views.ui import keys
+from views.ui.markup import md_escape
 from views.ui.share import CLASS, adopt, sync_url
 from views.ui.start import where_next
 
@@ -40,6 +42,8 @@ from views.ui.start import where_next
 def render() -> None:
     adopt(CLASS, adopt_link)
     st.html(CSS)
+    for warning in st.session_state.get(keys.CL_LINK_WARNINGS, []):
+        st.warning(md_escape(error_text(warning)))
     heading = st.empty()  # the page's title, left out on the projector screen (no room for it)
     try:
         failed = st.session_state.pop(keys.CL_DB_ERROR, None)

@@ -221,8 +221,24 @@ class ClassState:
 
     @classmethod
     def from_params(cls, params: Mapping[str, str]) -> tuple[ClassState, list[str]]:
+        """A ``present`` other than ``1`` or ``0`` opens the lecturer's page, and a warning says so.
+
+        >>> ClassState.from_params({"room": "ABC234", "present": "yes"})[1][0].values["fallback"].code
+        'room_not_presenting'
+        """
         me = (params.get("me") or "")[:MAX_STUDENT_ID] or None
-        return cls(params.get("room"), params.get("key"), me, params.get("present") == "1"), []
+        warnings: list[str] = []
+        present = params.get("present")
+        if present not in (None, "0", "1"):
+            warnings.append(
+                Message(
+                    "share_link_param",
+                    key="present",
+                    problem=Message("present_not_flag", text=_shown(present)),
+                    fallback=Message("room_not_presenting"),
+                )
+            )
+        return cls(params.get("room"), params.get("key"), me, present == "1"), warnings
 
     def to_params(self) -> dict[str, str]:
         """The parameters that are set, in the order room, key, present (never ``me``)."""

@@ -74,6 +74,15 @@ def test_present_yes_shows_the_lesson_and_says_what_present_takes():
     assert any("'present': 'yes' is not 1 (presenter mode) or 0" in plain(w) for w in warnings(at))
 
 
+def test_class_present_yes_says_what_present_takes_instead_of_falling_back_in_silence():
+    """Issue 30: /class?present=yes opened the room's page without a word."""
+    at = class_page({"present": "yes"})
+    expected = (
+        "'present': 'yes' is not 1 (presenter mode) or 0; using the room's page, not the projector screen"
+    )
+    assert any(expected in plain(w) for w in warnings(at)), warnings(at)
+
+
 def test_a_bad_step_is_named_in_presenter_mode_too():
     at = open_page("views/learn.py", {"step": "12", "present": "1"})
     assert at.session_state["learn_present"] is True

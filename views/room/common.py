@@ -138,6 +138,7 @@ def adopt_link(state: ClassState, warnings: Sequence[str] = ()) -> None:
         ss[keys.CL_GIVEN_KEY] = (state.room, state.key)
     if state.me is not None and state.room:
         ss[keys.CL_ID_REFUSED] = (state.room, "link")
+    ss[keys.CL_LINK_WARNINGS] = list(warnings)  # what the link got wrong, said until the next link
     set_link(replace(state, key=None, me=None))
 
 

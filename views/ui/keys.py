@@ -177,6 +177,7 @@ def pr_choice(exercise: str) -> str:
 # ------------------------------------------------------------------ Class
 
 CL_LINK = "cl_link"  # the page's state: room, projector (ndcg_core.teaching.pages.ClassState)
+CL_LINK_WARNINGS = "cl_link_warnings"  # what the last link got wrong (coded messages), shown as text
 CL_URL = "cl_url"  # the page's share-link parameters last written or read
 CL_TOKEN = "cl_token"  # {room: this student's server-issued id, or None}: from a join or the cookie
 CL_KEYS = "cl_keys"  # {room: its lecturer key, or None}: from a link, a created room or the cookie
