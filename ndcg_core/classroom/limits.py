@@ -34,7 +34,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 
-from .store import StoreUnusable
+from .database import StoreUnusable
 
 __all__ = [
     "ANSWERS",

@@ -223,6 +223,9 @@ def _check_choice(exercise: Exercise, choice: Any) -> Feedback:
         message = _("Right: {why}.").format(why=right)
         return Feedback(True, message, diagnosis=message)
     picked = exercise.choices[choice]
+    if not exercise.values:  # nothing computed behind the choices: a lecturer's own question
+        message = _("Not this one. The answer is: {right}.").format(right=right)
+        return Feedback(False, message, diagnosis=_("Not this one."))
     if exercise.kind == "winner":
         values = dict(exercise.values)
         detail = _(
