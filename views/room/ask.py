@@ -94,6 +94,11 @@ def _ask(code: str, key: str) -> None:
     ss[keys.cl_view(code)] = q.number
 
 
+def _changed() -> None:
+    """The lecturer changed the question: the last refusal no longer describes it."""
+    st.session_state[keys.CL_ASK_ERROR] = None
+
+
 def _playground_list() -> tuple[list[str], list[float], object]:
     ss = st.session_state
     items = ss.get(keys.PG_ITEMS) or DEFAULT_STATE.items
@@ -172,12 +177,17 @@ def _ask_of_a_list() -> None:
         _("Ask for"),
         LIST_ASKS,
         key=keys.CL_ASK,
+        on_change=_changed,
         format_func=lambda a: _(KINDS["cell"]) if a == "cell" else _(ASKS[a]),
     )
     if ss.get(keys.CL_ASK) == "cell":
         c1, c2 = st.columns(2)
-        c1.selectbox(_("Cell"), CELL_ASKS, key=keys.CL_CELL, format_func=lambda q: _(QUANTITIES[q]))
-        c2.selectbox(_("At position"), list(range(1, MAX_ITEMS + 1)), key=keys.CL_POSITION)
+        c1.selectbox(
+            _("Cell"), CELL_ASKS, key=keys.CL_CELL, on_change=_changed, format_func=lambda q: _(QUANTITIES[q])
+        )
+        c2.selectbox(
+            _("At position"), list(range(1, MAX_ITEMS + 1)), key=keys.CL_POSITION, on_change=_changed
+        )
 
 
 def _own_list() -> None:
@@ -185,6 +195,7 @@ def _own_list() -> None:
     c1.text_input(
         _("Grades, top first"),
         key=keys.CL_GRADES,
+        on_change=_changed,
         placeholder="3, 2, 3, 0, 1, 2",
         help=_("2 to {n} grades from 0 to {max}, separated by commas or spaces.").format(
             n=MAX_ITEMS, max=MAX_GRADE
@@ -193,6 +204,7 @@ def _own_list() -> None:
     c2.text_input(
         _("Labels (optional)"),
         key=keys.CL_LABELS,
+        on_change=_changed,
         placeholder="D1, D2, D3, …",
         help=_("One per grade, separated by commas. Left empty: D1, D2, D3, …"),
     )
@@ -201,12 +213,14 @@ def _own_list() -> None:
         _("Gain"),
         ["linear", "exponential"],
         key=keys.CL_GAIN,
+        on_change=_changed,
         format_func=lambda g: _("gain = grade") if g == "linear" else _("gain = 2^grade − 1"),
     )
     c2.radio(
         _("Discount"),
         ["log", "jarvelin"],
         key=keys.CL_DISCOUNT,
+        on_change=_changed,
         format_func=lambda d: (
             _("divisor = {log}(i + 1)") if d == "log" else _("divisor = max(1, {log}(i))")
         ).format(log="log2"),
@@ -215,6 +229,7 @@ def _own_list() -> None:
         _("Cutoff"),
         list(range(MAX_ITEMS + 1)),
         key=keys.CL_K,
+        on_change=_changed,
         format_func=lambda k: _("whole list (no k)") if not k else f"k = {k}",
     )
 
@@ -223,6 +238,7 @@ def _own_choice() -> None:
     st.text_area(
         _("Question"),
         key=keys.CL_MC_PROMPT,
+        on_change=_changed,
         max_chars=MAX_PROMPT,
         height=80,
         placeholder=_("e.g. Which discount leaves position 2 undivided?"),
@@ -232,6 +248,7 @@ def _own_choice() -> None:
         columns[i % 2].text_input(
             _("Option {n}").format(n=i + 1),
             key=keys.cl_mc_option(i),
+            on_change=_changed,
             max_chars=MAX_OPTION,
             placeholder=_("(optional)") if i >= 2 else None,
         )
@@ -239,6 +256,7 @@ def _own_choice() -> None:
         _("Right answer"),
         list(range(MAX_OPTIONS)),
         key=keys.CL_MC_RIGHT,
+        on_change=_changed,
         index=None,
         horizontal=True,
         format_func=lambda i: _("Option {n}").format(n=i + 1),

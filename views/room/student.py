@@ -160,11 +160,12 @@ def student_question(code: str, q: QuestionInfo) -> None:
                     st.error(md_escape(error_text(error[1])))
             elif mine is not None:
                 with st.container(key="cl_saved"):
-                    st.success(
-                        _(
-                            "Saved: {answer}. You can change it until the lecturer closes the question."
-                        ).format(answer=md_escape(_answer_text(e, mine.response)))
+                    until = (
+                        _("Saved: {answer}. You can change it until the question closes.")
+                        if q.closes_at is not None
+                        else _("Saved: {answer}. You can change it until the lecturer closes the question.")
                     )
+                    st.success(until.format(answer=md_escape(_answer_text(e, mine.response))))
             return
         if error and error[0] == q.number:  # an answer sent as the countdown closed the question
             with st.container(key=keys.CL_ANSWER_ERROR):
