@@ -47,6 +47,7 @@ SOURCES = {
 }
 #: What a question on a list asks (``cell``: the cell and position picked below it).
 LIST_ASKS = ["ndcg", "dcg", "idcg", "cell", "highest"]
+LIST_ASK_TEXT = {"cell": KINDS["cell"]}  # the others: ASKS
 
 
 def _asked() -> tuple[str, int | None]:
@@ -178,7 +179,7 @@ def _ask_of_a_list() -> None:
         LIST_ASKS,
         key=keys.CL_ASK,
         on_change=_changed,
-        format_func=lambda a: _(KINDS["cell"]) if a == "cell" else _(ASKS[a]),
+        format_func=lambda a: _(LIST_ASK_TEXT.get(a) or ASKS[a]),
     )
     if ss.get(keys.CL_ASK) == "cell":
         c1, c2 = st.columns(2)
