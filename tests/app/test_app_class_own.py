@@ -163,6 +163,7 @@ def test_a_countdown_that_is_up_closes_the_question_and_a_late_answer_is_not_tak
     assert "Countdown: 60 s, from when you open it for answers." in [c.value for c in at.caption]
     ok(at.button(key="cl_open").click().run())
     assert at.metric[1].label == "Seconds left" and 55 <= int(at.metric[1].value) <= 60
+    assert any(m.value.startswith("Closes in **") for m in at.markdown)  # beside the question too
     ana = student(code)
     assert ana.text_input(key="cl_answer_1").label == "Your answer"
     assert any("Closes in" in m.value for m in ana.markdown)

@@ -110,6 +110,8 @@ def test_a_multiple_choice_question_with_a_30_s_countdown_closes_by_itself(
     expect(lecturer.locator(".st-key-cl_seconds_left [data-testid=stMetricValue]")).to_have_text(
         re.compile(r"^(30|29|28|27|26|25)$")
     )
+    expect(question.locator(".st-key-cl_seconds")).to_contain_text(re.compile(r"Closes in \d+ seconds"))
+    lecturer.screenshot(path=str(artifacts / "class-own-choice-lecturer-1280x720.png"))
     card = phone.locator(".st-key-cl_student_question")
     expect(card.locator(".st-key-cl_prompt")).to_have_text(PROMPT, timeout=30_000)
     seconds = phone.locator(".st-key-cl_seconds")
@@ -160,11 +162,13 @@ def test_the_form_and_the_phone_in_chinese(browser: Browser, class_server, artif
     lecturer.locator(".st-key-cl_ask_button button").click()
     expect(lecturer.locator(".st-key-cl_ask_problem")).to_contain_text("等级")  # the field, named in Chinese
     fill(lecturer, ".st-key-cl_grades input", "3, 2, 3, 0, 1, 2")
-    lecturer.locator(".st-key-cl_discount label").nth(1).click()  # max(1, log2(i))
+    lecturer.locator(".st-key-cl_discount").get_by_text("max(1, log2(i))").click()
     lecturer.locator(".st-key-cl_countdown button", has_text="90").click()
     ask = lecturer.locator(".st-key-cl_ask")
     ask.click()
     lecturer.get_by_role("option").nth(3).click()  # a cell of the step table
+    lecturer.locator(".st-key-cl_cell").click()
+    lecturer.get_by_role("option").nth(2).click()  # the discounted gain
     lecturer.locator(".st-key-cl_position").click()
     lecturer.get_by_role("option", name="3", exact=True).click()
     lecturer.screenshot(path=str(artifacts / "class-own-list-form-zh-1280x720.png"), full_page=True)

@@ -128,7 +128,7 @@ def ask_panel(code: str, key: str) -> None:
             _ask_of_a_list()
         elif source == "list":
             _own_list()
-            _ask_of_a_list()
+            _ask_of_a_list(cutoff=True)
         elif source == "choice":
             _own_choice()
         else:
@@ -171,10 +171,21 @@ def ask_panel(code: str, key: str) -> None:
                     st.error(_("This question cannot be asked. {reason}.").format(reason=reason))
 
 
-def _ask_of_a_list() -> None:
-    """What a question on a list asks; for a cell, which one and where."""
+def _ask_of_a_list(cutoff: bool = False) -> None:
+    """What a question on a list asks; for a cell, which one and where. With ``cutoff``, the
+    lecturer's own list's cutoff k beside it."""
     ss = st.session_state
-    st.selectbox(
+    where = st
+    if cutoff:
+        c1, where = st.columns([0.4, 0.6])
+        c1.selectbox(
+            _("Cutoff"),
+            list(range(MAX_ITEMS + 1)),
+            key=keys.CL_K,
+            on_change=_changed,
+            format_func=lambda k: _("whole list (no k)") if not k else f"k = {k}",
+        )
+    where.selectbox(
         _("Ask for"),
         LIST_ASKS,
         key=keys.CL_ASK,
@@ -209,7 +220,7 @@ def _own_list() -> None:
         placeholder="D1, D2, D3, …",
         help=_("One per grade, separated by commas. Left empty: D1, D2, D3, …"),
     )
-    c1, c2, c3 = st.columns([0.34, 0.42, 0.24])
+    c1, c2 = st.columns([0.42, 0.58])
     c1.radio(
         _("Gain"),
         ["linear", "exponential"],
@@ -225,13 +236,6 @@ def _own_list() -> None:
         format_func=lambda d: (
             _("divisor = {log}(i + 1)") if d == "log" else _("divisor = max(1, {log}(i))")
         ).format(log="log2"),
-    )
-    c3.selectbox(
-        _("Cutoff"),
-        list(range(MAX_ITEMS + 1)),
-        key=keys.CL_K,
-        on_change=_changed,
-        format_func=lambda k: _("whole list (no k)") if not k else f"k = {k}",
     )
 
 

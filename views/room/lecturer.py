@@ -32,6 +32,7 @@ from .common import (
     QR_WIDTH,
     STATUS_TEXT,
     STORE_FAILURES,
+    countdown,
     get_store,
     guarded,
     join_base,
@@ -229,7 +230,9 @@ def question_panel(
 ) -> None:
     number = info.number
     st.markdown(_("**Question {n}** · {status}").format(n=number, status=_(STATUS_TEXT[info.status])))
-    if info.seconds is not None:
+    if info.status == "open" and info.closes_at is not None:
+        countdown(info.closes_at)  # counts down beside the question; at 0 the page is drawn again
+    elif info.seconds is not None:
         st.caption(countdown_text(info))
     show_exercise(e)
     if e.kind == "choice":  # the lecturer's own multiple choice: its options, numbered as the bars
