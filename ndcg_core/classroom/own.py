@@ -36,10 +36,10 @@ MAX_LABEL = 20
 
 #: The field of the form that a rule of playground_definition is about.
 _FIELDS = {
-    "class_items": "field_grades",
-    "class_needs_relevant": "field_grades",
-    "class_labels_differ": "field_labels",
-    "class_position": "field_position",
+    "class_items": Message("field_grades"),
+    "class_needs_relevant": Message("field_grades"),
+    "class_labels_differ": Message("field_labels"),
+    "class_position": Message("field_position"),
 }
 
 
@@ -102,4 +102,4 @@ def list_definition(
     except BadQuestion as err:
         if err.code not in _FIELDS:
             raise
-        raise field_error(Message(_FIELDS[err.code]), err) from None
+        raise field_error(_FIELDS[err.code], err) from None

@@ -194,8 +194,13 @@ def text_field(text: Any, longest: int, field: Message) -> str:
         raise field_error(field, Message("text_empty"))
     if len(tidy) > longest:
         raise field_error(field, Message("text_too_long", n=len(tidy), max=longest))
-    if (problem := name_problem(tidy)) is not None:
-        raise field_error(field, Message(f"text_{problem}"))
+    problem = name_problem(tidy)
+    if problem == "control":
+        raise field_error(field, Message("text_control"))
+    if problem == "bidi":
+        raise field_error(field, Message("text_bidi"))
+    if problem is not None:
+        raise field_error(field, Message("text_invisible"))
     return tidy
 
 
