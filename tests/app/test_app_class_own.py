@@ -179,3 +179,17 @@ def test_a_countdown_that_is_up_closes_the_question_and_a_late_answer_is_not_tak
     assert "Closed" in " ".join(m.value for m in at.markdown)
     assert at.metric[1].label == "Right" and not at.button(key="cl_open").disabled
     assert at.button(key="cl_close").disabled
+
+
+def test_the_bars_of_a_revealed_choice_question_keep_every_option():
+    """The bars are labelled 1, 2, 3 and the right one "2 ✓" after the reveal: Plotly took the
+    labels for numbers, dropped "2 ✓" and drew no bar for the right answer (seen on the projector).
+    Asked of Plotly itself (kaleido): the axis must be categories, one per option."""
+    from ndcg_core.classroom import Summary, choice_definition, exercise
+    from views.room.lecturer import answers_figure
+
+    e = exercise(choice_definition("q", ["a", "b", "c"], 1))
+    figure = answers_figure(e, Summary(answered=3, correct=2, choices=(1, 2, 0)), revealed=True)
+    full = figure.full_figure_for_development(warn=False)
+    assert full.layout.xaxis.type == "category"
+    assert list(full.data[0].x) == ["1", "2 ✓", "3"] and list(full.data[0].y) == [1, 2, 0]

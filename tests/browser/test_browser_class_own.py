@@ -147,6 +147,9 @@ def test_a_multiple_choice_question_with_a_30_s_countdown_closes_by_itself(
     projector.goto(f"{url}/class?room={code}&key={key}&present=1", timeout=90_000)
     expect(projector.locator(".st-key-cp_prompt")).to_have_text(PROMPT, timeout=30_000)
     expect(projector.locator(".st-key-cp_data")).to_contain_text("2 · max(1, log2 i)")
+    expect(projector.locator(".st-key-cp_numbers")).to_contain_text("100%")
+    projector.wait_for_timeout(1500)  # the bars draw
+    projector.screenshot(path=str(artifacts / "class-own-choice-projector-1280x720.png"))
     for page in (lecturer, phone, projector):
         page.context.close()
 

@@ -288,6 +288,7 @@ def answers_figure(e: Exercise, summary: Summary, revealed: bool) -> go.Figure:
             go.Bar(x=labels, y=list(summary.choices), marker_color=colours, text=list(summary.choices))
         )
         fig.update_layout(xaxis_title=_("Choice"), yaxis_title=_("Students"))
+        fig.update_xaxes(type="category")  # "1", "2 ✓", "3" are names: as numbers, "2 ✓" was dropped
     else:
         axis = _("NDCG of the order") if e.answer_type == "order" else _("Answer")
         values = list(summary.values)
