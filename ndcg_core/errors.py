@@ -328,6 +328,40 @@ MESSAGES: dict[str, str] = {
     "class_type_a_number": N_("Type a number."),
     "class_give_every_item": N_("Give every item once, in your order."),
     "class_answer_too_long": N_("That answer is too long."),
+    "class_position": N_(
+        "a cell's position must be a whole number from 1 to {n} (the list's length, or k when k is smaller); "
+        "got {position}"
+    ),
+    "class_countdown": N_("the countdown must be none or one of {allowed} seconds; got {seconds}"),
+    # the lecturer's own questions: "{field}: {problem}", the field as the form names it
+    "class_field": N_("{field}: {problem}"),
+    "field_prompt": N_("Question"),
+    "field_option": N_("Option {n}"),
+    "field_options": N_("Options"),
+    "field_right": N_("Right answer"),
+    "field_grades": N_("Grades"),
+    "field_labels": N_("Labels"),
+    "field_position": N_("Position"),
+    "text_empty": N_("it is empty; type some text"),
+    "text_too_long": N_("it has {n} characters; at most {max} fit"),
+    "text_control": N_(
+        "it holds a character that cannot be shown (a control character); type it without one"
+    ),
+    "text_bidi": N_(
+        "it holds a character that turns the text's direction around (a bidirectional override); "
+        "type it without one"
+    ),
+    "text_invisible": N_("it shows nothing (only invisible characters); type letters or digits"),
+    "options_same": N_("options {a} and {b} are the same; each option must differ"),
+    "options_count": N_("fill in {low} to {high} options (filled in now: {n})"),
+    "right_missing": N_("mark the option that is the right answer"),
+    "right_empty": N_("option {n} is marked as the right answer but is empty; fill it in or mark another"),
+    "grades_empty": N_("type the list's grades, top first, such as 3, 2, 3, 0, 1, 2"),
+    "grade_not_number": N_("entry {n} ({text}) is not a number; type grades such as 3, 2, 0"),
+    "grade_range": N_("entry {n} ({text}) is outside 0 to {max}; grades are numbers from 0 to {max}"),
+    "own_labels_count": N_(
+        "{labels} labels for {grades} grades; give one label per grade, or none (D1, D2, …)"
+    ),
     "room_hours": N_("NDCG_ROOM_HOURS must be a positive number of hours; got {text}"),
     "room_hours_too_long": N_("NDCG_ROOM_HOURS must be at most {max} hours (ten years); got {text}"),
     "trusted_proxies": N_(

@@ -3,18 +3,25 @@
 :mod:`.questions` holds what is asked and how answers are judged and summed up (Practice's
 rules, reused); :mod:`.store` keeps rooms, questions and answers in SQLite or PostgreSQL;
 :mod:`.address` decides the address in the students' join link; :mod:`.limits` holds the rate
-limits on room codes and answers.
+limits on room codes and answers; :mod:`.own` reads the lecturer's own typed list into a question;
+:mod:`.database` holds the tables and the connection the stores share.
 """
 
 from .address import JoinBase
 from .limits import RateLimit, SharedRateLimit, client_of, trusted_proxies
+from .own import list_definition
 from .questions import (
     ASKS,
+    CELL_ASKS,
+    MAX_OPTION,
+    MAX_OPTIONS,
+    MAX_PROMPT,
     BadAnswer,
     BadQuestion,
     Graded,
     PracticeFormula,
     Summary,
+    choice_definition,
     correct_answer,
     exercise,
     feedback,
@@ -27,6 +34,7 @@ from .questions import (
 from .store import (
     CODE_ALPHABET,
     CODE_LENGTH,
+    COUNTDOWNS,
     MAX_NAME,
     STATUSES,
     BadName,
@@ -52,9 +60,14 @@ from .store import (
 
 __all__ = [
     "ASKS",
+    "CELL_ASKS",
     "CODE_ALPHABET",
     "CODE_LENGTH",
+    "COUNTDOWNS",
     "MAX_NAME",
+    "MAX_OPTION",
+    "MAX_OPTIONS",
+    "MAX_PROMPT",
     "STATUSES",
     "BadAnswer",
     "BadName",
@@ -78,6 +91,7 @@ __all__ = [
     "StoredAnswer",
     "Summary",
     "UnknownQuestion",
+    "choice_definition",
     "clean_code",
     "clean_name",
     "client_of",
@@ -88,6 +102,7 @@ __all__ = [
     "feedback",
     "formula_of_spec",
     "grade",
+    "list_definition",
     "playground_definition",
     "practice_definition",
     "room_hours",

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Column, Float, String, Table, delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .store import StoreUnusable, metadata
+from .database import StoreUnusable, metadata
 
 if TYPE_CHECKING:
     from .store import Store

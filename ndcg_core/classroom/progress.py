@@ -37,7 +37,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..errors import NDCGError
 from ..teaching.pages import LEARNER_TOKEN
-from .store import _utcnow, connect, database_url, metadata
+from .database import _utcnow, connect, database_url, metadata
 
 __all__ = [
     "MAX_BYTES",

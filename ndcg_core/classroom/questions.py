@@ -9,8 +9,11 @@ A question is stored as a small JSON-able *definition* (a dict), rebuilt into a 
 * ``{"source": "lesson", "step": 4, ...}``: presenter mode's lesson question on its list
   (:mod:`.lesson_questions`).
 * ``{"source": "playground", "labels": [...], "grades": [...], "formula": {...}, "ask": "ndcg"}``:
-  the playground's list with a question (``ask``: ``"dcg"``, ``"idcg"``, ``"ndcg"``, or
-  ``"highest"``: put the items in the order with the highest NDCG).
+  a list with a question: the playground's, or one the lecturer typed (:mod:`.own`). ``ask``:
+  ``"dcg"``, ``"idcg"``, ``"ndcg"``, ``"highest"`` (put the items in the order with the highest
+  NDCG), or a step-table cell (:data:`CELL_ASKS`) with its ``"position"``.
+* ``{"source": "choice", "prompt": "...", "options": [...], "right": 0}``: the lecturer's own
+  multiple-choice question, its text as typed (:func:`choice_definition` checks it).
 
 >>> d = playground_definition(["A", "B", "C"], [0, 1, 1], PracticeFormula(), "ndcg")
 >>> e = exercise(d)
@@ -27,18 +30,34 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import NDCGError
+from ..errors import Message, NDCGError
 from ..i18n import N_, _
-from ..teaching.practice import KINDS, LEVELS, MISTAKES, Exercise, Feedback, Question, check, make_exercise
+from ..teaching.practice import (
+    KINDS,
+    LEVELS,
+    MISTAKES,
+    QUANTITIES,
+    Exercise,
+    Feedback,
+    Question,
+    check,
+    make_exercise,
+)
 from ..teaching.practice import Formula as PracticeFormula
 from .formulas import BadQuestion, formula_of_spec
 from .lesson_questions import lesson_exercise
+from .names import name_problem
 
 __all__ = [
     "ASKS",
+    "CELL_ASKS",
+    "MAX_OPTION",
+    "MAX_OPTIONS",
+    "MAX_PROMPT",
     "Graded",
     "PracticeFormula",
     "Summary",
+    "choice_definition",
     "correct_answer",
     "decode_response",
     "encode_response",
@@ -57,6 +76,12 @@ ASKS: dict[str, str] = {
     "idcg": N_("IDCG of this list"),
     "highest": N_("the order of these items with the highest NDCG"),
 }
+#: The step-table cells a question on a list can ask for, at a position (Practice's quantities).
+CELL_ASKS = ("gain", "divisor", "discounted_gain", "cumulative_dcg")
+#: A multiple-choice question: the longest prompt and option (characters), and 2 to 6 options.
+MAX_PROMPT = 300
+MAX_OPTION = 120
+MIN_OPTIONS, MAX_OPTIONS = 2, 6
 #: Longest stored response text (a typed number is at most 80 characters; an order of 50 labels fits).
 MAX_RESPONSE = 4000
 #: Most items a playground question may have (students order them on a phone).
@@ -76,17 +101,26 @@ def practice_definition(seed: int, number: int, kind: str, level: int) -> dict[s
 
 
 def playground_definition(
-    labels: Sequence[str], grades: Sequence[float], formula: PracticeFormula, ask: str
+    labels: Sequence[str],
+    grades: Sequence[float],
+    formula: PracticeFormula,
+    ask: str,
+    position: int | None = None,
 ) -> dict[str, Any]:
-    """The definition of a question on a list (the playground's), under a formula."""
-    if ask not in ASKS:
-        raise BadQuestion("class_ask", asks=", ".join(ASKS), ask=repr(ask))
+    """The definition of a question on a list (the playground's, or one the lecturer typed), under a
+    formula; a step-table cell (``ask`` in :data:`CELL_ASKS`) at ``position``, 1 to the cutoff."""
+    if ask not in ASKS and ask not in CELL_ASKS:
+        raise BadQuestion("class_ask", asks=", ".join([*ASKS, *CELL_ASKS]), ask=repr(ask))
     if not 2 <= len(grades) <= MAX_ITEMS or len(labels) != len(grades):
         raise BadQuestion("class_items", n=MAX_ITEMS)
     if len(set(labels)) != len(labels):
         raise BadQuestion("class_labels_differ")
     if not any(float(g) > 0 for g in grades):
         raise BadQuestion("class_needs_relevant")
+    cut = len(grades) if formula.k is None else min(formula.k, len(grades))
+    if ask in CELL_ASKS and (type(position) is not int or not 1 <= position <= cut):
+        raise BadQuestion("class_position", n=cut, position=repr(position)[:20])
+    cell = {"position": position} if ask in CELL_ASKS else {}
     return {
         "source": "playground",
         "labels": [str(x) for x in labels],
@@ -98,7 +132,63 @@ def playground_definition(
             "log_base": formula.log_base,
         },
         "ask": ask,
+        **cell,
     }
+
+
+def choice_definition(prompt: str, options: Sequence[str], right: int | None) -> dict[str, Any]:
+    """The definition of the lecturer's own multiple-choice question, checked as typed.
+
+    Spaces are tidied (runs of white space, line breaks included, become one space); empty options
+    are left out, and ``right`` (the index among ``options`` as given) follows the one it marks.
+    Refused with a :class:`BadQuestion` that names the field (``class_field``): an empty or too
+    long prompt or option, text with a character that cannot be shown (a control character, a
+    text-direction override, or nothing visible), fewer than 2 or more than 6 options, two the
+    same, or a right answer that is not a filled-in option.
+    """
+    text = text_field(prompt, MAX_PROMPT, Message("field_prompt"))
+    kept: list[str] = []
+    where: dict[int, int] = {}  # index as given -> index among the filled-in options
+    for i, option in enumerate(options):
+        if not isinstance(option, str) or not option.strip():
+            continue
+        tidy = text_field(option, MAX_OPTION, Message("field_option", n=i + 1))
+        if tidy in kept:
+            first = next(j for j, o in where.items() if kept[o] == tidy)
+            raise field_error(Message("field_options"), Message("options_same", a=first + 1, b=i + 1))
+        where[i] = len(kept)
+        kept.append(tidy)
+    if not MIN_OPTIONS <= len(kept) <= MAX_OPTIONS:
+        problem = Message("options_count", low=MIN_OPTIONS, high=MAX_OPTIONS, n=len(kept))
+        raise field_error(Message("field_options"), problem)
+    if type(right) is not int or not 0 <= right < len(options):
+        raise field_error(Message("field_right"), Message("right_missing"))
+    if right not in where:
+        raise field_error(Message("field_right"), Message("right_empty", n=right + 1))
+    return {"source": "choice", "prompt": text, "options": kept, "right": where[right]}
+
+
+def field_error(field: Message, problem: Message | NDCGError) -> BadQuestion:
+    """A refused question that names the form's field: ``Options: ...``."""
+    return BadQuestion("class_field", field=field, problem=problem)
+
+
+def text_field(text: Any, longest: int, field: Message) -> str:
+    """Typed text, its white space tidied; refused (naming ``field``) when it is empty, longer than
+    ``longest`` characters, or holds a character that cannot be shown."""
+    tidy = " ".join(text.split()) if isinstance(text, str) else ""
+    if not tidy:
+        raise field_error(field, Message("text_empty"))
+    if len(tidy) > longest:
+        raise field_error(field, Message("text_too_long", n=len(tidy), max=longest))
+    problem = name_problem(tidy)
+    if problem == "control":
+        raise field_error(field, Message("text_control"))
+    if problem == "bidi":
+        raise field_error(field, Message("text_bidi"))
+    if problem is not None:
+        raise field_error(field, Message("text_invisible"))
+    return tidy
 
 
 def exercise(definition: Mapping[str, Any]) -> Exercise:
@@ -110,6 +200,8 @@ def exercise(definition: Mapping[str, Any]) -> Exercise:
         )
     if source == "lesson":
         return lesson_exercise(definition)
+    if source == "choice":
+        return _choice_exercise(definition)
     if source != "playground":
         raise BadQuestion("class_question_source", source=repr(source))
     f = definition["formula"]
@@ -126,10 +218,35 @@ def exercise(definition: Mapping[str, Any]) -> Exercise:
         return Exercise(
             **base, kind="drag", prompt=prompt, goal="highest", values=(("best", best), ("worst", worst))
         )
+    if ask in CELL_ASKS:
+        position = definition["position"]
+        playground_definition(labels, grades, formula, ask, position)  # a position in range
+        prompt = _("What is {quantity} at position {position} ({label})?").format(
+            quantity=_(QUANTITIES[ask]), position=position, label=labels[position - 1]
+        )
+        question = Question(grades, formula, ask, position=position)
+        return Exercise(**base, kind="cell", prompt=prompt, question=question)
     name = {"dcg": "DCG", "idcg": "IDCG", "ndcg": "NDCG"}[ask]
     question = Question(grades, formula, ask)
     prompt = _("What is {name}{cut} of this list?").format(name=name, cut=cut)
     return Exercise(**base, kind="metric", prompt=prompt, question=question)
+
+
+def _choice_exercise(definition: Mapping[str, Any]) -> Exercise:
+    """The lecturer's multiple-choice question (checked again: the store takes only what it asks)."""
+    d = choice_definition(definition.get("prompt"), definition.get("options") or [], definition.get("right"))
+    return Exercise(
+        seed=0,
+        number=0,
+        kind="choice",
+        level=1,
+        prompt=d["prompt"],
+        grades=(),
+        labels=(),
+        formula=PracticeFormula(),
+        choices=tuple(d["options"]),
+        answer_choice=d["right"],
+    )
 
 
 def encode_response(response: Any) -> str:

@@ -1,15 +1,12 @@
-"""Rooms, questions and answers in a database, through SQLAlchemy 2.
-
-SQLite by default: ``classroom.sqlite3`` under :func:`data_dir` (``NDCG_DATA_DIR``, default
-``./data``, created on first use), in WAL mode so the lecturer's live view reads while students
-write. PostgreSQL when ``NDCG_DATABASE_URL`` is set (``postgresql+psycopg://user:pw@host/db``),
-for a course served by several app replicas. The schema is created from :data:`metadata` with
-``create_all`` when a :class:`Store` starts (it only adds missing tables).
+"""Rooms, questions and answers in the class database (:mod:`.database`: its settings, tables and
+connection; SQLite or PostgreSQL).
 
 Who may do what is checked here, not only in the page: every lecturer operation takes the room's
 secret ``key`` and raises :class:`NotLecturer` without it; students answer only an open question,
 once (a later answer replaces theirs: an upsert on the unique ``(question, student)`` pair, safe
-under concurrent submits on both databases).
+under concurrent submits on both databases). A question asked with a countdown closes by itself
+when its time is up: from then on it reads as closed, and the store refuses answers to it, as it
+does for a question the lecturer closed.
 
 Room codes are 6 characters drawn with :mod:`secrets` from 31 letters and digits that cannot be
 mistaken for one another (no 0/O, 1/I/L): 887 million codes, so counting finds nothing (the page
@@ -25,48 +22,43 @@ import csv
 import hashlib
 import io
 import json
-import math
-import os
 import secrets
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import (
-    Boolean,
-    Column,
-    DateTime,
-    Float,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    UniqueConstraint,
-    create_engine,
-    delete,
-    event,
-    func,
-    select,
-    update,
-)
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from ..csvcells import csv_row
 from ..errors import NDCGError
+from .database import (
+    CODE_LENGTH,
+    MAX_NAME,
+    StoreUnusable,
+    _utcnow,
+    answers,
+    connect,
+    data_dir,
+    database_url,
+    metadata,
+    questions,
+    room_hours,
+    rooms,
+    students,
+    timers,
+)
 from .names import name_problem
-from .questions import Graded, Summary, exercise, grade, summarise
+from .questions import BadQuestion, Graded, Summary, exercise, grade, summarise
 
 __all__ = [
     "CODE_ALPHABET",
     "CODE_LENGTH",
+    "COUNTDOWNS",
     "MAX_NAME",
     "STATUSES",
     "BadName",
@@ -91,10 +83,10 @@ __all__ = [
 ]
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 6
-MAX_NAME = 40
 #: A question's life: asked (draft), open for answers, closed, revealed (closed, answer shown).
 STATUSES = ("draft", "open", "closed", "revealed")
+#: The countdowns a question may have, in seconds (or none): it closes by itself when one is up.
+COUNTDOWNS = (30, 60, 90)
 
 
 class ClassroomError(ValueError):
@@ -133,45 +125,6 @@ class BadName(ClassroomError):
         self.reason = reason
 
 
-class StoreUnusable(NDCGError):
-    """The environment does not describe a database the store can use (``NDCG_ROOM_HOURS``,
-    ``NDCG_DATA_DIR``, ``NDCG_DATABASE_URL``): a coded message for whoever runs the app, which
-    names the variable and never the URL's host, port or password."""
-
-
-# ------------------------------------------------------------------ settings
-
-#: Longest room lifetime accepted (ten years): a room's end must stay a date a database can hold.
-MAX_ROOM_HOURS = 24 * 366 * 10
-
-
-def data_dir() -> Path:
-    """Where the SQLite file lives: ``NDCG_DATA_DIR``, default ``./data``."""
-    return Path(os.environ.get("NDCG_DATA_DIR") or "data")
-
-
-def database_url() -> str:
-    """``NDCG_DATABASE_URL`` when set, else the SQLite file under :func:`data_dir`."""
-    url = os.environ.get("NDCG_DATABASE_URL")
-    if url:
-        return url
-    return f"sqlite:///{(data_dir() / 'classroom.sqlite3').resolve()}"
-
-
-def room_hours() -> float:
-    """How long a room lives, in hours: ``NDCG_ROOM_HOURS`` (default 24)."""
-    text = os.environ.get("NDCG_ROOM_HOURS") or "24"
-    try:
-        hours = float(text)
-    except ValueError:  # "abc": said like "0", not a traceback
-        hours = math.nan
-    if not hours > 0:  # also NaN
-        raise StoreUnusable("room_hours", text=repr(text[:40]))
-    if hours > MAX_ROOM_HOURS:  # also inf: created_at + lifetime would overflow a datetime
-        raise StoreUnusable("room_hours_too_long", text=repr(text[:40]), max=f"{MAX_ROOM_HOURS:,}")
-    return hours
-
-
 def clean_code(text: str | None) -> str | None:
     """A typed room code, upper-cased; None when it cannot be a code."""
     code = (text or "").strip().upper()
@@ -197,66 +150,23 @@ def clean_name(text: str | None) -> str:
     return name
 
 
-# ------------------------------------------------------------------ schema
-
-metadata = MetaData()
-
-rooms = Table(
-    "class_rooms",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("code", String(CODE_LENGTH), nullable=False, unique=True),
-    Column("secret", String(64), nullable=False),
-    Column("created_at", DateTime, nullable=False),
-    Column("current_question", Integer),  # the number of the question students see
-)
-students = Table(
-    "class_students",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("room_id", ForeignKey("class_rooms.id", ondelete="CASCADE"), nullable=False),
-    Column("token", String(64), nullable=False),  # the SHA-256 (hex) of the id the store issued
-    Column("name", String(MAX_NAME), nullable=False),
-    Column("joined_at", DateTime, nullable=False),
-    UniqueConstraint("room_id", "token"),
-)
-questions = Table(
-    "class_questions",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("room_id", ForeignKey("class_rooms.id", ondelete="CASCADE"), nullable=False),
-    Column("number", Integer, nullable=False),
-    Column("definition", Text, nullable=False),
-    Column("prompt", Text, nullable=False),
-    Column("status", String(10), nullable=False),
-    Column("created_at", DateTime, nullable=False),
-    UniqueConstraint("room_id", "number"),
-)
-answers = Table(
-    "class_answers",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("question_id", ForeignKey("class_questions.id", ondelete="CASCADE"), nullable=False),
-    Column("student_id", ForeignKey("class_students.id", ondelete="CASCADE"), nullable=False),
-    Column("response", Text, nullable=False),
-    Column("correct", Boolean, nullable=False),
-    Column("value", Float),
-    Column("mistakes", String(400), nullable=False),
-    Column("answered_at", DateTime, nullable=False),
-    UniqueConstraint("question_id", "student_id"),
-)
-
-
 # ------------------------------------------------------------------ values handed out
 
 
 @dataclass(frozen=True)
 class QuestionInfo:
+    """A question as read: ``status`` is ``"closed"`` once an open question's countdown is up.
+
+    ``seconds``: its countdown (None: none); ``closes_at``: when the countdown of its last opening
+    ends (naive UTC, the store's clock; None before it first opened)."""
+
     number: int
     definition: dict[str, Any]
     prompt: str
     status: str
     answered: int = 0
+    seconds: int | None = None
+    closes_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -290,63 +200,6 @@ def _token_hash(token: Any) -> str | None:
     if not isinstance(token, str) or not token or len(token) > 64:
         return None
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _utcnow() -> datetime:
-    return datetime.now(UTC).replace(tzinfo=None)
-
-
-def _sqlite_pragmas(engine: Engine) -> None:
-    @event.listens_for(engine, "connect")
-    def connect(dbapi_connection, _record):  # pragma: no cover - exercised by every SQLite test
-        dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN itself (below)
-        cur = dbapi_connection.cursor()
-        cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA synchronous=NORMAL")
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=30000")
-        cur.close()
-
-    @event.listens_for(engine, "begin")
-    def begin(conn):  # pragma: no cover - exercised by every SQLite test
-        # A writing transaction takes the write lock at once: a deferred one that read first
-        # could not wait for it (SQLITE_BUSY) when another writer got in between.
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN")
-
-
-def connect(url: str) -> tuple[Engine, Callable[..., Any]]:
-    """An engine for ``url`` (SQLite: its folder made, WAL and the pragmas above; PostgreSQL: a pool
-    for several sessions at once) and the dialect's ``insert``, which has ``on_conflict_do_update``.
-
-    Every table of the app's database (:data:`metadata`) is made with ``create_all`` by whoever
-    connects: the class store and the learners' progress (:mod:`.progress`) share the database.
-    """
-    try:
-        if url.startswith("sqlite"):
-            path = url.split("///", 1)[-1]
-            if path and path != ":memory:":
-                _make_folder(Path(path).parent)
-            engine = create_engine(url, connect_args={"timeout": 30})
-            _sqlite_pragmas(engine)
-            return engine, sqlite.insert
-        return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True), postgresql.insert
-    except (ArgumentError, NoSuchModuleError, ImportError, ValueError) as err:
-        if isinstance(err, StoreUnusable):
-            raise
-        # Not the URL itself in the message: it may hold a host, a port and a password.
-        raise StoreUnusable("database_url_unusable") from None
-
-
-def _make_folder(folder: Path) -> None:
-    """The SQLite file's folder, made if missing; :class:`StoreUnusable` when it cannot be used."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):  # a file in its place (or in a parent's)
-        raise StoreUnusable("data_dir_not_folder") from None
-    except OSError:  # a read-only file system, no permission
-        raise StoreUnusable("data_dir_not_writable") from None
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise StoreUnusable("data_dir_not_writable")
 
 
 class Store:
@@ -401,6 +254,7 @@ class Store:
             old = select(rooms.c.id).where(rooms.c.created_at <= cutoff)
             qids = select(questions.c.id).where(questions.c.room_id.in_(old))
             conn.execute(delete(answers).where(answers.c.question_id.in_(qids)))
+            conn.execute(delete(timers).where(timers.c.question_id.in_(qids)))
             conn.execute(delete(questions).where(questions.c.room_id.in_(old)))
             conn.execute(delete(students).where(students.c.room_id.in_(old)))
             return conn.execute(delete(rooms).where(rooms.c.created_at <= cutoff)).rowcount
@@ -439,19 +293,50 @@ class Store:
 
     # -------------------------------------------------------------- questions (lecturer)
 
-    def _question(self, conn: Connection, room_id: int, number: int) -> QuestionInfo:
+    def _question_row(self, conn: Connection, room_id: int, number: int) -> Any:
+        """Question ``number``'s row with its countdown (``seconds``, ``closes_at``: None without one)."""
         row = conn.execute(
-            select(questions).where(questions.c.room_id == room_id, questions.c.number == number)
+            select(questions, timers.c.seconds, timers.c.closes_at)
+            .outerjoin(timers, timers.c.question_id == questions.c.id)
+            .where(questions.c.room_id == room_id, questions.c.number == number)
         ).first()
         if row is None:
             raise UnknownQuestion(f"no question {number}")
+        return row
+
+    def _status(self, status: str, closes_at: datetime | None) -> str:
+        """The status a question reads as: an open one whose countdown is up is closed."""
+        if status == "open" and closes_at is not None and closes_at <= self.clock():
+            return "closed"
+        return status
+
+    def _question(self, conn: Connection, room_id: int, number: int) -> QuestionInfo:
+        row = self._question_row(conn, room_id, number)
         count = conn.execute(
             select(func.count()).select_from(answers).where(answers.c.question_id == row.id)
         ).scalar_one()
-        return QuestionInfo(row.number, json.loads(row.definition), row.prompt, row.status, count)
+        status = self._status(row.status, row.closes_at)
+        return QuestionInfo(
+            row.number, json.loads(row.definition), row.prompt, status, count, row.seconds, row.closes_at
+        )
 
-    def ask(self, code: str, key: str, definition: dict[str, Any]) -> QuestionInfo:
-        """Add a question (status ``draft``) and make it the one students see."""
+    def seconds_left(self, info: QuestionInfo) -> float | None:
+        """How long an open question with a countdown stays open, in seconds (0 when it is up);
+        None for a question that is not open or has no countdown."""
+        if info.closes_at is None or info.status != "open":
+            return None
+        return max(0.0, (info.closes_at - self.clock()).total_seconds())
+
+    def ask(
+        self, code: str, key: str, definition: dict[str, Any], *, seconds: int | None = None
+    ) -> QuestionInfo:
+        """Add a question (status ``draft``) and make it the one students see. ``seconds``: a
+        countdown (one of :data:`COUNTDOWNS`) that starts each time the question opens and closes
+        it when it is up."""
+        if seconds is not None and (type(seconds) is not int or seconds not in COUNTDOWNS):
+            raise BadQuestion(
+                "class_countdown", allowed=", ".join(map(str, COUNTDOWNS)), seconds=repr(seconds)[:20]
+            )
         prompt = exercise(definition).prompt  # raises on a bad definition before anything is stored
         for _ in range(5):
             try:
@@ -461,7 +346,7 @@ class Store:
                         select(func.max(questions.c.number)).where(questions.c.room_id == room.id)
                     ).scalar_one()
                     number = (last or 0) + 1
-                    conn.execute(
+                    made = conn.execute(
                         questions.insert().values(
                             room_id=room.id,
                             number=number,
@@ -471,6 +356,9 @@ class Store:
                             created_at=self.clock(),
                         )
                     )
+                    if seconds is not None:
+                        qid = made.inserted_primary_key[0]
+                        conn.execute(timers.insert().values(question_id=qid, seconds=seconds))
                     conn.execute(update(rooms).where(rooms.c.id == room.id).values(current_question=number))
                     return self._question(conn, room.id, number)
             except IntegrityError:  # two lecturer tabs asked at once: take the next number
@@ -483,14 +371,15 @@ class Store:
             raise NDCGError("question_status", allowed=", ".join(STATUSES), status=repr(status))
         with self._write() as conn:
             room = self._lecturer_room(conn, code, key)
-            self._question(conn, room.id, number)
-            conn.execute(
-                update(questions)
-                .where(questions.c.room_id == room.id, questions.c.number == number)
-                .values(status=status)
-            )
+            row = self._question_row(conn, room.id, number)
+            conn.execute(update(questions).where(questions.c.id == row.id).values(status=status))
             if status == "open":
                 conn.execute(update(rooms).where(rooms.c.id == room.id).values(current_question=number))
+                if row.seconds is not None:  # each opening starts the countdown afresh
+                    closes_at = self.clock() + timedelta(seconds=row.seconds)
+                    conn.execute(
+                        update(timers).where(timers.c.question_id == row.id).values(closes_at=closes_at)
+                    )
             return self._question(conn, room.id, number)
 
     def show(self, code: str, key: str, number: int) -> QuestionInfo:
@@ -537,6 +426,7 @@ class Store:
                 select(
                     questions.c.number,
                     questions.c.prompt,
+                    questions.c.definition,
                     students.c.name,
                     answers.c.response,
                     answers.c.correct,
@@ -554,14 +444,17 @@ class Store:
         writer.writerow(
             ["question", "prompt", "student", "answer", "correct", "value", "mistakes", "answered_at"]
         )
+        options: dict[int, tuple[str, ...]] = {}  # a choice question's options, by its number
         for r in rows:
+            if r.number not in options:
+                options[r.number] = exercise(json.loads(r.definition)).choices
             writer.writerow(
                 csv_row(  # every text column: names, answers and prompts are typed by people
                     [
                         r.number,
                         r.prompt,
                         r.name,
-                        _answer_text(r.response),
+                        _answer_text(r.response, options[r.number]),
                         r.correct,
                         "" if r.value is None else r.value,
                         r.mistakes,
@@ -619,13 +512,9 @@ class Store:
         # (Practice's diagnosis) is the slow part. The status is checked again under the lock.
         with self.engine.connect() as conn:
             room = self._room(conn, code)
-            q = conn.execute(
-                select(questions).where(questions.c.room_id == room.id, questions.c.number == number)
-            ).first()
-            if q is None:
-                raise UnknownQuestion(f"no question {number}")
-            if q.status != "open":
-                raise QuestionNotOpen(f"question {number} is {q.status}")
+            q = self._question_row(conn, room.id, number)
+            if (status := self._status(q.status, q.closes_at)) != "open":
+                raise QuestionNotOpen(f"question {number} is {status}")
             student = conn.execute(
                 select(students.c.id).where(
                     students.c.room_id == room.id, students.c.token == _token_hash(token)
@@ -642,8 +531,12 @@ class Store:
             "answered_at": self.clock(),
         }
         with self._write() as conn:
-            status = conn.execute(select(questions.c.status).where(questions.c.id == q.id)).scalar_one()
-            if status != "open":
+            now = conn.execute(
+                select(questions.c.status, timers.c.closes_at)
+                .outerjoin(timers, timers.c.question_id == questions.c.id)
+                .where(questions.c.id == q.id)
+            ).one()
+            if (status := self._status(now.status, now.closes_at)) != "open":  # the time may be up now
                 raise QuestionNotOpen(f"question {number} is {status}")
             stmt = self._insert(answers).values(question_id=q.id, student_id=student, **values)
             conn.execute(
@@ -691,6 +584,9 @@ def _split(mistakes: str) -> tuple[str, ...]:
     return tuple(m for m in mistakes.split(",") if m)
 
 
-def _answer_text(response: str) -> str:
+def _answer_text(response: str, options: tuple[str, ...] = ()) -> str:
+    """A stored response in words: the number typed, the order, or the option picked (its text)."""
     value = json.loads(response)
+    if options and type(value) is int and 0 <= value < len(options):
+        return options[value]
     return ", ".join(value) if isinstance(value, list) else str(value)

@@ -112,22 +112,6 @@ def test_a_link_this_browser_cannot_run_says_so_once_and_the_lesson_goes_on(data
     assert "?" in html(at)  # the lesson itself still hides the asked number
 
 
-def test_a_choice_questions_bars_are_named_and_the_right_one_is_drawn_after_the_reveal():
-    """Choices labelled 1, 2 ✓, 3 made plotly read the axis as numbers and drop the "2 ✓" bar: on
-    the lecturer's page and the projector, the right choice's bar vanished at the reveal."""
-    from ndcg_core.classroom import Summary
-    from ndcg_core.teaching.practice import make_exercise
-    from views.room.lecturer import answers_figure
-
-    e = make_exercise(7, 1, "formula", 1)
-    counts = tuple(range(1, len(e.choices) + 1))
-    summary = Summary(answered=sum(counts), correct=counts[e.answer_choice], choices=counts)
-    figure = answers_figure(e, summary, revealed=True)
-    assert figure.layout.xaxis.type == "category"
-    (bars,) = figure.data
-    assert list(bars.y) == list(counts) and bars.x[e.answer_choice].endswith("✓")
-
-
 def test_a_list_the_room_cannot_be_asked_about_is_not_sent_and_the_presenter_says_why(data_dir):
     """A gain table: Practice's formulas cannot state it, so the room would be judged by other
     numbers than the projector shows. Nothing is sent; the reason shows, in the page's language."""

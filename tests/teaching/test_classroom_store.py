@@ -23,6 +23,7 @@ from ndcg_core.classroom import (
     CODE_ALPHABET,
     BadAnswer,
     BadName,
+    BadQuestion,
     Joined,
     NotJoined,
     NotLecturer,
@@ -32,10 +33,11 @@ from ndcg_core.classroom import (
     RoomNotFound,
     Store,
     UnknownQuestion,
+    choice_definition,
     playground_definition,
     practice_definition,
 )
-from ndcg_core.classroom.store import answers, metadata, students
+from ndcg_core.classroom.store import answers, metadata, students, timers
 from ndcg_core.teaching.practice import make_exercise
 
 
@@ -366,3 +368,119 @@ def test_60_concurrent_submits_lose_none(store):
     assert sorted(summary.values) == pytest.approx([(i + 2) / 100 for i in range(60)])
     with store.engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(answers)).scalar_one() == 60
+
+
+# ------------------------------------------------------------------ countdowns (issue 26, part 4)
+
+CHOICE = choice_definition("Which divisor leaves position 2 undivided?", ["log2(i + 1)", "max(1, log2 i)"], 1)
+
+
+def test_a_countdown_closes_the_question_by_itself_on_the_stores_clock(make_store):
+    clock = Clock()
+    store = make_store(clock=clock)
+    code, key = store.create_room()
+    number = store.ask(code, key, CHOICE, seconds=30).number
+    draft = store.room(code).current
+    assert (draft.status, draft.seconds, draft.closes_at) == ("draft", 30, None)
+    assert store.seconds_left(draft) is None  # the countdown starts when the question opens
+    ana, bo = store.join(code, "Ana").token, store.join(code, "Bo").token
+    clock.now += timedelta(minutes=5)  # a draft waits: its countdown has not started
+    opened = store.set_status(code, key, number, "open")
+    assert opened.closes_at == clock.now + timedelta(seconds=30)
+    clock.now += timedelta(seconds=29)
+    assert store.seconds_left(store.room(code).current) == pytest.approx(1.0)
+    assert store.submit(code, ana, number, 1).correct  # 29 s in: taken
+    clock.now += timedelta(seconds=1)  # 30 s: the time is up
+    for info in (
+        store.room(code).current,
+        store.questions(code, key)[0],
+        store.summary(code, key, number)[0],
+    ):
+        assert info.status == "closed"  # for phones, the lecturer's history and the live view alike
+    with pytest.raises(QuestionNotOpen):
+        store.submit(code, bo, number, 1)
+    with pytest.raises(QuestionNotOpen):  # nor may Ana change hers
+        store.submit(code, ana, number, 0)
+    assert [(a.name, a.correct) for a in store.answers(code, key, number)] == [("Ana", True)]
+    # Opening it again starts the countdown again; revealing ends it.
+    store.set_status(code, key, number, "open")
+    assert store.room(code).current.status == "open"
+    store.submit(code, bo, number, 0)
+    store.set_status(code, key, number, "revealed")
+    clock.now += timedelta(hours=1)
+    assert store.room(code).current.status == "revealed"
+    assert store.summary(code, key, number)[1].choices == (1, 1)
+
+
+def test_an_answer_judged_before_the_deadline_but_stored_after_it_is_refused(make_store, monkeypatch):
+    """The deadline is checked again under the write lock: judging takes time, and the time may be
+    up when the answer would be written."""
+    clock = Clock()
+    store = make_store(clock=clock)
+    code, key = store.create_room()
+    number = store.ask(code, key, QUESTION, seconds=30).number
+    store.set_status(code, key, number, "open")
+    ana = store.join(code, "Ana").token
+    from ndcg_core.classroom import store as module
+
+    judge = module.grade
+
+    def slow_grade(e, response):
+        graded = judge(e, response)
+        clock.now += timedelta(seconds=31)  # the countdown ends while the answer is judged
+        return graded
+
+    monkeypatch.setattr(module, "grade", slow_grade)
+    with pytest.raises(QuestionNotOpen):
+        store.submit(code, ana, number, f"{NDCG:.3f}")
+    assert store.my_answer(code, ana, number) is None
+
+
+def test_questions_without_a_countdown_stay_open_and_bad_countdowns_are_refused(make_store):
+    clock = Clock()
+    store = make_store(clock=clock)
+    code, key, _number = room_with(store)
+    clock.now += timedelta(hours=3)
+    info = store.room(code).current
+    assert (info.status, info.seconds, info.closes_at, store.seconds_left(info)) == ("open", None, None, None)
+    for bad in (0, 45, -30, 30.0, True, "30", 10**9):
+        with pytest.raises(BadQuestion) as err:
+            store.ask(code, key, QUESTION, seconds=bad)
+        assert err.value.code == "class_countdown"
+    assert len(store.questions(code, key)) == 1  # nothing was asked
+
+
+def test_a_database_made_before_countdowns_gets_their_table_and_keeps_its_questions(make_store):
+    """create_all adds tables, never columns: the countdowns live in a table of their own, so a
+    database made by the version before them opens, and its questions read as they did."""
+    store = make_store()
+    code, key, number = room_with(store)
+    store.submit(code, store.join(code, "Ana").token, number, f"{NDCG:.3f}")
+    timers.drop(store.engine)  # as the version before countdowns left it
+    again = make_store()  # the next start of the app
+    assert again.room(code).current.status == "open" and again.room(code).current.seconds is None
+    assert again.summary(code, key, number)[1].correct == 1
+    timed = again.ask(code, key, CHOICE, seconds=60).number
+    assert again.set_status(code, key, timed, "open").seconds == 60
+
+
+def test_old_rooms_are_deleted_with_their_countdowns(make_store):
+    clock = Clock()
+    store = make_store(hours=2, clock=clock)
+    code, key = store.create_room()
+    store.set_status(code, key, store.ask(code, key, CHOICE, seconds=90).number, "open")
+    clock.now += timedelta(hours=3)
+    store.create_room()
+    with store.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(timers)).scalar_one() == 0
+
+
+def test_the_csv_export_names_the_option_picked_and_defuses_the_lecturers_text(store):
+    definition = choice_definition('=HYPERLINK("http://x") <b>which?</b>', ["@SUM(1)", "<i>two</i>"], 0)
+    code, key, number = room_with(store, definition)
+    store.submit(code, store.join(code, "Ana").token, number, 0)
+    store.submit(code, store.join(code, "Bo").token, number, 1)
+    rows = list(csv.DictReader(io.StringIO(store.export_csv(code, key))))
+    assert [r["prompt"] for r in rows] == ['\'=HYPERLINK("http://x") <b>which?</b>'] * 2
+    assert [r["answer"] for r in rows] == ["'@SUM(1)", "<i>two</i>"]
+    assert [r["correct"] for r in rows] == ["True", "False"]

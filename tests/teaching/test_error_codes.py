@@ -19,8 +19,15 @@ from ndcg_core import explain
 from ndcg_core.classroom import BadAnswer, BadQuestion
 from ndcg_core.classroom.lesson_questions import lesson_definition
 from ndcg_core.classroom.limits import trusted_proxies
+from ndcg_core.classroom.own import list_definition
 from ndcg_core.classroom.progress import progress_days
-from ndcg_core.classroom.questions import exercise, grade, playground_definition, practice_definition
+from ndcg_core.classroom.questions import (
+    choice_definition,
+    exercise,
+    grade,
+    playground_definition,
+    practice_definition,
+)
 from ndcg_core.classroom.store import Store, room_hours
 from ndcg_core.errors import MESSAGES, Message, NDCGError, error_text
 from ndcg_core.i18n import set_language
@@ -75,6 +82,18 @@ _ORDER = make_exercise(7, 1, kind="drag", level=1)
 _CHOICE = make_exercise(7, 1, kind="winner", level=1)
 _FORMULA = Formula(k=None, gain="linear", discount="log", log_base=2.0)
 _DEFINITION = playground_definition(["A", "B", "C"], [3, 0, 1], _FORMULA, "ndcg")
+
+
+def _own(grades: str, labels: str = "", ask: str = "ndcg", position=None):
+    return list_definition(grades, labels, _FORMULA, ask, position)
+
+
+def _countdown(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'class.sqlite3'}", hours=24)
+    try:
+        return store.ask(*store.create_room(), _DEFINITION, seconds=45)
+    finally:
+        store.engine.dispose()
 
 
 def _status(tmp_path):
@@ -209,6 +228,32 @@ TEACHING_PATHS = [
             lambda: lesson_definition(2, replace(DEFAULT_STATE, spec=Spec(Variant(gain={0: 0, 1: 5}))))
         ),
     ),
+    (
+        "class_position",
+        lambda: raised(lambda: playground_definition(["A", "B"], [1, 0], _FORMULA, "gain", 3)),
+    ),
+    # the lecturer's own questions (issue 26, part 4): each refusal names the form's field
+    ("class_field", lambda: raised(lambda: _own("3, x"))),
+    ("field_grades", lambda: raised(lambda: _own("3, x"))),
+    ("grade_not_number", lambda: raised(lambda: _own("3, x"))),
+    ("grades_empty", lambda: raised(lambda: _own(" , "))),
+    ("grade_range", lambda: raised(lambda: _own("3, 11"))),
+    ("field_labels", lambda: raised(lambda: _own("3, 1", "A, B, C"))),
+    ("own_labels_count", lambda: raised(lambda: _own("3, 1", "A, B, C"))),
+    ("field_position", lambda: raised(lambda: _own("3, 1", ask="gain", position=5))),
+    ("field_prompt", lambda: raised(lambda: choice_definition("", ["a", "b"], 0))),
+    ("text_empty", lambda: raised(lambda: choice_definition("", ["a", "b"], 0))),
+    ("text_too_long", lambda: raised(lambda: choice_definition("q" * 301, ["a", "b"], 0))),
+    ("text_control", lambda: raised(lambda: choice_definition("q\x07", ["a", "b"], 0))),
+    ("field_option", lambda: raised(lambda: choice_definition("q", ["a", "b\u202e"], 0))),
+    ("text_bidi", lambda: raised(lambda: choice_definition("q", ["a", "b\u202e"], 0))),
+    ("text_invisible", lambda: raised(lambda: choice_definition("\u200b", ["a", "b"], 0))),
+    ("field_options", lambda: raised(lambda: choice_definition("q", ["a"], 0))),
+    ("options_count", lambda: raised(lambda: choice_definition("q", ["a"], 0))),
+    ("options_same", lambda: raised(lambda: choice_definition("q", ["a", "a"], 0))),
+    ("field_right", lambda: raised(lambda: choice_definition("q", ["a", "b"], None))),
+    ("right_missing", lambda: raised(lambda: choice_definition("q", ["a", "b"], None))),
+    ("right_empty", lambda: raised(lambda: choice_definition("q", ["a", "b", ""], 2))),
 ]
 
 
@@ -229,6 +274,7 @@ def test_class_mode_settings_raise_their_codes(monkeypatch, tmp_path):
     monkeypatch.setenv("NDCG_ROOM_HOURS", "-1")
     assert raised(room_hours).code == "room_hours"
     assert raised(lambda: _status(tmp_path)).code == "question_status"
+    assert raised(lambda: _countdown(tmp_path)).code == "class_countdown"
     monkeypatch.setenv("NDCG_PROGRESS_DAYS", "0")
     assert raised(progress_days).code == "progress_days"
     monkeypatch.setenv("NDCG_ROOM_HOURS", "abc")
@@ -266,6 +312,7 @@ def test_every_code_the_teaching_layer_uses_has_a_real_path():
         "data_dir_not_writable",
         "database_url_unusable",
         "question_status",
+        "class_countdown",
         "progress_days",
         "trusted_proxies",
     }

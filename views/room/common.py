@@ -24,6 +24,7 @@ import math
 import os
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime
 from urllib.parse import quote, urlencode
 
 import pandas as pd
@@ -45,7 +46,7 @@ from ndcg_core.classroom import (
 )
 from ndcg_core.classroom.limits import ANSWERS, ANSWERS_SECONDS, CODE_TRIES, CODE_TRIES_SECONDS
 from ndcg_core.errors import error_text
-from ndcg_core.i18n import N_, _
+from ndcg_core.i18n import N_, _, ngettext
 from ndcg_core.teaching.export import table_html
 from ndcg_core.teaching.formula import trimmed
 from ndcg_core.teaching.lesson import COLUMN_HELP
@@ -328,6 +329,8 @@ def show_exercise(e: Exercise, steps: pd.DataFrame | None = None) -> None:
     ``steps``: a lesson question's step table as far as its step shows it, in place of the list."""
     with st.container(key="cl_prompt"):
         st.markdown(md_escape(e.prompt))
+    if e.kind == "choice":  # the lecturer's own multiple choice: no list, no formula
+        return
     if e.kind in STATES_FORMULA:
         st.markdown(_("**Formula:** {formula}").format(formula=md_escape(e.formula.describe())))
     with st.container(key="cl_data"):
@@ -369,6 +372,22 @@ def show_exercise(e: Exercise, steps: pd.DataFrame | None = None) -> None:
                 + "\n\n"
                 + _list_table(e.ideal_labels[n:], e.ideal[n:], numbered=False)
             )
+
+
+@st.fragment(run_every=1.0)
+def countdown(closes_at: datetime) -> None:
+    """The seconds an open question with a countdown has left, on a phone: counted on the server's
+    clock (the store's) every second, with no database query; at 0 the page is drawn again, and
+    the store, which refuses answers from then on, says the question is closed."""
+    left = (closes_at - get_store().clock()).total_seconds()
+    if left <= 0:
+        st.rerun()
+    with st.container(key="cl_seconds"):
+        st.markdown(
+            ngettext("Closes in **{n} second**", "Closes in **{n} seconds**", math.ceil(left)).format(
+                n=math.ceil(left)
+            )
+        )
 
 
 def _list_table(labels, grades, scores=None, numbered: bool = True) -> str:

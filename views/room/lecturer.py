@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import secrets
+import math
 from dataclasses import replace
 from urllib.parse import urlsplit
 
@@ -10,8 +10,6 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from ndcg_core.classroom import (
-    ASKS,
-    BadQuestion,
     JoinBase,
     QuestionInfo,
     RoomExpired,
@@ -19,23 +17,20 @@ from ndcg_core.classroom import (
     Summary,
     correct_answer,
     exercise,
-    formula_of_spec,
-    playground_definition,
-    practice_definition,
 )
-from ndcg_core.errors import error_text
 from ndcg_core.i18n import _, ngettext
-from ndcg_core.teaching.playground import DEFAULT_STATE
-from ndcg_core.teaching.practice import KINDS, LEVELS, MISTAKES, Exercise
+from ndcg_core.teaching.practice import MISTAKES, Exercise
 from views.ui import keys
 from views.ui.charts import chart_text
 from views.ui.markup import md_escape
 
+from .ask import ask_panel
 from .common import (
     LIVE_EVERY,
     QR_WIDTH,
     STATUS_TEXT,
     STORE_FAILURES,
+    countdown,
     get_store,
     guarded,
     join_base,
@@ -49,39 +44,6 @@ from .common import link as current_link
 
 
 @guarded
-def _ask(code: str, key: str) -> None:
-    ss = st.session_state
-    try:
-        if (ss.get(keys.CL_SOURCE) or "practice") == "practice":
-            definition = practice_definition(
-                secrets.randbelow(10**6), 1, ss.get(keys.CL_KIND) or "metric", ss.get(keys.CL_LEVEL) or 1
-            )
-        else:
-            definition = _playground_definition(ss.get(keys.CL_ASK) or "ndcg")
-        q = get_store().ask(code, key, definition)
-    except BadQuestion as err:
-        ss[keys.CL_ASK_ERROR] = str(err)
-        return
-    ss[keys.CL_ASK_ERROR] = None
-    ss[keys.cl_view(code)] = q.number
-
-
-def _playground_list() -> tuple[list[str], list[float], object]:
-    ss = st.session_state
-    items = ss.get(keys.PG_ITEMS) or DEFAULT_STATE.items
-    spec = ss.get(keys.PG_SPEC) or DEFAULT_STATE.spec
-    return [i.label for i in items], [i.grade for i in items], spec
-
-
-def _playground_definition(ask: str) -> dict:
-    labels, grades, spec = _playground_list()
-    formula = formula_of_spec(spec)
-    if formula is None:
-        raise BadQuestion("class_formula")
-    return playground_definition(labels, grades, formula, ask)
-
-
-@guarded
 def _status(code: str, key: str, number: int, status: str) -> None:
     get_store().set_status(code, key, number, status)
 
@@ -89,50 +51,6 @@ def _status(code: str, key: str, number: int, status: str) -> None:
 @guarded
 def _show(code: str, key: str, number: int) -> None:
     get_store().show(code, key, number)
-
-
-def ask_panel(code: str, key: str) -> None:
-    ss = st.session_state
-    with st.expander(_("Ask a new question"), expanded=not ss.get(keys.cl_view(code))):
-        ss.setdefault(keys.CL_SOURCE, "practice")
-        st.segmented_control(
-            _("Question from"),
-            ["practice", "playground"],
-            key=keys.CL_SOURCE,
-            format_func=lambda s: _("A Practice exercise") if s == "practice" else _("The playground's list"),
-        )
-        if ss.get(keys.CL_SOURCE) == "playground":
-            labels, grades, spec = _playground_list()
-            st.selectbox(_("Ask for"), list(ASKS), key=keys.CL_ASK, format_func=lambda a: _(ASKS[a]))
-            st.caption(
-                _("The list: {items}. Formula: {formula}.").format(
-                    items=md_escape(
-                        ", ".join(f"{lab} ({g:g})" for lab, g in zip(labels, grades, strict=True))
-                    ),
-                    formula=md_escape(spec.name),
-                )
-            )
-        else:
-            c1, c2 = st.columns(2)
-            c1.selectbox(
-                _("Kind"), list(KINDS), key=keys.CL_KIND, format_func=lambda k: md_escape(_(KINDS[k]))
-            )
-            c2.segmented_control(
-                _("Level"),
-                list(LEVELS),
-                key=keys.CL_LEVEL,
-                default=1,
-                format_func=lambda n: _("Level {n}").format(n=n),
-            )
-        st.button(
-            _("Ask this question"), key="cl_ask_button", type="primary", on_click=_ask, args=(code, key)
-        )
-        if ss.get(keys.CL_ASK_ERROR):
-            st.error(
-                _("This list cannot be asked: {reason}. Change it on the Playground.").format(
-                    reason=md_escape(error_text(ss[keys.CL_ASK_ERROR]))
-                )
-            )
 
 
 def lecturer(code: str, key: str) -> None:
@@ -179,7 +97,7 @@ def lecturer(code: str, key: str) -> None:
         question_panel(code, key, info, e, store.room(code).current)
     with right:
         join_panel(code, key)
-    live(code, key, number)
+    live(code, key, number, info.status)
 
 
 def join_panel(code: str, key: str) -> None:
@@ -259,15 +177,20 @@ def address_note(base: JoinBase) -> None:
 
 
 @st.fragment(run_every=LIVE_EVERY)
-def live(code: str, key: str, number: int) -> None:
-    """The lecturer's live view of one question: polls the store's summary."""
+def live(code: str, key: str, number: int, drawn: str | None = None) -> None:
+    """The lecturer's live view of one question: polls the store's summary. When the question's
+    status is no longer the one the page drew (``drawn``: its countdown closed it), the whole page
+    is drawn again, so its buttons say what they can do."""
+    store = get_store()
     try:
-        info, summary = get_store().summary(code, key, number)
+        info, summary = store.summary(code, key, number)
     except (RoomExpired, RoomNotFound):
         st.rerun()  # the page then says the room has expired
     except STORE_FAILURES:
         polling_failed()
         return
+    if drawn is not None and info.status != drawn:
+        st.rerun()
     e = exercise(info.definition)
     chart, side = st.columns([0.62, 0.38], gap="large")
     with chart, st.container(key="cl_chart"):
@@ -281,9 +204,14 @@ def live(code: str, key: str, number: int) -> None:
         c1, c2 = st.columns(2)
         with c1, st.container(key="cl_answered"):
             st.metric(_("Answered"), summary.answered)
-        with c2, st.container(key="cl_correct"):
-            share = f"{summary.share(summary.correct):.0%}" if summary.answered else "–"
-            st.metric(_("Right"), share if info.status == "revealed" else "?")
+        left = store.seconds_left(info)
+        if left is not None:  # while a countdown runs, its seconds stand where "Right" will
+            with c2, st.container(key="cl_seconds_left"):
+                st.metric(_("Seconds left"), math.ceil(left))
+        else:
+            with c2, st.container(key="cl_correct"):
+                share = f"{summary.share(summary.correct):.0%}" if summary.answered else "–"
+                st.metric(_("Right"), share if info.status == "revealed" else "?")
         if info.status == "revealed":
             with st.container(key="cl_correct_answer"):
                 st.success(_("The answer: {answer}").format(answer=md_escape(correct_answer(e))))
@@ -295,7 +223,14 @@ def question_panel(
 ) -> None:
     number = info.number
     st.markdown(_("**Question {n}** · {status}").format(n=number, status=_(STATUS_TEXT[info.status])))
+    if info.status == "open" and info.closes_at is not None:
+        countdown(info.closes_at)  # counts down beside the question; at 0 the page is drawn again
+    elif info.seconds is not None:
+        st.caption(countdown_text(info))
     show_exercise(e)
+    if e.kind == "choice":  # the lecturer's own multiple choice: its options, numbered as the bars
+        with st.container(key="cl_options"):
+            st.markdown("  \n".join(f"{i} · {md_escape(o)}" for i, o in enumerate(e.choices, start=1)))
     with st.container(key="cl_controls", horizontal=True):
         st.button(
             _("Open for answers"),
@@ -324,6 +259,15 @@ def question_panel(
             st.button(_("Show to students"), key="cl_show", on_click=_show, args=(code, key, number))
 
 
+def countdown_text(info: QuestionInfo) -> str:
+    """What the lecturer reads about a question's countdown."""
+    if info.status == "draft" or info.closes_at is None:
+        return _("Countdown: {seconds} s, from when you open it for answers.").format(seconds=info.seconds)
+    return _("Countdown: {seconds} s; opening it again starts the countdown again.").format(
+        seconds=info.seconds
+    )
+
+
 def answers_figure(e: Exercise, summary: Summary, revealed: bool) -> go.Figure:
     title = ngettext("{n} answer", "{n} answers", summary.answered).format(n=summary.answered)
     if e.answer_type == "choice":
@@ -340,8 +284,7 @@ def answers_figure(e: Exercise, summary: Summary, revealed: bool) -> go.Figure:
             go.Bar(x=labels, y=list(summary.choices), marker_color=colours, text=list(summary.choices))
         )
         fig.update_layout(xaxis_title=_("Choice"), yaxis_title=_("Students"))
-        # Choices are names, not numbers: "1", "2 ✓", "3" read as numbers would drop the ✓ bar.
-        fig.update_xaxes(type="category")
+        fig.update_xaxes(type="category")  # "1", "2 ✓", "3" are names: as numbers, "2 ✓" was dropped
     else:
         axis = _("NDCG of the order") if e.answer_type == "order" else _("Answer")
         values = list(summary.values)

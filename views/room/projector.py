@@ -10,6 +10,7 @@ students' join link. The lecturer opens, closes and reveals from here too (keys 
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import streamlit as st
@@ -80,11 +81,12 @@ def projector(code: str, key: str) -> None:
     left, right = st.columns([0.3, 0.7], gap="large")
     with left:
         _join(code)
+    current = get_store().room(code).current
     with right:
-        _results(code, key)
+        _results(code, key, None if current is None else (current.number, current.status))
         # Drawn by the page, not the live fragment: a button in a fragment reruns only the fragment,
         # and leaving must rewrite the link.
-        _controls(code, key, get_store().room(code).current)
+        _controls(code, key, current)
 
 
 def _join(code: str) -> None:
@@ -105,11 +107,15 @@ def _join(code: str) -> None:
 
 
 @st.fragment(run_every=LIVE_EVERY)
-def _results(code: str, key: str) -> None:
-    """The room's current question and its answers, polled like the lecturer's live view."""
+def _results(code: str, key: str, drawn: tuple[int, str] | None = None) -> None:
+    """The room's current question and its answers, polled like the lecturer's live view; the whole
+    screen is drawn again when the question or its status is not the one its buttons were drawn
+    for (``drawn``: another question asked, a countdown that closed it)."""
     store = get_store()
     try:
         current = store.room(code).current
+        if (None if current is None else (current.number, current.status)) != drawn:
+            st.rerun()
         if current is None:
             st.info(_("No question yet: ask one on the lecturer's page."))
             return
@@ -130,8 +136,12 @@ def _results(code: str, key: str) -> None:
     with side, st.container(key="cp_side"):
         with st.container(key="cp_numbers", horizontal=True):
             st.metric(_("Answered"), summary.answered)
-            share = f"{summary.share(summary.correct):.0%}" if summary.answered else "–"
-            st.metric(_("Right"), share if revealed else "?")
+            left = store.seconds_left(info)
+            if left is not None:  # while a countdown runs, its seconds stand where "Right" will
+                st.metric(_("Seconds left"), math.ceil(left))
+            else:
+                share = f"{summary.share(summary.correct):.0%}" if summary.answered else "–"
+                st.metric(_("Right"), share if revealed else "?")
         if revealed:
             st.success(_("The answer: {answer}").format(answer=md_escape(correct_answer(e))))
             mistakes_panel(summary)
@@ -153,6 +163,8 @@ def _items(labels, grades) -> str:
 def data_lines(e: Exercise) -> list[str]:
     """The question's list (labels with grades, in ranked order) and formula, a line each: the
     projector asks the room, so the room must see what to compute from, not only the phones."""
+    if e.kind == "choice":  # the lecturer's own multiple choice: its options, numbered as the bars
+        return [f"{i} · {option}" for i, option in enumerate(e.choices, start=1)]
     if e.kind == "winner":
         return [
             _("Ranking A: {items}").format(items=_items(e.labels, e.grades)),

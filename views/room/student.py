@@ -152,20 +152,26 @@ def student_question(code: str, q: QuestionInfo) -> None:
     with st.container(key="cl_student_question", border=True):
         st.markdown(_("**Question {n}**").format(n=q.number))
         show_exercise(e, steps)
+        error = ss.get(keys.CL_ANSWER_ERROR)
         if q.status == "open":
+            if q.closes_at is not None:
+                common.countdown(q.closes_at)
             answer_area(code, q.number, e)
-            error = ss.get(keys.CL_ANSWER_ERROR)
             if error and error[0] == q.number:
                 with st.container(key=keys.CL_ANSWER_ERROR):
                     st.error(md_escape(error_text(error[1])))
             elif mine is not None:
                 with st.container(key="cl_saved"):
-                    st.success(
-                        _(
-                            "Saved: {answer}. You can change it until the lecturer closes the question."
-                        ).format(answer=md_escape(_answer_text(e, mine.response)))
+                    until = (
+                        _("Saved: {answer}. You can change it until the question closes.")
+                        if q.closes_at is not None
+                        else _("Saved: {answer}. You can change it until the lecturer closes the question.")
                     )
+                    st.success(until.format(answer=md_escape(_answer_text(e, mine.response))))
             return
+        if error and error[0] == q.number:  # an answer sent as the countdown closed the question
+            with st.container(key=keys.CL_ANSWER_ERROR):
+                st.error(md_escape(error_text(error[1])))
         if mine is None:
             st.info(_("This question is closed; you did not answer it."))
         else:

@@ -195,13 +195,28 @@ CL_ANSWER_ERROR = "cl_answer_error"
 CL_SOURCE = "cl_source"  # the lecturer's question source: a Practice exercise or the playground's list
 CL_KIND = "cl_kind"
 CL_LEVEL = "cl_level"
-CL_ASK = "cl_ask"
-CL_ASK_ERROR = "cl_ask_error"
+CL_ASK = "cl_ask"  # what a question on a list asks: DCG, IDCG, NDCG, a cell, the best order
+CL_ASK_ERROR = "cl_ask_error"  # (source, coded message): why the last question could not be asked
+CL_CELL = "cl_cell"  # which step-table cell a question on a list asks for ...
+CL_POSITION = "cl_position"  # ... at which position
+CL_GRADES = "cl_grades"  # the lecturer's own list: its grades, top first ...
+CL_LABELS = "cl_labels"  # ... its labels (optional) ...
+CL_GAIN = "cl_gain"  # ... and its formula: the gain ...
+CL_DISCOUNT = "cl_discount"  # ... the discount ...
+CL_K = "cl_k"  # ... and the cutoff (0: the whole list)
+CL_MC_PROMPT = "cl_mc_prompt"  # the lecturer's multiple-choice question: its prompt ...
+CL_MC_RIGHT = "cl_mc_right"  # ... and which option is right (its options: cl_mc_option)
+CL_COUNTDOWN = "cl_countdown"  # seconds until the question closes by itself (0: no countdown)
 
 
 def cl_view(room: str) -> str:
     """The question the lecturer looks at, in a room."""
     return f"cl_view_{room}"
+
+
+def cl_mc_option(n: int) -> str:
+    """Option ``n`` (from 0) of the lecturer's multiple-choice question."""
+    return f"cl_mc_option_{n}"
 
 
 def cl_answer(question: int) -> str:

@@ -234,6 +234,9 @@ def _check_choice(exercise: Exercise, choice: Any) -> Feedback:
             diagnosis=diagnosis, right=right, why=exercise.why
         )
         return Feedback(False, message, mistakes=tuple(found), diagnosis=diagnosis)
+    if not exercise.values:  # nothing computed behind the choices: a lecturer's own question
+        message = _("Not this one. The answer is: {right}.").format(right=right)
+        return Feedback(False, message, diagnosis=_("Not this one."))
     if exercise.kind == "winner":
         values = dict(exercise.values)
         detail = _(

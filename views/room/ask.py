@@ -1,0 +1,268 @@
+"""The lecturer's "Ask a new question" panel: a Practice exercise, the playground's list, the
+lecturer's own list, or their own multiple-choice question, with an optional countdown.
+
+What the lecturer types is checked in ``ndcg_core.classroom`` (:func:`list_definition`,
+:func:`choice_definition`), whose refusals name the field (``Grades: ...``, ``Option 3: ...``);
+the widgets keep what was typed, so a refused question is corrected, not typed again.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+import streamlit as st
+
+from ndcg_core.classroom import (
+    ASKS,
+    CELL_ASKS,
+    COUNTDOWNS,
+    MAX_OPTION,
+    MAX_OPTIONS,
+    MAX_PROMPT,
+    BadQuestion,
+    PracticeFormula,
+    choice_definition,
+    formula_of_spec,
+    list_definition,
+    playground_definition,
+    practice_definition,
+)
+from ndcg_core.classroom.own import MAX_GRADE
+from ndcg_core.classroom.questions import MAX_ITEMS
+from ndcg_core.errors import error_text
+from ndcg_core.i18n import N_, _
+from ndcg_core.teaching.playground import DEFAULT_STATE
+from ndcg_core.teaching.practice import KINDS, LEVELS, QUANTITIES
+from views.ui import keys
+from views.ui.markup import md_escape
+
+from .common import get_store, guarded
+
+#: Where a question comes from (the panel's first choice).
+SOURCES = {
+    "practice": N_("A Practice exercise"),
+    "playground": N_("The playground's list"),
+    "list": N_("Your own list"),
+    "choice": N_("Multiple choice"),
+}
+#: What a question on a list asks (``cell``: the cell and position picked below it).
+LIST_ASKS = ["ndcg", "dcg", "idcg", "cell", "highest"]
+LIST_ASK_TEXT = {"cell": KINDS["cell"]}  # the others: ASKS
+
+
+def _asked() -> tuple[str, int | None]:
+    """What the panel asks of a list: ``("ndcg", None)``, or a cell and its position."""
+    ss = st.session_state
+    ask = ss.get(keys.CL_ASK) or "ndcg"
+    if ask != "cell":
+        return ask, None
+    return ss.get(keys.CL_CELL) or "discounted_gain", ss.get(keys.CL_POSITION) or 1
+
+
+def _definition(source: str) -> dict:
+    ss = st.session_state
+    if source == "practice":
+        kind, level = ss.get(keys.CL_KIND) or "metric", ss.get(keys.CL_LEVEL) or 1
+        return practice_definition(secrets.randbelow(10**6), 1, kind, level)
+    if source == "playground":
+        labels, grades, spec = _playground_list()
+        formula = formula_of_spec(spec)
+        if formula is None:
+            raise BadQuestion("class_formula")
+        return playground_definition(labels, grades, formula, *_asked())
+    if source == "list":
+        formula = PracticeFormula(
+            k=ss.get(keys.CL_K) or None,
+            gain=ss.get(keys.CL_GAIN) or "linear",
+            discount=ss.get(keys.CL_DISCOUNT) or "log",
+        )
+        return list_definition(ss.get(keys.CL_GRADES), ss.get(keys.CL_LABELS), formula, *_asked())
+    options = [ss.get(keys.cl_mc_option(i)) or "" for i in range(MAX_OPTIONS)]
+    return choice_definition(ss.get(keys.CL_MC_PROMPT) or "", options, ss.get(keys.CL_MC_RIGHT))
+
+
+@guarded
+def _ask(code: str, key: str) -> None:
+    ss = st.session_state
+    source = ss.get(keys.CL_SOURCE) or "practice"
+    try:
+        seconds = ss.get(keys.CL_COUNTDOWN) or None
+        q = get_store().ask(code, key, _definition(source), seconds=seconds)
+    except BadQuestion as err:
+        ss[keys.CL_ASK_ERROR] = (source, str(err))  # str(err) keeps the code: shown translated
+        return
+    ss[keys.CL_ASK_ERROR] = None
+    ss[keys.cl_view(code)] = q.number
+
+
+def _changed() -> None:
+    """The lecturer changed the question: the last refusal no longer describes it."""
+    st.session_state[keys.CL_ASK_ERROR] = None
+
+
+def _playground_list() -> tuple[list[str], list[float], object]:
+    ss = st.session_state
+    items = ss.get(keys.PG_ITEMS) or DEFAULT_STATE.items
+    spec = ss.get(keys.PG_SPEC) or DEFAULT_STATE.spec
+    return [i.label for i in items], [i.grade for i in items], spec
+
+
+def ask_panel(code: str, key: str) -> None:
+    ss = st.session_state
+    with st.expander(_("Ask a new question"), expanded=not ss.get(keys.cl_view(code))):
+        ss.setdefault(keys.CL_SOURCE, "practice")
+        st.segmented_control(
+            _("Question from"), list(SOURCES), key=keys.CL_SOURCE, format_func=lambda s: _(SOURCES[s])
+        )
+        source = ss.get(keys.CL_SOURCE)
+        if source == "playground":
+            labels, grades, spec = _playground_list()
+            st.caption(
+                _("The list: {items}. Formula: {formula}.").format(
+                    items=md_escape(
+                        ", ".join(f"{lab} ({g:g})" for lab, g in zip(labels, grades, strict=True))
+                    ),
+                    formula=md_escape(spec.name),
+                )
+            )
+            _ask_of_a_list()
+        elif source == "list":
+            _own_list()
+            _ask_of_a_list(cutoff=True)
+        elif source == "choice":
+            _own_choice()
+        else:
+            c1, c2 = st.columns(2)
+            c1.selectbox(
+                _("Kind"), list(KINDS), key=keys.CL_KIND, format_func=lambda k: md_escape(_(KINDS[k]))
+            )
+            c2.segmented_control(
+                _("Level"),
+                list(LEVELS),
+                key=keys.CL_LEVEL,
+                default=1,
+                format_func=lambda n: _("Level {n}").format(n=n),
+            )
+        st.segmented_control(
+            _("Countdown"),
+            [0, *COUNTDOWNS],
+            key=keys.CL_COUNTDOWN,
+            default=0,
+            format_func=lambda s: _("None") if not s else _("{seconds} s").format(seconds=s),
+            help=_(
+                "Starts when you open the question for answers; when it is up, the question closes by "
+                "itself and later answers are not taken."
+            ),
+        )
+        st.button(
+            _("Ask this question"), key="cl_ask_button", type="primary", on_click=_ask, args=(code, key)
+        )
+        failed = ss.get(keys.CL_ASK_ERROR)
+        if failed and failed[0] == source:
+            reason = md_escape(error_text(failed[1]))
+            with st.container(key="cl_ask_problem"):
+                if source == "playground":
+                    st.error(
+                        _("This list cannot be asked: {reason}. Change it on the Playground.").format(
+                            reason=reason
+                        )
+                    )
+                else:
+                    st.error(_("This question cannot be asked. {reason}.").format(reason=reason))
+
+
+def _ask_of_a_list(cutoff: bool = False) -> None:
+    """What a question on a list asks; for a cell, which one and where. With ``cutoff``, the
+    lecturer's own list's cutoff k beside it."""
+    ss = st.session_state
+    where = st
+    if cutoff:
+        c1, where = st.columns([0.4, 0.6])
+        c1.selectbox(
+            _("Cutoff"),
+            list(range(MAX_ITEMS + 1)),
+            key=keys.CL_K,
+            on_change=_changed,
+            format_func=lambda k: _("whole list (no k)") if not k else f"k = {k}",
+        )
+    where.selectbox(
+        _("Ask for"),
+        LIST_ASKS,
+        key=keys.CL_ASK,
+        on_change=_changed,
+        format_func=lambda a: _(LIST_ASK_TEXT.get(a) or ASKS[a]),
+    )
+    if ss.get(keys.CL_ASK) == "cell":
+        c1, c2 = st.columns(2)
+        c1.selectbox(
+            _("Cell"), CELL_ASKS, key=keys.CL_CELL, on_change=_changed, format_func=lambda q: _(QUANTITIES[q])
+        )
+        c2.selectbox(
+            _("At position"), list(range(1, MAX_ITEMS + 1)), key=keys.CL_POSITION, on_change=_changed
+        )
+
+
+def _own_list() -> None:
+    c1, c2 = st.columns(2)
+    c1.text_input(
+        _("Grades, top first"),
+        key=keys.CL_GRADES,
+        on_change=_changed,
+        placeholder="3, 2, 3, 0, 1, 2",
+        help=_("2 to {n} grades from 0 to {max}, separated by commas or spaces.").format(
+            n=MAX_ITEMS, max=MAX_GRADE
+        ),
+    )
+    c2.text_input(
+        _("Labels (optional)"),
+        key=keys.CL_LABELS,
+        on_change=_changed,
+        placeholder="D1, D2, D3, …",
+        help=_("One per grade, separated by commas. Left empty: D1, D2, D3, …"),
+    )
+    c1, c2 = st.columns([0.42, 0.58])
+    c1.radio(
+        _("Gain"),
+        ["linear", "exponential"],
+        key=keys.CL_GAIN,
+        on_change=_changed,
+        format_func=lambda g: _("gain = grade") if g == "linear" else _("gain = 2^grade − 1"),
+    )
+    c2.radio(
+        _("Discount"),
+        ["log", "jarvelin"],
+        key=keys.CL_DISCOUNT,
+        on_change=_changed,
+        format_func=lambda d: (
+            _("divisor = {log}(i + 1)") if d == "log" else _("divisor = max(1, {log}(i))")
+        ).format(log="log2"),
+    )
+
+
+def _own_choice() -> None:
+    st.text_area(
+        _("Question"),
+        key=keys.CL_MC_PROMPT,
+        on_change=_changed,
+        max_chars=MAX_PROMPT,
+        height=80,
+        placeholder=_("e.g. Which discount leaves position 2 undivided?"),
+    )
+    columns = st.columns(2)
+    for i in range(MAX_OPTIONS):
+        columns[i % 2].text_input(
+            _("Option {n}").format(n=i + 1),
+            key=keys.cl_mc_option(i),
+            on_change=_changed,
+            max_chars=MAX_OPTION,
+            placeholder=_("(optional)") if i >= 2 else None,
+        )
+    st.radio(
+        _("Right answer"),
+        list(range(MAX_OPTIONS)),
+        key=keys.CL_MC_RIGHT,
+        on_change=_changed,
+        index=None,
+        horizontal=True,
+        format_func=lambda i: _("Option {n}").format(n=i + 1),
+    )
