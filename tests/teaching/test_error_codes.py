@@ -39,7 +39,7 @@ from ndcg_core.teaching.examples import Figure, get_example
 from ndcg_core.teaching.explore import variant_matrix
 from ndcg_core.teaching.export import figure_image
 from ndcg_core.teaching.lesson import lesson_step
-from ndcg_core.teaching.pages import LanguageState, LearnState, PracticeState
+from ndcg_core.teaching.pages import ClassState, LanguageState, LearnState, PracticeState
 from ndcg_core.teaching.playground import (
     DEFAULT_STATE,
     encode_compact,
@@ -137,6 +137,7 @@ TEACHING_PATHS = [
     ("not_whole_in_range", lambda: LearnState.from_params({"step": "0"})[1][0]),
     ("present_not_flag", lambda: LearnState.from_params({"step": "1", "present": "yes"})[1][0]),
     ("lesson_not_presenting", lambda: LearnState.from_params({"step": "1", "present": "yes"})[1][0]),
+    ("room_not_presenting", lambda: ClassState.from_params({"room": "ABC234", "present": "yes"})[1][0]),
     ("link_param_ignored", lambda: PracticeState.from_params({"seed": "x"})[1][0]),
     ("the_current_language", lambda: LanguageState.from_params({"lang": "xx"})[1][0]),
     ("not_a_choice", lambda: LanguageState.from_params({"lang": "xx"})[1][0]),
