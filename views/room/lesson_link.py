@@ -180,6 +180,7 @@ def join_panel(room: Room) -> None:
     address = join_link(room.code, base)
     with st.container(key="learn_room_join"):
         st.markdown(_("**Join room {code}** on your phone:").format(code=md_escape(room.code)))
+        st.html(f'<p class="learn-room-code">{html.escape(room.code)}</p>')  # read from the back row
         st.html(qr_html(address))
         st.code(address, language=None, wrap_lines=True)
         if not base.reachable:

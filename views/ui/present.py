@@ -47,11 +47,13 @@ table.learn-table tr:not(.beyond) + tr.beyond td { border-top: 3px dashed #47556
 /* The room menu and the whole lesson's downloads: out of the flow, top right, so the slide keeps its room. */
 .st-key-learn_corner { position: fixed !important; top: 1.2vw; right: 2.6vw; left: auto !important;
   width: auto !important; z-index: 5; }
-.learn-room-line { font-size: 1.6vw; line-height: 1.1; margin: 0; color: #0b1220; }
+.learn-room-line { font-size: 1.6vw !important; line-height: 1.1; margin: 0; color: #0b1220; }
 .learn-room-line b { font-size: 2.6vw; font-weight: 800; }
 /* A room the lesson drives: its join panel on step 1, its answers beside the table. */
 .st-key-learn_room_join p { font-size: 1.3vw; margin: 0; }
-.st-key-learn_room_join img { width: min(17vw, 38vh); height: auto; display: block; }
+.st-key-learn_room_join img { width: min(15vw, 32vh); height: auto; display: block; }
+.learn-room-code { font-size: 3.4vw !important; font-weight: 800; letter-spacing: 0.14em; line-height: 1.1;
+  margin: 0; color: #0b1220; white-space: nowrap; }
 .st-key-learn_room_join code { font-size: 1.1vw; white-space: pre-wrap !important; word-break: break-all; }
 .learn-room-mistake { font-size: 1.1vw; line-height: 1.25; margin: 0; color: #0b1220; }
 .st-key-learn_present_side .katex { font-size: 1.15vw; }
