@@ -9,6 +9,8 @@ student's id) is kept in the session and a cookie, never in the link (``views.ro
 
 from __future__ import annotations
 
+import html
+
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -40,14 +42,16 @@ from views.ui.start import where_next
 def render() -> None:
     adopt(CLASS, adopt_link)
     st.html(CSS)
-    heading = st.empty()  # the page's title, left out on the projector screen (no room for it)
+    heading = st.empty()  # the page's title; on the projector screen, for screen readers only
     try:
         failed = st.session_state.pop(keys.CL_DB_ERROR, None)
         if isinstance(failed, Exception):  # a callback's StoreUnusable
             raise failed
         if failed:
             raise SQLAlchemyError("a callback could not reach the database")
-        if not page():
+        if page():  # the projector has no room for it on screen, but a page without an h1 has no title
+            heading.html(f'<h1 class="ndcg-sr-only">{html.escape(_("Class"))}</h1>')
+        else:
             heading.markdown("# " + _("Class"))
     except STORE_FAILURES as err:
         heading.markdown("# " + _("Class"))

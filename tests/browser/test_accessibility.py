@@ -56,7 +56,9 @@ class State:
 
     path: str
     ready: str
-    room: str = ""  # Class mode: "lecturer" or "student" (the room is made through the store)
+    #: Class mode, who this browser is in a room made through the store: "lecturer", "student", or
+    #: "projector" (the lecturer's browser on the results screen; "projector-revealed" after the reveal)
+    room: str = ""
 
 
 STATES = {
@@ -76,6 +78,8 @@ STATES = {
     "class": State("/class", ".st-key-cl_landing"),
     "class-lecturer": State("/class", ".st-key-cl_live", room="lecturer"),
     "class-student": State("/class", ".st-key-cl_student_question", room="student"),
+    "class-projector": State("/class", ".st-key-cp_chart .js-plotly-plot", room="projector"),
+    "class-projector-revealed": State("/class", ".st-key-cl_mistakes", room="projector-revealed"),
 }
 
 TALL_JS = """() => Math.max(innerHeight, ...['stMain', 'stSidebarContent'].map(
@@ -120,14 +124,21 @@ def counts(artifacts):
 
 
 def room_query(store: Store, role: str) -> tuple[str, dict[str, str] | None]:
-    """A room with an open question (a Practice metric exercise) and one answer in it: the link to
-    open, and for the student the cookie that says who this browser is (ids are never in links)."""
+    """A room with an open question (a Practice metric exercise) and three answers in it: the link
+    to open, and the cookie that says who this browser is there (never in a link): the student's id,
+    or the lecturer's key for the projector screen (the lecturer's own page takes a lecturer link)."""
     code, key, number = open_question(store, practice_definition(11, 1, "metric", 1))
-    token = store.join(code, "Ada").token
-    store.submit(code, token, number, "0.5")
+    tokens = [store.join(code, name).token for name in ("Ada", "Bo", "Cy")]
+    for token, answer in zip(tokens, ("0.5", "0.7", "0.9"), strict=True):
+        store.submit(code, token, number, answer)
     if role == "lecturer":
         return f"?room={code}&key={key}", None
-    return f"?room={code}", {"name": f"ndcg_student_{code}", "value": token}
+    if role.startswith("projector"):
+        if role == "projector-revealed":
+            store.set_status(code, key, number, "closed")
+            store.set_status(code, key, number, "revealed")
+        return f"?room={code}&present=1", {"name": f"ndcg_lecturer_{code}", "value": key}
+    return f"?room={code}", {"name": f"ndcg_student_{code}", "value": tokens[0]}
 
 
 def settle(page: Page) -> None:
@@ -186,7 +197,7 @@ def test_no_axe_violations(shared_page: Page, class_server, counts, name, lang):
     expect(page.locator("html")).to_have_attribute("lang", HTML_LANG[lang])
     expect(page).to_have_title(title)
     expect(page.locator("h1")).to_have_count(1)
-    if "present=1" not in state.path:  # presenter mode's h1 is the step's title
+    if "present=1" not in state.path:  # presenter mode's h1 is the step's title (the projector's: "Class")
         expect(page.locator("h1")).to_have_text(heading)
     problems = []
     for width, height in SIZES:
