@@ -22,6 +22,7 @@ from views.room.common import (
     STORE_FAILURES,
     adopt_link,
     client,
+    draw_focus,
     failure_message,
     get_store,
     lecturer_key,
@@ -56,6 +57,7 @@ def render() -> None:
     except STORE_FAILURES as err:
         heading.markdown("# " + _("Class"))
         st.error(failure_message(err))
+    draw_focus()  # after Join, Create, Open, Close or Reveal: on the next thing to do
     sync_url((CLASS, link()))  # a new room, a taken-off key: the link follows
 
 

@@ -36,6 +36,7 @@ from .common import (
     QR_WIDTH,
     STATUS_TEXT,
     STORE_FAILURES,
+    focus_next,
     get_store,
     guarded,
     join_base,
@@ -64,6 +65,7 @@ def _ask(code: str, key: str) -> None:
         return
     ss[keys.CL_ASK_ERROR] = None
     ss[keys.cl_view(code)] = q.number
+    focus_next(".st-key-cl_open button")  # the panel folds away: to the next thing, opening it
 
 
 def _playground_list() -> tuple[list[str], list[float], object]:
@@ -81,9 +83,18 @@ def _playground_definition(ask: str) -> dict:
     return playground_definition(labels, grades, formula, ask)
 
 
+#: Where the keyboard focus goes after a status button, which its own press disables: the next one.
+NEXT_CONTROL = {
+    "open": ".st-key-cl_close button",
+    "closed": ".st-key-cl_reveal button",
+    "revealed": ".st-key-cl_ask_panel summary",  # a new question
+}
+
+
 @guarded
 def _status(code: str, key: str, number: int, status: str) -> None:
     get_store().set_status(code, key, number, status)
+    focus_next(NEXT_CONTROL[status])
 
 
 @guarded
@@ -93,7 +104,8 @@ def _show(code: str, key: str, number: int) -> None:
 
 def ask_panel(code: str, key: str) -> None:
     ss = st.session_state
-    with st.expander(_("Ask a new question"), expanded=not ss.get(keys.cl_view(code))):
+    panel = st.container(key="cl_ask_panel")  # a name for the focus to find it by
+    with panel, st.expander(_("Ask a new question"), expanded=not ss.get(keys.cl_view(code))):
         ss.setdefault(keys.CL_SOURCE, "practice")
         st.segmented_control(
             _("Question from"),

@@ -24,6 +24,7 @@ from .common import (
     LIVE_EVERY,
     STATES_FORMULA,
     STATUS_TEXT,
+    focus_next,
     get_store,
     guarded,
     join_base,
@@ -65,9 +66,18 @@ header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecor
 """
 
 
+#: Where the keyboard focus goes after a button its own press disables (by Tab and Enter, not its key).
+NEXT_CONTROL = {
+    "open": ".st-key-cp_close button",
+    "closed": ".st-key-cp_reveal button",
+    "revealed": ".st-key-cp_leave button",
+}
+
+
 @guarded
 def _status(code: str, key: str, number: int, status: str) -> None:
     get_store().set_status(code, key, number, status)
+    focus_next(NEXT_CONTROL[status])
 
 
 def leave() -> None:

@@ -196,6 +196,7 @@ CL_KIND = "cl_kind"
 CL_LEVEL = "cl_level"
 CL_ASK = "cl_ask"
 CL_ASK_ERROR = "cl_ask_error"
+CL_FOCUS = "cl_focus"  # (request number, CSS selector): where the keyboard focus goes after a press
 
 
 def cl_view(room: str) -> str:

@@ -1,0 +1,147 @@
+"""Issue 28: Class mode and the Data sets page by keyboard alone (Tab, Shift+Tab, Enter, Space and the
+arrow keys; no click), in English and Chinese: a student joins a room and answers, a lecturer
+creates and runs a room (its page and the projector screen), a data set is uploaded.
+
+Rooms are read and made through the server's own store (``class_server``). Expected numbers are
+closed forms (math.log2) on the lists' grades.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+from browser_support import focused, open_question, settled, tab_to
+from playwright.sync_api import Page, expect
+
+from ndcg_core.classroom import PracticeFormula, playground_definition
+
+pytestmark = pytest.mark.browser
+
+LANGS = ("en", "zh")
+GRADES = [3, 2, 3, 0, 1, 2]  # Wikipedia's D1..D6
+LABELS = [f"D{i}" for i in range(1, 7)]
+#: NDCG of GRADES with linear gain and the log2(i + 1) discount.
+NDCG = sum(g / math.log2(i + 1) for i, g in enumerate(GRADES, start=1)) / sum(
+    g / math.log2(i + 1) for i, g in enumerate(sorted(GRADES, reverse=True), start=1)
+)
+WORDS = {  # what the pages say, per language
+    "en": {
+        "saved": "Saved",
+        "draft": "Not open yet",
+        "open": "Open for answers",
+        "closed": "Closed",
+        "revealed": "Answer revealed",
+    },
+    "zh": {
+        "saved": "已保存",
+        "draft": "尚未开放",
+        "open": "开放作答",
+        "closed": "已关闭",
+        "revealed": "已公布答案",
+    },
+}
+
+
+def definition() -> dict:
+    return playground_definition(LABELS, GRADES, PracticeFormula(gain="linear", discount="log"), "ndcg")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_student_joins_a_room_and_answers_by_keyboard(page: Page, class_server, lang):
+    url, store = class_server
+    code, key, number = open_question(store, definition())
+    page.goto(f"{url}/class?room={code}&lang={lang}")
+    expect(page.locator(".st-key-cl_name input")).to_be_visible(timeout=30_000)
+    settled(page)
+    tab_to(page, ".st-key-cl_name input")
+    page.keyboard.type("Ada")
+    page.keyboard.press("Tab")  # to Join
+    focused(page, "[class*=st-key-FormSubmitter-cl_join_form-] button")
+    page.keyboard.press("Enter")
+    # Joined: the name box is gone, and the focus is where the answer goes, not back at the page's top.
+    answer = f".st-key-cl_answer_{number} input"
+    focused(page, answer)
+    page.keyboard.type(f"{NDCG:.3f}")
+    page.keyboard.press("Tab")  # to Send answer
+    focused(page, f"[class*=st-key-FormSubmitter-cl_form_{number}-] button")
+    page.keyboard.press("Space")
+    expect(page.locator(".st-key-cl_saved")).to_contain_text(f"{WORDS[lang]['saved']}")
+    expect(page.locator(".st-key-cl_saved")).to_contain_text(f"{NDCG:.3f}")
+    (stored,) = store.answers(code, key, number)
+    assert stored.name == "Ada" and stored.correct
+    # The focus stays in the answer's form: a changed answer is Shift+Tab, type, Enter away.
+    assert tab_to(page, answer, back=True, limit=3) <= 2
+
+
+def status(page: Page):
+    return page.locator(".st-key-cl_question")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_lecturer_creates_and_runs_a_room_by_keyboard(page: Page, class_server, lang):
+    """Create a room, ask the playground's default list (D1..D6 graded 3, 2, 3, 0, 1, 2, linear gain
+    and the Järvelin-Kekäläinen discount max(1, log2 i)), open it, close it after a student's answer,
+    reveal it; then run it from the projector screen, with its keys O, X and A and with its buttons,
+    and leave with Esc."""
+    url, store = class_server
+    jk = sum(g / max(1.0, math.log2(i)) for i, g in enumerate(GRADES, start=1)) / sum(
+        g / max(1.0, math.log2(i)) for i, g in enumerate(sorted(GRADES, reverse=True), start=1)
+    )
+    words = WORDS[lang]
+    page.goto(f"{url}/class?lang={lang}")
+    expect(page.locator(".st-key-cl_create button")).to_be_visible(timeout=30_000)
+    settled(page)
+    tab_to(page, ".st-key-cl_create button")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/class\?room=\w{6}"))
+    code = re.search(r"room=(\w+)", page.url).group(1)
+    focused(page, ".st-key-cl_ask_button button")  # the room is there: the next thing is to ask
+    # Back to the question's source, and on to its second option: the playground's list.
+    tab_to(page, ".st-key-cl_source button", back=True, limit=10)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Space")
+    expect(page.locator(".st-key-cl_ask")).to_be_visible()  # "Ask for": the playground's question
+    settled(page)
+    tab_to(page, ".st-key-cl_ask_button button", limit=5)
+    page.keyboard.press("Enter")
+    expect(page.locator(".st-key-cl_prompt")).to_contain_text("NDCG")
+    expect(status(page)).to_contain_text(words["draft"])
+    focused(page, ".st-key-cl_open button")  # asked: the next thing is to open it
+    page.keyboard.press("Enter")
+    expect(status(page)).to_contain_text(words["open"])
+    focused(page, ".st-key-cl_close button")
+    store.submit(code, store.join(code, "Ada").token, 1, f"{jk:.3f}")  # a student answers
+    expect(page.locator(".st-key-cl_answered [data-testid=stMetricValue]")).to_have_text("1")
+    focused(page, ".st-key-cl_close button")  # the live view's redraws leave the focus alone
+    page.keyboard.press("Space")
+    expect(status(page)).to_contain_text(words["closed"])
+    focused(page, ".st-key-cl_reveal button")
+    page.keyboard.press("Enter")
+    expect(status(page)).to_contain_text(words["revealed"])
+    expect(page.locator(".st-key-cl_correct [data-testid=stMetricValue]")).to_have_text("100%")
+    expect(page.locator(".st-key-cl_correct_answer")).to_contain_text(f"{jk:.3f}")
+    focused(page, ".st-key-cl_ask_panel summary")  # revealed: the next thing is a new question
+
+    # The projector screen, by its button; there the keys O, X and A open, close and reveal.
+    tab_to(page, ".st-key-cl_present button")
+    page.keyboard.press("Enter")
+    projected = page.locator(".st-key-cp_status")
+    expect(projected).to_contain_text(words["revealed"])
+    expect(page).to_have_url(re.compile(rf"/class\?room={code}&present=1"))
+    settled(page)
+    for press, now in (("o", "open"), ("x", "closed"), ("a", "revealed"), ("o", "open")):
+        page.keyboard.press(press)
+        expect(projected).to_contain_text(words[now])
+        settled(page)  # the buttons below the results are drawn after them, with their keys
+    # Or by its buttons: each press disables its own button, and the focus goes on to the next.
+    focused(page, ".st-key-cp_close button")
+    page.keyboard.press("Enter")
+    expect(projected).to_contain_text(words["closed"])
+    focused(page, ".st-key-cp_reveal button")
+    page.keyboard.press("Space")
+    expect(projected).to_contain_text(words["revealed"])
+    focused(page, ".st-key-cp_leave button")
+    page.keyboard.press("Escape")
+    expect(status(page)).to_contain_text(words["revealed"])  # back on the lecturer's page
