@@ -145,3 +145,50 @@ def test_a_lecturer_creates_and_runs_a_room_by_keyboard(page: Page, class_server
     focused(page, ".st-key-cp_leave button")
     page.keyboard.press("Escape")
     expect(status(page)).to_contain_text(words["revealed"])  # back on the lecturer's page
+
+
+def metric(page: Page, n: int):
+    """The value of the Data sets page's n-th metric (0: the mean NDCG, 2: the number of queries)."""
+    return page.get_by_test_id("stMetric").nth(n).get_by_test_id("stMetricValue")
+
+
+def choose_file(page: Page, uploader: str, path, key: str = "Enter") -> None:
+    """Tab to an uploader's Browse button and press ``key``: the chooser a keyboard user's system
+    opens gets ``path`` (Playwright stands in for that dialog)."""
+    tab_to(page, f"{uploader} button", limit=20)
+    with page.expect_file_chooser() as chooser:
+        page.keyboard.press(key)
+    chooser.value.set_files(str(path))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_upload_a_data_set_by_keyboard(page: Page, app_url, tmp_path, lang):
+    """One query, q1, in TREC files: judged a 3, b 2, c 0, d 1, e 2; the run ranks c, a, d, b (e is
+    not retrieved). trec_eval's NDCG@10: gains 0, 3, 1, 2 over the ideal 3, 2, 2, 1, 0."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 a 3\nq1 0 b 2\nq1 0 c 0\nq1 0 d 1\nq1 0 e 2\n")
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 c 1 0.9 kb\nq1 Q0 a 2 0.8 kb\nq1 Q0 d 3 0.7 kb\nq1 Q0 b 4 0.6 kb\n")
+    dcg = 3 / math.log2(3) + 1 / math.log2(4) + 2 / math.log2(5)
+    idcg = 3 + 2 / math.log2(3) + 2 / math.log2(4) + 1 / math.log2(5)
+    # Playwright takes the system's file dialog over only while something listens for it: from the
+    # start, or the first dialog may open before it does (and no chooser event comes).
+    page.on("filechooser", lambda _chooser: None)
+    page.goto(f"{app_url}/datasets?lang={lang}")
+    expect(metric(page, 2)).to_have_text("250", timeout=30_000)  # the bundled sample's queries
+    settled(page)
+    tab_to(page, ".st-key-ds_sources summary")  # the folded data panel: open it
+    page.keyboard.press("Enter")
+    choose_file(page, ".st-key-ds_qrels_file", qrels)
+    expect(page.locator(".st-key-ds_qrels_file")).to_contain_text("qrels.txt")
+    settled(page)
+    choose_file(page, ".st-key-ds_run_file", run, key="Space")
+    expect(metric(page, 2)).to_have_text("1")  # scored as soon as both are in
+    expect(metric(page, 0)).to_have_text(f"{dcg / idcg:.3f}")
+    # The uploaders are new ones now (the files' bytes are released): the focus is back in the
+    # run's, where it was, and said what was loaded; Tab goes on to the results.
+    focused(page, ".st-key-ds_run_file button")
+    tab_to(page, ".st-key-ds_open button")
+    page.keyboard.press("Enter")  # open q1 in the playground, under the page's formula
+    headline = page.locator(".st-key-metric_row_pg [data-testid=stMetricValue]").first
+    expect(headline).to_have_text(f"{dcg / idcg:.3f}", timeout=30_000)
