@@ -192,3 +192,54 @@ def test_upload_a_data_set_by_keyboard(page: Page, app_url, tmp_path, lang):
     page.keyboard.press("Enter")  # open q1 in the playground, under the page's formula
     headline = page.locator(".st-key-metric_row_pg [data-testid=stMetricValue]").first
     expect(headline).to_have_text(f"{dcg / idcg:.3f}", timeout=30_000)
+
+
+def cells(rows) -> list[str]:
+    """A table's rows (a locator), each as its cells' texts joined by " | "."""
+    return [" | ".join(row.locator("td, [role=gridcell]").all_inner_texts()) for row in rows.all()]
+
+
+def bars(rows: list[str]) -> list[tuple[float, float, int]]:
+    """A histogram's table rows ("0.491 – 0.509 | 1") as (from, to, count)."""
+    out = []
+    for row in rows:
+        low, high, count = re.findall(r"\d+(?:\.\d+)?", row)
+        out.append((float(low), float(high), int(count)))
+    return out
+
+
+def test_the_class_charts_say_what_they_show_and_their_numbers(page: Page, class_server):
+    """Issue 28, part 4, for Class mode's charts: three students answer 0.5, 0.7 and the right NDCG.
+    The lecturer's histogram has a sentence and, by keyboard, its numbers as a table; the projector's
+    has the sentence as the chart's name and the table for screen readers. One student per bar, and
+    each answer inside its bar's range."""
+    url, store = class_server
+    code, key, number = open_question(store, definition())
+    answers = [0.5, 0.7, round(NDCG, 3)]
+    for name, answer in zip(("Ada", "Bo", "Cy"), answers, strict=True):
+        store.submit(code, store.join(code, name).token, number, f"{answer:.3f}")
+
+    def check(rows: list[str]) -> None:
+        found = bars(rows)
+        assert [count for _low, _high, count in found] == [1, 1, 1], rows
+        for answer in answers:
+            assert sum(low <= answer <= high for low, high, _count in found) == 1, (answer, rows)
+
+    page.context.add_cookies([{"name": f"ndcg_lecturer_{code}", "value": key, "url": url}])
+    page.goto(f"{url}/class?room={code}")
+    text = page.locator(".st-key-chart_text_cl_histogram")
+    expect(text.get_by_test_id("stCaptionContainer")).to_contain_text("Chart: 3 answers.", timeout=30_000)
+    settled(page)
+    tab_to(page, ".st-key-chart_text_cl_histogram summary")
+    page.keyboard.press("Enter")
+    rows = text.locator("[role=row]")  # the data grid's table for assistive technology
+    expect(rows).to_have_count(4)  # its header and three bars
+    check(cells(rows)[1:])
+
+    page.goto(f"{url}/class?room={code}&present=1")
+    chart = page.locator(".st-key-cp_chart [role=figure]")
+    expect(chart).to_have_attribute("aria-label", re.compile(r"^Chart: 3 answers\. "), timeout=30_000)
+    table = page.locator(".st-key-cp_chart .ndcg-sr-only table")
+    expect(table.locator("caption")).to_contain_text("Chart: 3 answers.")
+    expect(table.locator("tbody tr")).to_have_count(3)
+    check(cells(table.locator("tbody tr")))

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from ndcg_core.classroom import QuestionInfo, RoomExpired, RoomNotFound, correct_answer, exercise
 from ndcg_core.i18n import _, separator
+from ndcg_core.teaching.chart_text import chart_summary
 from ndcg_core.teaching.practice import Exercise
 from ndcg_core.variants import format_number
 from views.ui.markup import md_escape
+from views.ui.present import screen_reader_numbers
 
 from .common import (
     LIVE_EVERY,
@@ -148,8 +151,19 @@ def _results(code: str, key: str) -> None:
     with chart, st.container(key="cp_chart"):
         if summary.answered:
             figure = answers_figure(e, summary, revealed)
+            # Its text alternative, as presenter mode's (views.ui.present): the chart's summary as its
+            # name and its numbers as a table, for screen readers only (the screen has no room for
+            # more), both from the chart with its title, "N answers", which the screen leaves out.
+            titled = go.Figure(figure)
             figure.update_layout(title=None, height=300, margin={"l": 60, "r": 10, "t": 10, "b": 60})
-            st.plotly_chart(figure, key="cp_histogram", theme=None, config={"displayModeBar": False})
+            st.plotly_chart(
+                figure,
+                key="cp_histogram",
+                theme=None,
+                config={"displayModeBar": False},
+                alt=chart_summary(titled),
+            )
+            screen_reader_numbers(titled)
         else:
             st.info(_("No answers yet."))
 
