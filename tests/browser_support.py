@@ -74,9 +74,17 @@ def wait_until_healthy(url: str, proc: subprocess.Popen, timeout: float, poll: f
 
 
 @contextlib.contextmanager
-def streamlit_server(timeout: float = 60.0, script: str | pathlib.Path | None = None):
+def streamlit_server(
+    timeout: float = 60.0,
+    script: str | pathlib.Path | None = None,
+    data_dir: str | pathlib.Path | None = None,
+):
     """Serve the app as ``make run`` does (``scripts/serve.py``), or ``streamlit run script`` for any
-    other script, on loopback; yield its base URL; stop it by PID."""
+    other script, on loopback; yield its base URL; stop it by PID.
+
+    What the app saves (learners' progress, Class rooms) goes to ``data_dir`` when given (the caller's
+    to remove; a test reads the rooms there through ``ndcg_core.classroom.Store``), else to a folder
+    of this server's own, never into the work tree's data/."""
     port = free_port()
     ours = script is None or pathlib.Path(script).resolve() == ROOT / "app.py"
     launcher = [str(ROOT / "scripts" / "serve.py")] if ours else ["-m", "streamlit", "run", str(script)]
@@ -84,10 +92,8 @@ def streamlit_server(timeout: float = 60.0, script: str | pathlib.Path | None = 
     # One log per pytest-xdist worker: workers' servers never write into one file.
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     log = open(ROOT / "tests" / f".streamlit-server{'-' + worker if worker else ''}.log", "w")  # noqa: SIM115
-    # What the app saves (learners' progress, rooms) goes to a folder of this server's own, unless the
-    # caller chose one: never into the work tree's data/.
-    data = tempfile.mkdtemp(prefix="ndcg-data-")
-    env = {**os.environ, "NDCG_DATA_DIR": os.environ.get("NDCG_DATA_DIR") or data}
+    own = None if data_dir is not None else tempfile.mkdtemp(prefix="ndcg-data-")
+    env = {**os.environ, "NDCG_DATA_DIR": str(data_dir or os.environ.get("NDCG_DATA_DIR") or own)}
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -100,7 +106,8 @@ def streamlit_server(timeout: float = 60.0, script: str | pathlib.Path | None = 
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
-        shutil.rmtree(data, ignore_errors=True)
+        if own is not None:
+            shutil.rmtree(own, ignore_errors=True)
 
 
 def drag(page, source, target, *, onto: str = "top") -> None:
@@ -146,3 +153,61 @@ def assert_fits(page) -> None:
             name,
             layout,
         )
+
+
+# ------------------------------------------------------------------ keyboard journeys (issue 28)
+
+#: Whether the focused element (inside a frame too) matches a CSS selector.
+FOCUSED_JS = """selector => {
+  let el = document.activeElement;
+  if (el && el.tagName === 'IFRAME') el = el.contentDocument.activeElement;
+  return !!el && el.matches(selector);
+}"""
+
+#: The focused element in a few words (tag, name or text, the keyed container it is in): what a
+#: failing Tab walk went through, to tell a focus trap from a page that changed.
+WHERE_JS = """() => {
+  const el = document.activeElement;
+  const keyed = el.closest('[class*="st-key-"]');
+  const name = (el.getAttribute('aria-label') || el.innerText || '').slice(0, 40).replace(/\\s+/g, ' ');
+  const key = keyed ? [...keyed.classList].filter(c => c.startsWith('st-key-')).join(',') : '';
+  return `${el.tagName} ${name} | ${key}`;
+}"""
+
+
+def settled(page) -> None:
+    """The script has run and the session's first chart has replaced its placeholder (a rerun)."""
+    from playwright.sync_api import expect  # only the browser tests have Playwright
+
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
+    expect(page.locator('[class*="st-key-pending_chart_"]')).to_have_count(0)
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
+
+
+def tab_to(page, selector: str, limit: int = 90, back: bool = False) -> int:
+    """Press Tab (Shift+Tab with ``back``) until the focus is on ``selector``; how many presses."""
+    walked = []
+    for presses in range(1, limit + 1):
+        page.keyboard.press("Shift+Tab" if back else "Tab")
+        if page.evaluate(FOCUSED_JS, selector):
+            return presses
+        walked.append(page.evaluate(WHERE_JS))
+    went = "\n".join(walked)
+    raise AssertionError(f"{limit} Tab presses never reached {selector}; the focus went:\n{went}")
+
+
+def focused(page, selector: str, timeout: float = 15_000) -> None:
+    """The focus is on ``selector`` (retried: it moves once the page has redrawn)."""
+    page.wait_for_function(f"() => ({FOCUSED_JS})({selector!r})", timeout=timeout)
+
+
+# ------------------------------------------------------------------ Class rooms made through the store
+
+
+def open_question(store, definition: dict) -> tuple[str, str, int]:
+    """A new room whose question ``definition`` (``ndcg_core.classroom``'s practice_definition or
+    playground_definition) is open for answers: (code, lecturer key, question number)."""
+    code, key = store.create_room()
+    number = store.ask(code, key, definition).number
+    store.set_status(code, key, number, "open")
+    return code, key, number

@@ -9,6 +9,8 @@ student's id) is kept in the session and a cookie, never in the link (``views.ro
 
 from __future__ import annotations
 
+import html
+
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -21,6 +23,7 @@ from views.room.common import (
     STORE_FAILURES,
     adopt_link,
     client,
+    draw_focus,
     failure_message,
     get_store,
     lecturer_key,
@@ -44,18 +47,21 @@ def render() -> None:
     st.html(CSS)
     for warning in st.session_state.get(keys.CL_LINK_WARNINGS, []):
         st.warning(md_escape(error_text(warning)))
-    heading = st.empty()  # the page's title, left out on the projector screen (no room for it)
+    heading = st.empty()  # the page's title; on the projector screen, for screen readers only
     try:
         failed = st.session_state.pop(keys.CL_DB_ERROR, None)
         if isinstance(failed, Exception):  # a callback's StoreUnusable
             raise failed
         if failed:
             raise SQLAlchemyError("a callback could not reach the database")
-        if not page():
+        if page():  # the projector has no room for it on screen, but a page without an h1 has no title
+            heading.html(f'<h1 class="ndcg-sr-only">{html.escape(_("Class"))}</h1>')
+        else:
             heading.markdown("# " + _("Class"))
     except STORE_FAILURES as err:
         heading.markdown("# " + _("Class"))
         st.error(failure_message(err))
+    draw_focus()  # after Join, Create, Open, Close or Reveal: on the next thing to do
     sync_url((CLASS, link()))  # a new room, a taken-off key: the link follows
 
 

@@ -26,6 +26,7 @@ from ndcg_core.teaching.formula import latex_number, number
 from ndcg_core.variants import choice_label
 from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, get_table, load, read_as
 from views.ui import keys
+from views.ui.a11y import move_focus
 from views.ui.charts import chart
 from views.ui.formula import formula_name
 from views.ui.internals import release_uploads
@@ -251,6 +252,11 @@ def _reconcile_uploads() -> tuple[list[tuple], str]:
     ss.pop(keys.DS_PAIR, None)
     ss[keys.DS_UPLOAD_VERSION] = version + 1  # fresh uploaders: the files' bytes are released
     release_uploads([file_id for got in files.values() for file_id, _, _, _ in got])
+    # The uploader that had the keyboard focus is gone with its files, and the focus fell to the
+    # page's start: back to where it was, the fresh uploader of the file that came last (a run's,
+    # unless a qrels file came alone); the results follow it.
+    uploader = "ds_run_file" if new_runs else "ds_qrels_file"
+    move_focus(f".st-key-{uploader} button", f"ds_loaded_{version + 1}")
     return [], ""
 
 
@@ -312,11 +318,14 @@ def _sources(data: dict) -> None:
     ss = st.session_state
     problems, awaited = _reconcile_uploads()  # before drawing: a loaded set gets fresh, empty uploaders
     data = ss[keys.DS_DATA]
-    with st.expander(
-        _("Data: the bundled sample, or your own qrels and up to five runs"),
-        # Open while something waits or went wrong, and while the user's own files are loaded (their
-        # list and Remove buttons live here); folded on the sample so the results come first.
-        expanded=bool(problems or awaited or not _is_sample(data)),
+    with (
+        st.container(key="ds_sources"),
+        st.expander(
+            _("Data: the bundled sample, or your own qrels and up to five runs"),
+            # Open while something waits or went wrong, and while the user's own files are loaded (their
+            # list and Remove buttons live here); folded on the sample so the results come first.
+            expanded=bool(problems or awaited or not _is_sample(data)),
+        ),
     ):
         st.caption(
             _(

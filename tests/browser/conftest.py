@@ -12,6 +12,8 @@ import pytest
 from browser_support import CHROMIUM_ARGS, chromium_path, streamlit_server
 from playwright.sync_api import expect
 
+from ndcg_core.classroom import Store
+
 # Auto-retrying assertions: give a loaded CI machine time, never a fixed sleep.
 expect.set_options(timeout=15_000)
 
@@ -53,9 +55,20 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture(scope="session")
-def app_url():
-    with streamlit_server() as url:
-        yield url
+def class_server(tmp_path_factory):
+    """The app server every browser test uses, and a handle on the Class-mode store it saves to:
+    rooms are made, run and read through the store (``browser_support.open_question``) without
+    clicking, and what a page stored can be checked."""
+    data = tmp_path_factory.mktemp("ndcg-data")
+    with streamlit_server(data_dir=data) as url:
+        store = Store(f"sqlite:///{data / 'classroom.sqlite3'}")
+        yield url, store
+        store.dispose()
+
+
+@pytest.fixture(scope="session")
+def app_url(class_server):
+    return class_server[0]
 
 
 @pytest.fixture(scope="session")

@@ -18,14 +18,13 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
-import os
 import pathlib
 import re
 import time
 from dataclasses import dataclass
 
 import pytest
-from browser_support import streamlit_server
+from browser_support import open_question
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
@@ -57,7 +56,9 @@ class State:
 
     path: str
     ready: str
-    room: str = ""  # Class mode: "lecturer" or "student" (the room is made through the store)
+    #: Class mode, who this browser is in a room made through the store: "lecturer", "student", or
+    #: "projector" (the lecturer's browser on the results screen; "projector-revealed" after the reveal)
+    room: str = ""
 
 
 STATES = {
@@ -77,6 +78,8 @@ STATES = {
     "class": State("/class", ".st-key-cl_landing"),
     "class-lecturer": State("/class", ".st-key-cl_live", room="lecturer"),
     "class-student": State("/class", ".st-key-cl_student_question", room="student"),
+    "class-projector": State("/class", ".st-key-cp_chart .js-plotly-plot", room="projector"),
+    "class-projector-revealed": State("/class", ".st-key-cl_mistakes", room="projector-revealed"),
 }
 
 TALL_JS = """() => Math.max(innerHeight, ...['stMain', 'stSidebarContent'].map(
@@ -107,24 +110,6 @@ RUN_AXE_JS = """async (allowed) => {
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """The app on a Class-mode store of its own (rooms are made through it, not by clicking)."""
-    data = tmp_path_factory.mktemp("a11y-data")
-    old = os.environ.get("NDCG_DATA_DIR")
-    os.environ["NDCG_DATA_DIR"] = str(data)
-    try:
-        with streamlit_server() as url:
-            store = Store(f"sqlite:///{data / 'classroom.sqlite3'}")
-            yield url, store
-            store.dispose()
-    finally:
-        if old is None:
-            os.environ.pop("NDCG_DATA_DIR", None)
-        else:
-            os.environ["NDCG_DATA_DIR"] = old
-
-
-@pytest.fixture(scope="module")
 def shared_page(browser: Browser):
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     yield context.new_page()
@@ -139,16 +124,21 @@ def counts(artifacts):
 
 
 def room_query(store: Store, role: str) -> tuple[str, dict[str, str] | None]:
-    """A room with an open question (a Practice metric exercise) and one answer in it: the link to
-    open, and for the student the cookie that says who this browser is (ids are never in links)."""
-    code, key = store.create_room()
-    number = store.ask(code, key, practice_definition(11, 1, "metric", 1)).number
-    store.set_status(code, key, number, "open")
-    token = store.join(code, "Ada").token
-    store.submit(code, token, number, "0.5")
+    """A room with an open question (a Practice metric exercise) and three answers in it: the link
+    to open, and the cookie that says who this browser is there (never in a link): the student's id,
+    or the lecturer's key for the projector screen (the lecturer's own page takes a lecturer link)."""
+    code, key, number = open_question(store, practice_definition(11, 1, "metric", 1))
+    tokens = [store.join(code, name).token for name in ("Ada", "Bo", "Cy")]
+    for token, answer in zip(tokens, ("0.5", "0.7", "0.9"), strict=True):
+        store.submit(code, token, number, answer)
     if role == "lecturer":
         return f"?room={code}&key={key}", None
-    return f"?room={code}", {"name": f"ndcg_student_{code}", "value": token}
+    if role.startswith("projector"):
+        if role == "projector-revealed":
+            store.set_status(code, key, number, "closed")
+            store.set_status(code, key, number, "revealed")
+        return f"?room={code}&present=1", {"name": f"ndcg_lecturer_{code}", "value": key}
+    return f"?room={code}", {"name": f"ndcg_student_{code}", "value": tokens[0]}
 
 
 def settle(page: Page) -> None:
@@ -188,8 +178,8 @@ def run_axe(page: Page) -> dict:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", list(STATES))
-def test_no_axe_violations(shared_page: Page, server, counts, name, lang):
-    url, store = server
+def test_no_axe_violations(shared_page: Page, class_server, counts, name, lang):
+    url, store = class_server
     state = STATES[name]
     page = shared_page
     query = state.path
@@ -207,7 +197,7 @@ def test_no_axe_violations(shared_page: Page, server, counts, name, lang):
     expect(page.locator("html")).to_have_attribute("lang", HTML_LANG[lang])
     expect(page).to_have_title(title)
     expect(page.locator("h1")).to_have_count(1)
-    if "present=1" not in state.path:  # presenter mode's h1 is the step's title
+    if "present=1" not in state.path:  # presenter mode's h1 is the step's title (the projector's: "Class")
         expect(page.locator("h1")).to_have_text(heading)
     problems = []
     for width, height in SIZES:
@@ -271,8 +261,8 @@ def live_text(page: Page):
     return page.locator("#ndcg-live")
 
 
-def test_the_language_follows_the_switch_and_survives_reruns(shared_page: Page, server):
-    url, _store = server
+def test_the_language_follows_the_switch_and_survives_reruns(shared_page: Page, class_server):
+    url, _store = class_server
     page = shared_page
     open_page(page, url, "?rel=3,2,1&lang=en")
     html = page.locator("html")
@@ -304,17 +294,17 @@ def test_the_language_follows_the_switch_and_survives_reruns(shared_page: Page, 
         ),
     ],
 )
-def test_the_drag_lists_frame_has_a_name_that_says_how_to_use_it(shared_page: Page, server, path, name):
-    url, _store = server
+def test_the_drag_lists_frame_has_a_name_that_says_how_to_use_it(shared_page: Page, class_server, path, name):
+    url, _store = class_server
     open_page(shared_page, url, path)
     frame = shared_page.locator('iframe[title="streamlit_sortables.sortable_items"]')
     expect(frame).to_have_count(1)
     expect(frame).to_have_attribute("aria-label", name)
 
 
-def test_the_headline_ndcg_is_announced_when_a_reorder_changes_it(shared_page: Page, server):
+def test_the_headline_ndcg_is_announced_when_a_reorder_changes_it(shared_page: Page, class_server):
     """Grades 3, 2, 1 with log2(i + 1): moving D1 down gives 2, 3, 1."""
-    url, _store = server
+    url, _store = class_server
     page = shared_page
     open_page(page, url, "?rel=3,2,1&lang=en", ready='[data-testid="stMetric"]')
     expect(live_text(page)).to_have_attribute("role", "status")
@@ -326,8 +316,8 @@ def test_the_headline_ndcg_is_announced_when_a_reorder_changes_it(shared_page: P
     expect(live_text(page)).to_have_text(f"NDCG@3 = {(2 + 1 / math.log2(3) + 3 / 2) / ideal:.3f}")
 
 
-def test_a_practice_verdict_is_announced(shared_page: Page, server):
-    url, _store = server
+def test_a_practice_verdict_is_announced(shared_page: Page, class_server):
+    url, _store = class_server
     page = shared_page
     open_page(page, url, "practice?seed=7&kind=metric&lang=en", ready=".st-key-pr_exercise")
     box = page.locator(".st-key-pr_exercise input[type=text]")
@@ -365,9 +355,9 @@ ROW_STYLE_JS = """rows => rows.map(r => { const s = getComputedStyle(r.cells[1])
         ("learn?k=3&step=4&present=1", ".learn-table tbody tr"),
     ],
 )
-def test_rows_beyond_k_are_set_apart_by_more_than_colour(shared_page: Page, server, path, rows):
+def test_rows_beyond_k_are_set_apart_by_more_than_colour(shared_page: Page, class_server, path, rows):
     """Rows 4 to 6 (k = 3): italic, below a dashed line, their grey at least 4.5:1 on white."""
-    url, _store = server
+    url, _store = class_server
     open_page(shared_page, url, f"{path}&lang=en", ready=rows)
     styles = shared_page.locator(rows).evaluate_all(ROW_STYLE_JS)
     assert [s[0] for s in styles] == ["normal"] * 3 + ["italic"] * 3
@@ -392,11 +382,11 @@ RING_JS = """() => {
 }"""
 
 
-def test_keyboard_focus_shows_a_ring_of_3_to_1_on_every_kind_of_control(shared_page: Page, server):
+def test_keyboard_focus_shows_a_ring_of_3_to_1_on_every_kind_of_control(shared_page: Page, class_server):
     """Tab from the top of the playground through the sidebar and the page, drag items included: every
     stop shows a solid ring at least 2 px wide whose colour has at least 3:1 against white and against
     the sidebar's background."""
-    url, _store = server
+    url, _store = class_server
     page = shared_page
     open_page(page, url, "?rel=3,2,1&lang=en", ready='[data-testid="stMetric"]')
     kinds, rings = set(), []

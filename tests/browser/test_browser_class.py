@@ -11,15 +11,14 @@ and the store refuses a forged key.
 from __future__ import annotations
 
 import math
-import os
 import re
 import time
 
 import pytest
-from browser_support import streamlit_server
+from browser_support import open_question
 from playwright.sync_api import Browser, Page, expect
 
-from ndcg_core.classroom import NotLecturer, PracticeFormula, Store, playground_definition
+from ndcg_core.classroom import NotLecturer, PracticeFormula, playground_definition
 
 pytestmark = pytest.mark.browser
 
@@ -35,24 +34,6 @@ RIGHT = ndcg(lambda i: max(1.0, math.log2(i)))  # 0.932
 LOG2_I_PLUS_1 = ndcg(lambda i: math.log2(i + 1))  # the other discount: a diagnosed mistake
 PHONE = {"width": 390, "height": 844}
 CONTROLS = (".st-key-cl_open", ".st-key-cl_close", ".st-key-cl_reveal", ".st-key-cl_ask_button")
-
-
-@pytest.fixture(scope="module")
-def class_server(tmp_path_factory):
-    """The app on its own SQLite file, so the test can read what was stored."""
-    data = tmp_path_factory.mktemp("class-data")
-    old = os.environ.get("NDCG_DATA_DIR")
-    os.environ["NDCG_DATA_DIR"] = str(data)
-    try:
-        with streamlit_server() as url:
-            store = Store(f"sqlite:///{data / 'classroom.sqlite3'}")
-            yield url, store
-            store.dispose()
-    finally:
-        if old is None:
-            os.environ.pop("NDCG_DATA_DIR", None)
-        else:
-            os.environ["NDCG_DATA_DIR"] = old
 
 
 def cookie(page: Page, name: str, timeout: float = 30.0) -> str:
@@ -245,11 +226,10 @@ def test_the_projector_results_screen_fits_without_names_or_key(browser: Browser
     join address, "Answered 5", the histogram, "Right 60%" and the mistakes, no scrolling, nothing
     cut, numbers ≥ 48 px at 1920×1080; no name and no key on it; the QR's text is the join link."""
     url, store = class_server
-    code, key = store.create_room()
     grades = [3, 2, 3, 0, 1, 2]
     formula = PracticeFormula(gain="linear", discount="jarvelin")
-    store.ask(code, key, playground_definition([f"D{i}" for i in range(1, 7)], grades, formula, "ndcg"))
-    store.set_status(code, key, 1, "open")
+    labels = [f"D{i}" for i in range(1, 7)]
+    code, key, _number = open_question(store, playground_definition(labels, grades, formula, "ndcg"))
     names = ["Xanthe Quill", "Yorick Vance", "Zora Pike", "Wendell Moss", "Ulla Birch"]
     answers = [f"{RIGHT:.3f}", f"{RIGHT:.3f}", f"{LOG2_I_PLUS_1:.3f}", f"{RIGHT:.4f}", f"{LOG2_I_PLUS_1:.3f}"]
     for name, text in zip(names, answers, strict=True):
@@ -291,11 +271,9 @@ def test_a_students_phone_never_loads_plotly(browser: Browser, class_server):
     """Issue 26, part 7: phones join fast. Plotly is about 4.7 MB of script; the student's page, from
     joining to the feedback after the reveal, draws no chart, so the phone never fetches it."""
     url, store = class_server
-    code, key = store.create_room()
     formula = PracticeFormula(k=None, gain="linear", discount="jarvelin", log_base=2.0)
     labels = [f"D{i}" for i in range(1, 7)]
-    number = store.ask(code, key, playground_definition(labels, GRADES, formula, "ndcg")).number
-    store.set_status(code, key, number, "open")
+    code, key, number = open_question(store, playground_definition(labels, GRADES, formula, "ndcg"))
     phone = browser.new_context(viewport=PHONE)
     try:
         page = phone.new_page()

@@ -9,14 +9,11 @@ explains, so the room is 60% right every time.
 from __future__ import annotations
 
 import math
-import os
 import re
 
 import pytest
-from browser_support import assert_fits, streamlit_server
+from browser_support import assert_fits
 from playwright.sync_api import Browser, Page, expect
-
-from ndcg_core.classroom import Store
 
 pytestmark = pytest.mark.browser
 
@@ -35,23 +32,6 @@ STEPS = {
     6: (f"{DCG / IDCG:.3f}", f"{IDCG / DCG:.3f}", f"{DCG / IDCG:.3f}"),  # 0.932; IDCG ÷ DCG swapped
     7: ("No, nothing at all", "Yes, with a smaller weight", None),
 }
-
-
-@pytest.fixture(scope="module")
-def room_server(tmp_path_factory):
-    data = tmp_path_factory.mktemp("lesson-room")
-    old = os.environ.get("NDCG_DATA_DIR")
-    os.environ["NDCG_DATA_DIR"] = str(data)
-    try:
-        with streamlit_server() as url:
-            store = Store(f"sqlite:///{data / 'classroom.sqlite3'}")
-            yield url, store
-            store.dispose()
-    finally:
-        if old is None:
-            os.environ.pop("NDCG_DATA_DIR", None)
-        else:
-            os.environ["NDCG_DATA_DIR"] = old
 
 
 def answer(phone: Page, step: int, text: str) -> None:
@@ -73,9 +53,9 @@ def answer(phone: Page, step: int, text: str) -> None:
 
 
 def test_a_linked_lesson_from_step_1_to_7_with_five_phones_and_the_projector(
-    browser: Browser, room_server, artifacts
+    browser: Browser, class_server, artifacts
 ):
-    url, store = room_server
+    url, store = class_server
     code, key = store.create_room()
     presenter = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     presenter.goto(f"{url}/learn?step=1&present=1&room={code}&key={key}", timeout=90_000)
@@ -111,8 +91,8 @@ def test_a_linked_lesson_from_step_1_to_7_with_five_phones_and_the_projector(
         if hidden is not None:  # until revealed, the asked number is nowhere on the projector
             assert hidden not in presenter.locator("[data-testid=stMain]").inner_text()
         expect(projector.locator(".st-key-cp_numbers")).to_contain_text("5", timeout=30_000)
-        presenter.keyboard.press("a")  # reveal: the question closes, the room's results show
-        presenter.screenshot(path=str(artifacts / f"lesson-room-debug-{step}.png"))
+        # Reveal: the question closes, the room's results show (key A is walked in test_browser_learn).
+        presenter.locator(".st-key-learn_reveal button").click()
         expect(line).to_contain_text("Right 60%", timeout=30_000)
         assert store.room(code).current.status == "revealed"
         if step == 4:

@@ -10,54 +10,14 @@ from __future__ import annotations
 import math
 
 import pytest
+from browser_support import focused, settled, tab_to
 from playwright.sync_api import Page, expect
 
 from ndcg_core.teaching.practice import make_exercise
 
 pytestmark = pytest.mark.browser
 
-#: Whether the focused element (inside a frame too) matches a CSS selector.
-FOCUSED_JS = """selector => {
-  let el = document.activeElement;
-  if (el && el.tagName === 'IFRAME') el = el.contentDocument.activeElement;
-  return !!el && el.matches(selector);
-}"""
 RIGHT = {"en": "Right", "zh": "答对了"}  # how a right answer's feedback starts
-
-
-def settled(page: Page) -> None:
-    """The script has run and the session's first chart has replaced its placeholder (a rerun)."""
-    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
-    expect(page.locator('[class*="st-key-pending_chart_"]')).to_have_count(0)
-    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
-
-
-#: The focused element in a few words (tag, name or text, the keyed container it is in): what a
-#: failing Tab walk went through, to tell a focus trap from a page that changed.
-WHERE_JS = """() => {
-  const el = document.activeElement;
-  const keyed = el.closest('[class*="st-key-"]');
-  const name = (el.getAttribute('aria-label') || el.innerText || '').slice(0, 40).replace(/\\s+/g, ' ');
-  const key = keyed ? [...keyed.classList].filter(c => c.startsWith('st-key-')).join(',') : '';
-  return `${el.tagName} ${name} | ${key}`;
-}"""
-
-
-def tab_to(page: Page, selector: str, limit: int = 90, back: bool = False) -> int:
-    """Press Tab (Shift+Tab with ``back``) until the focus is on ``selector``; how many presses."""
-    walked = []
-    for presses in range(1, limit + 1):
-        page.keyboard.press("Shift+Tab" if back else "Tab")
-        if page.evaluate(FOCUSED_JS, selector):
-            return presses
-        walked.append(page.evaluate(WHERE_JS))
-    went = "\n".join(walked)
-    raise AssertionError(f"{limit} Tab presses never reached {selector}; the focus went:\n{went}")
-
-
-def focused(page: Page, selector: str) -> None:
-    """The focus is on ``selector`` (retried: it moves once the page has redrawn)."""
-    page.wait_for_function(f"() => ({FOCUSED_JS})({selector!r})", timeout=15_000)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

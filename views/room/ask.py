@@ -36,7 +36,7 @@ from ndcg_core.teaching.practice import KINDS, LEVELS, QUANTITIES
 from views.ui import keys
 from views.ui.markup import md_escape
 
-from .common import get_store, guarded
+from .common import focus_next, get_store, guarded
 
 #: Where a question comes from (the panel's first choice).
 SOURCES = {
@@ -93,6 +93,7 @@ def _ask(code: str, key: str) -> None:
         return
     ss[keys.CL_ASK_ERROR] = None
     ss[keys.cl_view(code)] = q.number
+    focus_next(".st-key-cl_open button")  # the panel folds away: to the next thing, opening it
 
 
 def _changed() -> None:
@@ -109,7 +110,8 @@ def _playground_list() -> tuple[list[str], list[float], object]:
 
 def ask_panel(code: str, key: str) -> None:
     ss = st.session_state
-    with st.expander(_("Ask a new question"), expanded=not ss.get(keys.cl_view(code))):
+    panel = st.container(key="cl_ask_panel")  # a name for the focus to find it by
+    with panel, st.expander(_("Ask a new question"), expanded=not ss.get(keys.cl_view(code))):
         ss.setdefault(keys.CL_SOURCE, "practice")
         st.segmented_control(
             _("Question from"), list(SOURCES), key=keys.CL_SOURCE, format_func=lambda s: _(SOURCES[s])

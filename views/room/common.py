@@ -54,6 +54,7 @@ from ndcg_core.teaching.pages import ClassState
 from ndcg_core.teaching.practice import Exercise
 from ndcg_core.variants import format_number
 from views.ui import keys, learner
+from views.ui.a11y import move_focus
 from views.ui.language import ui_params
 from views.ui.markup import md_escape
 from views.ui.tables import HEADERS, table_box
@@ -318,6 +319,24 @@ def guarded(callback):
             pass
 
     return run
+
+
+def focus_next(selector: str) -> None:
+    """Ask for the keyboard focus to go to ``selector`` (CSS) once the page is drawn again (by
+    :func:`draw_focus`). A press that removes or disables its own button (Join, Create a room, Ask,
+    Open, Close, Reveal) took the focus with it: it fell to the page's start, a long Tab walk away
+    from the next thing to do."""
+    ss = st.session_state
+    ss[keys.CL_FOCUS] = ((ss.get(keys.CL_FOCUS) or (0, ""))[0] + 1, selector)
+
+
+def draw_focus() -> None:
+    """The focus request of the last callback, if any (see :func:`focus_next`)."""
+    ss = st.session_state
+    n, selector = ss.get(keys.CL_FOCUS) or (0, "")
+    if selector:
+        ss[keys.CL_FOCUS] = (n, "")
+        move_focus(selector, f"cl_focus_{n}")
 
 
 #: The kinds of question whose one formula the room is told (a lesson's question included).

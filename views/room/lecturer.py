@@ -31,6 +31,7 @@ from .common import (
     STATUS_TEXT,
     STORE_FAILURES,
     countdown,
+    focus_next,
     get_store,
     guarded,
     join_base,
@@ -42,10 +43,18 @@ from .common import (
 )
 from .common import link as current_link
 
+#: Where the keyboard focus goes after a status button, which its own press disables: the next one.
+NEXT_CONTROL = {
+    "open": ".st-key-cl_close button",
+    "closed": ".st-key-cl_reveal button",
+    "revealed": ".st-key-cl_ask_panel summary",  # a new question
+}
+
 
 @guarded
 def _status(code: str, key: str, number: int, status: str) -> None:
     get_store().set_status(code, key, number, status)
+    focus_next(NEXT_CONTROL[status])
 
 
 @guarded

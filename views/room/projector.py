@@ -13,18 +13,22 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from ndcg_core.classroom import QuestionInfo, RoomExpired, RoomNotFound, correct_answer, exercise
 from ndcg_core.i18n import _, separator
+from ndcg_core.teaching.chart_text import chart_summary
 from ndcg_core.teaching.practice import Exercise
 from ndcg_core.variants import format_number
 from views.ui.markup import md_escape
+from views.ui.present import screen_reader_numbers
 
 from .common import (
     LIVE_EVERY,
     STATES_FORMULA,
     STATUS_TEXT,
+    focus_next,
     get_store,
     guarded,
     join_base,
@@ -66,9 +70,18 @@ header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecor
 """
 
 
+#: Where the keyboard focus goes after a button its own press disables (by Tab and Enter, not its key).
+NEXT_CONTROL = {
+    "open": ".st-key-cp_close button",
+    "closed": ".st-key-cp_reveal button",
+    "revealed": ".st-key-cp_leave button",
+}
+
+
 @guarded
 def _status(code: str, key: str, number: int, status: str) -> None:
     get_store().set_status(code, key, number, status)
+    focus_next(NEXT_CONTROL[status])
 
 
 def leave() -> None:
@@ -148,8 +161,19 @@ def _results(code: str, key: str, drawn: tuple[int, str] | None = None) -> None:
     with chart, st.container(key="cp_chart"):
         if summary.answered:
             figure = answers_figure(e, summary, revealed)
+            # Its text alternative, as presenter mode's (views.ui.present): the chart's summary as its
+            # name and its numbers as a table, for screen readers only (the screen has no room for
+            # more), both from the chart with its title, "N answers", which the screen leaves out.
+            titled = go.Figure(figure)
             figure.update_layout(title=None, height=300, margin={"l": 60, "r": 10, "t": 10, "b": 60})
-            st.plotly_chart(figure, key="cp_histogram", theme=None, config={"displayModeBar": False})
+            st.plotly_chart(
+                figure,
+                key="cp_histogram",
+                theme=None,
+                config={"displayModeBar": False},
+                alt=chart_summary(titled),
+            )
+            screen_reader_numbers(titled)
         else:
             st.info(_("No answers yet."))
 

@@ -33,6 +33,7 @@ from .common import (
     NAME_PROBLEMS,
     STORE_FAILURES,
     STUDENT_EVERY,
+    focus_next,
     forget_student,
     get_store,
     guarded,
@@ -42,6 +43,9 @@ from .common import (
     student_token,
     wait_text,
 )
+
+#: The first control of the open question's answer (a text box, the first choice, the order's box).
+ANSWER_BOX = ".st-key-cl_student_question input"
 
 
 @guarded
@@ -55,6 +59,7 @@ def _join(code: str) -> None:
     ss[keys.CL_NAME_ERROR] = None
     ss.pop(keys.CL_ID_REFUSED, None)
     remember_student(code, joined.token)
+    focus_next(ANSWER_BOX)  # the name form is gone: to the open question's answer, when there is one
 
 
 @guarded

@@ -207,6 +207,7 @@ CL_K = "cl_k"  # ... and the cutoff (0: the whole list)
 CL_MC_PROMPT = "cl_mc_prompt"  # the lecturer's multiple-choice question: its prompt ...
 CL_MC_RIGHT = "cl_mc_right"  # ... and which option is right (its options: cl_mc_option)
 CL_COUNTDOWN = "cl_countdown"  # seconds until the question closes by itself (0: no countdown)
+CL_FOCUS = "cl_focus"  # (request number, CSS selector): where the keyboard focus goes after a press
 
 
 def cl_view(room: str) -> str:
