@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 import pytest
+import streamlit as st
 from room_support import cookies, data_dir, db, ok, open_page, params, texts, wanted_cookies  # noqa: F401 (fixtures)
 from streamlit.testing.v1 import AppTest
 
@@ -120,3 +121,16 @@ def test_a_list_the_room_cannot_be_asked_about_is_not_sent_and_the_presenter_say
     at = lesson({"step": "2", "room": code, "key": key, "gain": "0:0,1:5,2:6,3:9", "lang": "zh"})
     assert "这一步的问题没有发到课堂" in texts(at)
     assert store.questions(code, key) == []
+
+
+def test_a_database_that_goes_away_mid_lesson_is_a_message_and_the_lesson_goes_on(data_dir, monkeypatch):
+    store = db(data_dir)
+    code, key = store.create_room()
+    at = lesson({"step": "2", "room": code, "key": key})
+    monkeypatch.setenv("NDCG_DATABASE_URL", "postgresql+psycopg://nobody@127.0.0.1:1/none?connect_timeout=2")
+    st.cache_resource.clear()  # the page's store is now one that cannot connect
+    at = step(at, "learn_next")
+    assert "The class database cannot be reached" in texts(at)
+    assert "?" in html(at) and "3 / 7" in html(at)  # the lesson itself goes on
+    at = step(at, "learn_reveal")  # revealing on the projector still works
+    assert "Hide the answer" in [b.label for b in at.button]

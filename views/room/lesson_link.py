@@ -66,8 +66,8 @@ def linked() -> Room | None:
     given = ss.pop(keys.LEARN_GIVEN_KEY, None)
     if not code:
         return None
-    store = get_store()
     try:
+        store = get_store()
         if given is not None and given[0] == code and store.is_lecturer(code, given[1]):
             remember_key(code, given[1])
         key = lecturer_key(code)
@@ -98,8 +98,9 @@ def room_notes() -> None:
             ).format(code=md_escape(str(refused)[:24]))
         )
     problem = ss.pop(keys.LEARN_ROOM_PROBLEM, None)
-    if problem:
-        st.warning(md_escape(error_text(problem)), icon=":material/group_off:")
+    if problem:  # the store's failure_message is the page's Markdown already; a coded message is not
+        shown = problem if isinstance(problem, str) else md_escape(error_text(problem))
+        st.warning(shown, icon=":material/group_off:")
 
 
 def start_room() -> None:
@@ -133,6 +134,16 @@ def question_number(room: Room, step: LessonStep, state: PlaygroundState, reveal
     sent. A step already revealed keeps its question (changing k afterwards asks nothing new)."""
     if step.question is None:
         return None
+    try:
+        return _question_number(room, step, state, revealed)
+    except ClassroomError:  # the room expired during the lecture
+        st.session_state[keys.LEARN_ROOM_REFUSED] = room.code
+    except STORE_FAILURES as err:  # the database cannot be reached: the lesson goes on without it
+        st.session_state[keys.LEARN_ROOM_PROBLEM] = failure_message(err)
+    return None
+
+
+def _question_number(room: Room, step: LessonStep, state: PlaygroundState, revealed: bool) -> int | None:
     ss = st.session_state
     asked = ss.setdefault(keys.LEARN_ROOM_ASKED, {})
     kept = asked.get((room.code, step.number))
@@ -170,8 +181,13 @@ def _ask(room: Room, definition: dict, text: str) -> int:
 
 def reveal(room: Room, number: int) -> None:
     """The lecturer revealed the step's answer: the room's question too (answers close, phones get
-    their feedback)."""
-    get_store().set_status(room.code, room.key, number, "revealed")
+    their feedback). The projector reveals even when the room cannot be reached."""
+    try:
+        get_store().set_status(room.code, room.key, number, "revealed")
+    except ClassroomError:
+        st.session_state[keys.LEARN_ROOM_REFUSED] = room.code
+    except STORE_FAILURES as err:
+        st.session_state[keys.LEARN_ROOM_PROBLEM] = failure_message(err)
 
 
 def join_panel(room: Room) -> None:
