@@ -99,7 +99,7 @@ def room_notes() -> None:
         )
     problem = ss.pop(keys.LEARN_ROOM_PROBLEM, None)
     if problem:  # the store's failure_message is the page's Markdown already; a coded message is not
-        shown = problem if isinstance(problem, str) else md_escape(error_text(problem))
+        shown = md_escape(error_text(problem)) if isinstance(problem, Message) else problem
         st.warning(shown, icon=":material/group_off:")
 
 
