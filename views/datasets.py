@@ -5,9 +5,11 @@ The session keeps only small things: the loaded qrels' and runs' names and store
 a re-uploaded file of the same name is a new file, and a closed tab leaves no data set behind
 in its session.
 
-Uploads: each file is read once (by its upload id) and keeps its message while it is in its
-uploader, so both files' problems show at once and none disappears when another file comes in;
-nothing new is loaded until every uploaded file can be read and scored.
+Uploads: each file is read once (by its upload id). A file that fails to read is let go at once
+(its uploader is emptied and its bytes dropped from the server, issue 30) and its message is kept
+in the session instead, until a good file of that kind is read or the message is dismissed; so
+both files' problems show at once and none disappears when another file comes in. Nothing new is
+loaded until every uploaded file can be read and scored.
 """
 
 from __future__ import annotations
@@ -147,7 +149,13 @@ def _read(kind: str, upload) -> tuple[str, str | None, tuple | None]:
         other = "run" if kind == "qrels" else "qrels"
         if read_as(other, data, upload.name):
             return upload.name, None, ("looks_like", other)
-        return upload.name, None, ("error", err)
+        return upload.name, None, ("error", _detached(err))
+
+
+def _detached(err: ValueError) -> ValueError:
+    """The error without its traceback: its frames hold the file's bytes, which the kept message must not."""
+    err.__traceback__ = err.__context__ = err.__cause__ = None
+    return err
 
 
 def _read_uploads(kind: str, uploads: list) -> list[tuple[str, str, str | None, tuple | None]]:
@@ -195,6 +203,45 @@ def _score_problems(candidate: dict, spec: Spec) -> list[tuple]:
     return problems
 
 
+def _uploads(kind: str) -> list:
+    """What the uploader of ``kind`` holds now."""
+    ss = st.session_state
+    held = ss.get(keys.ds_file(kind, ss[keys.DS_UPLOAD_VERSION], ss[keys.DS_EMPTIED][kind]))
+    return list(held or []) if kind == "run" else [held] if held is not None else []
+
+
+def _let_go_of_bad_files() -> dict[str, list]:
+    """Read the uploaders; an uploader holding a file that fails to read is emptied (issue 30).
+
+    Its messages are kept under ``DS_FAILED`` instead, and its files are dropped from Streamlit's
+    upload manager and the read cache, so the server holds none of their bytes: a bad file used to
+    stay in memory for as long as it sat in its uploader, and after the tab closed. A good file of
+    the same kind, once read, takes the kept messages away. Returns the files still held, read.
+    """
+    ss = st.session_state
+    ss.setdefault(keys.DS_UPLOAD_VERSION, 0)
+    emptied = ss.setdefault(keys.DS_EMPTIED, dict.fromkeys(KINDS, 0))
+    failed = ss.setdefault(keys.DS_FAILED, {kind: [] for kind in KINDS})
+    files = {}
+    for kind in KINDS:
+        got = _read_uploads(kind, _uploads(kind))
+        bad = [(name, problem) for _, name, key, problem in got if key is None]
+        if got and not bad:
+            failed[kind] = []  # a good file of this kind: the old message goes
+        elif bad:
+            failed[kind] = bad
+            emptied[kind] += 1  # a fresh, empty uploader for this kind
+            ss.pop(keys.ds_parsed(kind), None)
+            release_uploads([file_id for file_id, *_ in got])
+            got = []
+        files[kind] = got
+    return files
+
+
+def _dismiss_failed() -> None:
+    st.session_state[keys.DS_FAILED] = {kind: [] for kind in KINDS}
+
+
 def _reconcile_uploads() -> tuple[list[tuple], str]:
     """Read what the uploaders hold and load it once it can be scored; (problems, what is awaited).
 
@@ -206,17 +253,12 @@ def _reconcile_uploads() -> tuple[list[tuple], str]:
     the files dropped from Streamlit's upload manager, so the session holds none of their bytes.
     """
     ss = st.session_state
-    version = ss.setdefault(keys.DS_UPLOAD_VERSION, 0)
-    qrels_upload = ss.get(keys.ds_file("qrels", version))
-    files = {
-        "qrels": _read_uploads("qrels", [qrels_upload] if qrels_upload is not None else []),
-        "run": _read_uploads("run", list(ss.get(keys.ds_file("run", version)) or [])),
-    }
-    problems = [
-        (kind, name, problem) for kind, got in files.items() for _, name, key, problem in got if key is None
-    ]
+    files = _let_go_of_bad_files()
+    failed = ss[keys.DS_FAILED]
+    problems = [(kind, name, problem) for kind in KINDS for name, problem in failed[kind]]
     if problems:
         return problems, ""
+    version = ss[keys.DS_UPLOAD_VERSION]
     if not files["qrels"] and not files["run"]:
         ss.pop(keys.DS_PAIR, None)
         return [], ""
@@ -251,6 +293,7 @@ def _reconcile_uploads() -> tuple[list[tuple], str]:
         ss.pop(keys.ds_parsed(kind), None)
     ss.pop(keys.DS_PAIR, None)
     ss[keys.DS_UPLOAD_VERSION] = version + 1  # fresh uploaders: the files' bytes are released
+    ss[keys.DS_EMPTIED] = dict.fromkeys(KINDS, 0)
     release_uploads([file_id for got in files.values() for file_id, _, _, _ in got])
     # The uploader that had the keyboard focus is gone with its files, and the focus fell to the
     # page's start: back to where it was, the fresh uploader of the file that came last (a run's,
@@ -291,11 +334,11 @@ def _problem_text(kind: str, name: str, problem: tuple) -> str:
         if detail == "qrels":
             return _(
                 "{file}: this looks like a qrels file (query, 0, document, grade), not a run. "
-                "Remove it here (×) and upload it under Qrels."
+                "Upload it under Qrels instead."
             ).format(file=file)
         return _(
             "{file}: this looks like a run (query, Q0, document, rank, score, tag), not a qrels file. "
-            "Remove it here (×) and upload it under Run."
+            "Upload it under Run instead."
         ).format(file=file)
     if what == "too_many":
         return _(
@@ -307,7 +350,7 @@ def _problem_text(kind: str, name: str, problem: tuple) -> str:
     return (
         sentence(_("{file}: {problem}").format(file=file, problem=message_markdown(detail)))
         + " "
-        + _("Fix the file and upload it again, or remove it (×).")
+        + _("Fix the file and upload it again, or dismiss this message.")
     )
 
 
@@ -333,16 +376,16 @@ def _sources(data: dict) -> None:
                 "header (query/qid, doc/docno, relevance/label, score)."
             )
         )
-        version = ss[keys.DS_UPLOAD_VERSION]
+        version, emptied = ss[keys.DS_UPLOAD_VERSION], ss[keys.DS_EMPTIED]
         c1, c2 = st.columns(2)
         # The uploaders' keys change once files are loaded (that releases them); the keyed
         # containers around them keep one stable name for the page's styles and tests.
         c1.container(key="ds_qrels_file").file_uploader(
-            _("Qrels (judgements)"), key=keys.ds_file("qrels", version)
+            _("Qrels (judgements)"), key=keys.ds_file("qrels", version, emptied["qrels"])
         )
         c2.container(key="ds_run_file").file_uploader(
             _("Run (ranked results): one or more"),
-            key=keys.ds_file("run", version),
+            key=keys.ds_file("run", version, emptied["run"]),
             accept_multiple_files=True,
         )
         st.caption(
@@ -367,6 +410,12 @@ def _sources(data: dict) -> None:
         st.button(_("Back to the bundled sample"), key="ds_sample", on_click=_load_sample)
     for kind, name, problem in problems:
         st.error(_problem_text(kind, name, problem))
+    if any(ss[keys.DS_FAILED].values()):  # files let go: their messages stay until dismissed
+        st.button(
+            _("Dismiss the messages of files that failed to read"),
+            key=keys.DS_DISMISS,
+            on_click=_dismiss_failed,
+        )
     twice = any(p[0] == "error" and getattr(p[1], "code", "") in TWICE for _, _, p in problems)
     if twice or ss.get(keys.DS_DUPLICATES, "error") != "error":
         st.radio(

@@ -235,9 +235,8 @@ RUN_A = b"q1 Q0 d1 1 0.9 t\nq1 Q0 d2 2 0.8 t\nq2 Q0 d3 1 0.5 t\n"  # every query
 
 def upload(at: AppTest, kind: str, *files: tuple[str, bytes]) -> AppTest:
     """Put files in the qrels uploader (one) or the run uploader (one or more)."""
-    version = at.session_state["ds_upload_version"] if "ds_upload_version" in at.session_state else 0  # noqa: SIM401 (AppTest state has no get)
     given = [(name, content, "text/plain") for name, content in files]
-    uploader = at.file_uploader(key=f"ds_{kind}_file_{version}")
+    uploader = next(u for u in at.get("file_uploader") if u.key.startswith(f"ds_{kind}_file_"))
     uploader.set_value(given if kind == "run" else given[0])
     return at.run()
 
@@ -382,6 +381,48 @@ def test_a_bad_qrels_keeps_its_message_when_a_good_run_follows():
     assert shown(at)["Mean NDCG@10"] == "1.000"
 
 
+def held_uploads(at: AppTest) -> list:
+    """Every uploaded file the session still refers to: in an uploader, or anywhere in its state."""
+    from streamlit.runtime.uploaded_file_manager import UploadedFile
+
+    held = [u.value for u in at.get("file_uploader") if u.value]
+    for value in at.session_state.to_dict().values():
+        values = value if isinstance(value, list) else [value]
+        held += [v for v in values if isinstance(v, UploadedFile)]
+    return held
+
+
+def test_issue_30_a_file_that_fails_to_read_is_let_go_and_its_message_stays():
+    """Issue 30: five unreadable 190 MB uploads held 922 MB after their tabs closed: a bad file sat in
+    its uploader, its bytes in the server, for as long as its message showed. Now the uploader is
+    emptied at once and the message (file, line, problem) is kept apart, until a good file comes."""
+    at = datasets()
+    lines = 500_000
+    big = b"q1 0 d1 1\n" * lines + b"q1 0 d2 high\n"  # 5 MB, its last line unreadable
+    upload(at, "qrels", ("big <b>bad</b>.qrels", big))
+    ok(at)
+    assert held_uploads(at) == []  # the uploader is empty and the session refers to no upload
+    first = [e.value for e in at.error]
+    assert len(first) == 1, first
+    assert "`big <b>bad</b>.qrels`" in first[0] and "`'high'`" in first[0]  # the name as code, not HTML
+    assert f"{lines + 1:,}" in first[0]  # the line of the bad grade
+    assert shown(at)["Queries"] == "250"  # the last good data set stays
+    at.run()  # an unrelated rerun: the message stays
+    assert [e.value for e in at.error] == first
+    upload(at, "run", ("bad.run", b"q1 Q0 d1 first 0.5 t\n"))  # both files' problems at once
+    assert len(at.error) == 2 and "Run file `bad.run`" in at.error[1].value and held_uploads(at) == []
+    at.button(key="ds_dismiss").click().run()  # dismissed: both go, the sample stays
+    ok(at)
+    assert not at.error and shown(at)["Queries"] == "250"
+    upload(at, "qrels", ("big bad.qrels", big))
+    upload(at, "qrels", ("good.qrels", QRELS_A))  # a good file of that kind: the message goes
+    ok(at)
+    assert not at.error
+    upload(at, "run", ("good.run", RUN_A))
+    ok(at)
+    assert not at.error and shown(at)["Mean NDCG@10"] == "1.000"
+
+
 def test_both_files_problems_show_at_once():
     at = datasets()
     upload(at, "qrels", ("bad.qrels", b"q1 0 d1 high\n"))
@@ -399,8 +440,8 @@ def test_swapped_files_say_what_they_look_like():
     upload(at, "run", ("qrels.txt", QRELS_A))
     errors = [e.value for e in at.error]
     assert len(errors) == 2, errors
-    assert "this looks like a run" in errors[0] and "upload it under Run" in errors[0]
-    assert "this looks like a qrels file" in errors[1] and "upload it under Qrels" in errors[1]
+    assert "this looks like a run" in errors[0] and "Upload it under Run" in errors[0]
+    assert "this looks like a qrels file" in errors[1] and "Upload it under Qrels" in errors[1]
     assert not any("found" in e for e in errors)
     # the fix it suggests, done on the page: each file in its own uploader
     upload(at, "qrels", ("qrels.txt", QRELS_A))

@@ -446,6 +446,9 @@ def test_dataset_upload_good_then_bad_keeps_the_last_good(page: Page, app_url, t
     expect(alert).to_be_visible()
     expect(alert).to_contain_text("relevance")  # says what is expected
     expect(queries).to_have_text("2")  # the previous data set stays
+    # Issue 30: the bad file is let go (its uploader emptied, its bytes dropped); its message stays.
+    expect(page.locator(".st-key-ds_qrels_file").get_by_text("bad.csv")).to_have_count(0)
+    expect(alert).to_contain_text("bad.csv")
 
 
 def test_data_set_formulas_fit_a_phone(page: Page, app_url, artifacts):

@@ -279,6 +279,9 @@ DS_PAIR = "ds_pair"  # the files and spec last tried (scored once, not on every 
 DS_QUERY = "ds_query"  # the query to open
 DS_PAGE = "ds_page"  # the per-query table's page (views.ui.tables.paged)
 DS_UPLOAD_VERSION = "ds_upload_version"  # bumped for fresh uploaders once a pair is loaded
+DS_EMPTIED = "ds_emptied"  # per file kind: how often its uploader was emptied of a file that failed to read
+DS_FAILED = "ds_failed"  # per file kind: the (name, problem)s of the files that failed to read, now let go
+DS_DISMISS = "ds_dismiss"  # the button that dismisses the messages of files that failed to read
 DS_DUPLICATES = "ds_duplicates"  # documents judged or retrieved twice: "error" or "max"
 DS_SHOWN = "ds_shown"  # the run whose averages, histogram and table show
 DS_BASELINE = "ds_baseline"  # the run the comparison measures the others against
@@ -289,9 +292,9 @@ DS_DELTA_QUERY = "ds_delta_query"  # the query to open side by side in Explore
 DS_DELTA_PAGE = "ds_delta_page"  # the per-query deltas table's page
 
 
-def ds_file(kind: str, version: int) -> str:
-    """The uploader of a ``qrels`` or ``run`` file."""
-    return f"ds_{kind}_file_{version}"
+def ds_file(kind: str, version: int, emptied: int = 0) -> str:
+    """The uploader of a ``qrels`` or ``run`` file (a new one once loaded, or emptied of a bad file)."""
+    return f"ds_{kind}_file_{version}" + (f"_{emptied}" if emptied else "")
 
 
 def ds_parsed(kind: str) -> str:
