@@ -231,6 +231,8 @@ def _let_go_of_bad_files() -> dict[str, list]:
         elif bad:
             failed[kind] = bad
             emptied[kind] += 1  # a fresh, empty uploader for this kind
+            # The focus was on the uploader now replaced: back on the fresh one, to pick another file.
+            move_focus(f".st-key-ds_{kind}_file button", f"ds_emptied_{kind}_{emptied[kind]}")
             ss.pop(keys.ds_parsed(kind), None)
             release_uploads([file_id for file_id, *_ in got])
             got = []

@@ -92,7 +92,9 @@ def test_a_linked_lesson_from_step_1_to_7_with_five_phones_and_the_projector(
             assert hidden not in presenter.locator("[data-testid=stMain]").inner_text()
         expect(projector.locator(".st-key-cp_numbers")).to_contain_text("5", timeout=30_000)
         # Reveal: the question closes, the room's results show (key A is walked in test_browser_learn).
-        presenter.locator(".st-key-learn_reveal button").click()
+        presenter.locator(".st-key-learn_reveal").get_by_role(
+            "button", name=re.compile("Reveal the answer")
+        ).click()
         expect(line).to_contain_text("Right 60%", timeout=30_000)
         assert store.room(code).current.status == "revealed"
         if step == 4:

@@ -33,6 +33,7 @@ WORDS = {  # what the pages say, per language
         "open": "Open for answers",
         "closed": "Closed",
         "revealed": "Answer revealed",
+        "playground": "The playground's list",
     },
     "zh": {
         "saved": "已保存",
@@ -40,6 +41,7 @@ WORDS = {  # what the pages say, per language
         "open": "开放作答",
         "closed": "已关闭",
         "revealed": "已公布答案",
+        "playground": "演练场的列表",
     },
 }
 
@@ -98,9 +100,13 @@ def test_a_lecturer_creates_and_runs_a_room_by_keyboard(page: Page, class_server
     expect(page).to_have_url(re.compile(r"/class\?room=\w{6}"))
     code = re.search(r"room=(\w+)", page.url).group(1)
     focused(page, ".st-key-cl_ask_button button")  # the room is there: the next thing is to ask
-    # Back to the question's source, and on to its second option: the playground's list.
+    # Back to the question's source (one stop for its options: Shift+Tab lands on the last), and
+    # along its options with the arrow keys to the playground's list.
     tab_to(page, ".st-key-cl_source button", back=True, limit=10)
-    page.keyboard.press("ArrowRight")
+    for _ in range(4):
+        if page.evaluate("() => document.activeElement.innerText.trim()") == words["playground"]:
+            break
+        page.keyboard.press("ArrowLeft")
     page.keyboard.press("Space")
     expect(page.locator(".st-key-cl_ask")).to_be_visible()  # "Ask for": the playground's question
     settled(page)
@@ -179,7 +185,16 @@ def test_upload_a_data_set_by_keyboard(page: Page, app_url, tmp_path, lang):
     settled(page)
     tab_to(page, ".st-key-ds_sources summary")  # the folded data panel: open it
     page.keyboard.press("Enter")
-    choose_file(page, ".st-key-ds_qrels_file", qrels)
+    # A file that cannot be read first: its message stays, its uploader is a fresh one (the bytes
+    # are let go), and the focus is back on it, to pick another file.
+    bad = tmp_path / "bad.txt"
+    bad.write_text("q1 0 a 3\nq1 0 b high\n")
+    choose_file(page, ".st-key-ds_qrels_file", bad)
+    expect(page.get_by_test_id("stAlert").filter(has_text="bad.txt").first).to_be_visible(timeout=30_000)
+    focused(page, ".st-key-ds_qrels_file button")
+    with page.expect_file_chooser() as chooser:
+        page.keyboard.press("Enter")
+    chooser.value.set_files(str(qrels))
     expect(page.locator(".st-key-ds_qrels_file")).to_contain_text("qrels.txt")
     settled(page)
     choose_file(page, ".st-key-ds_run_file", run, key="Space")
