@@ -66,6 +66,22 @@ def class_server(tmp_path_factory):
         store.dispose()
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    """Close the browser contexts a test opened itself (a phone, a projector, another browser), even
+    when it fails: Class pages poll the one shared app server every second or two, so a page left
+    open would go on loading it through every later test (and did: a later test's phones waited
+    60 s for a page). Contexts of fixtures (pytest-playwright's ``page``, a module's shared page)
+    are opened before the call and left to their fixtures."""
+    browser = getattr(item, "funcargs", {}).get("browser")
+    before = set(browser.contexts) if browser is not None else set()
+    yield
+    if browser is not None:
+        for context in browser.contexts:
+            if context not in before:
+                context.close()
+
+
 @pytest.fixture(scope="session")
 def app_url(class_server):
     return class_server[0]
