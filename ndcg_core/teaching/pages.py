@@ -64,6 +64,17 @@ def _shown(text: str) -> str:
     return repr(text[:40] + ("…" if len(text) > 40 else ""))
 
 
+def _present(params: Mapping[str, str], fallback: str) -> tuple[bool, list[str]]:
+    """A link's ``present`` (the projector's view: Learn's presenter mode, Class's results screen):
+    ``1`` is on, ``0`` or none off; any other value is off, and a warning names it, ``fallback``
+    (a message code) saying what opens instead."""
+    text = params.get("present")
+    if text in (None, "0", "1"):
+        return text == "1", []
+    problem = Message("present_not_flag", text=_shown(text))
+    return False, [Message("share_link_param", key="present", problem=problem, fallback=Message(fallback))]
+
+
 @dataclass(frozen=True)
 class LearnState:
     """The Learn page: which of the seven steps is shown, and whether in presenter mode.
@@ -106,19 +117,11 @@ class LearnState:
                         "share_link_param", key="step", problem=problem, fallback=Message("step_n", n=step)
                     )
                 )
-        present = params.get("present")
-        if present not in (None, "0", "1"):
-            warnings.append(
-                Message(
-                    "share_link_param",
-                    key="present",
-                    problem=Message("present_not_flag", text=_shown(present)),
-                    fallback=Message("lesson_not_presenting"),
-                )
-            )
+        present, said = _present(params, "lesson_not_presenting")
+        warnings += said
         room = params.get("room") or None
         key = (params.get("key") or None) if room else None
-        return cls(step=step, present=present == "1", room=room, key=key), warnings
+        return cls(step=step, present=present, room=room, key=key), warnings
 
     def to_params(self) -> dict[str, str]:
         """``step`` always (it marks the link as Learn's), ``present`` only in presenter mode, ``room``
@@ -227,18 +230,8 @@ class ClassState:
         'room_not_presenting'
         """
         me = (params.get("me") or "")[:MAX_STUDENT_ID] or None
-        warnings: list[str] = []
-        present = params.get("present")
-        if present not in (None, "0", "1"):
-            warnings.append(
-                Message(
-                    "share_link_param",
-                    key="present",
-                    problem=Message("present_not_flag", text=_shown(present)),
-                    fallback=Message("room_not_presenting"),
-                )
-            )
-        return cls(params.get("room"), params.get("key"), me, present == "1"), warnings
+        present, warnings = _present(params, "room_not_presenting")
+        return cls(params.get("room"), params.get("key"), me, present), warnings
 
     def to_params(self) -> dict[str, str]:
         """The parameters that are set, in the order room, key, present (never ``me``)."""

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
+from room_support import ok, open_page
 from sqlalchemy import update
 from streamlit.testing.v1 import AppTest
 
@@ -21,7 +22,6 @@ from ndcg_core.classroom.database import timers
 from views.ui import keys as session_keys
 from views.ui.markup import md_escape
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "views/classroom.py"
 PROMPT = "Which is **bold**? <b>x</b> [link](http://x) $y$ :smile:"
 OPTIONS = ["<i>one</i>", "*two*", "=1+1"]
@@ -41,16 +41,7 @@ def db(tmp_path: Path) -> Store:
 
 
 def page(params: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page(PAGE)
-    for key, value in (params or {}).items():
-        at.query_params[key] = value
-    return at.run()
-
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(PAGE, params)
 
 
 def lecturer(source: str) -> tuple[AppTest, str, str]:
