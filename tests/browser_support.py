@@ -175,13 +175,21 @@ WHERE_JS = """() => {
 }"""
 
 
-def settled(page) -> None:
-    """The script has run and the session's first chart has replaced its placeholder (a rerun)."""
-    from playwright.sync_api import expect  # only the browser tests have Playwright
+#: The page's script has run (Streamlit marks its app element) and no chart is a placeholder still.
+_SETTLED_JS = """() => {
+  const app = document.querySelector('[data-testid=stApp]');
+  return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
+    && !document.querySelector('[class*="st-key-pending_chart_"]');
+}"""
 
-    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
-    expect(page.locator('[class*="st-key-pending_chart_"]')).to_have_count(0)
-    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
+
+def settled(page, timeout: float = 15_000) -> None:
+    """The script has run and the session's first chart has replaced its placeholder (a rerun).
+
+    Through the page's own functions, not Playwright's ``expect``: this module is shared with the
+    benchmarks and the unit layers, which run without Playwright (tests/engine/test_purity.py)."""
+    page.wait_for_function(_SETTLED_JS, timeout=timeout)
+    page.wait_for_function(_SETTLED_JS, timeout=timeout)  # and still so after the chart's rerun
 
 
 def tab_to(page, selector: str, limit: int = 90, back: bool = False) -> int:
