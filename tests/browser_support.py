@@ -57,13 +57,15 @@ def server_options(port: int) -> list[str]:
     ]
 
 
-def wait_until_healthy(url: str, proc: subprocess.Popen, timeout: float, poll: float, why: str) -> None:
-    """Return once the server at ``url`` answers its health check; RuntimeError(why) if it dies first
-    or ``timeout`` seconds pass."""
+def wait_until_healthy(
+    url: str, proc: subprocess.Popen, timeout: float, poll: float, why: str, path: str = "/_stcore/health"
+) -> None:
+    """Return once the server at ``url`` answers its health check (``path``: Streamlit's, or another
+    server's); RuntimeError(why) if it dies first or ``timeout`` seconds pass."""
     deadline = time.monotonic() + timeout
     while True:
         try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+            with urllib.request.urlopen(f"{url}{path}", timeout=2) as r:
                 if r.status == 200:
                     return
         except OSError:

@@ -16,10 +16,8 @@ import re
 import shutil
 import subprocess
 import tempfile
-import time
-import urllib.request
 
-from browser_support import ROOT, free_port
+from browser_support import ROOT, free_port, wait_until_healthy
 
 SITE = ROOT / "deploy" / "nginx.conf"
 NGINX = os.environ.get("NDCG_NGINX", "/usr/sbin/nginx")
@@ -91,17 +89,8 @@ def nginx_proxy(ports: list[int], timeout: float = 20.0):
     )
     url = f"http://127.0.0.1:{listen}"
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/nginx-health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"nginx did not start; see {folder / 'error.log'}")
-            time.sleep(0.1)
+        why = f"nginx did not start; see {folder / 'error.log'}"
+        wait_until_healthy(url, proc, timeout, 0.1, why, path="/nginx-health")
         yield url
     finally:
         proc.terminate()
