@@ -64,15 +64,15 @@ def _shown(text: str) -> str:
     return repr(text[:40] + ("…" if len(text) > 40 else ""))
 
 
-def _present(params: Mapping[str, str], fallback: str) -> tuple[bool, list[str]]:
+def _present(params: Mapping[str, str], fallback: Message) -> tuple[bool, list[str]]:
     """A link's ``present`` (the projector's view: Learn's presenter mode, Class's results screen):
     ``1`` is on, ``0`` or none off; any other value is off, and a warning names it, ``fallback``
-    (a message code) saying what opens instead."""
+    saying what opens instead."""
     text = params.get("present")
     if text in (None, "0", "1"):
         return text == "1", []
     problem = Message("present_not_flag", text=_shown(text))
-    return False, [Message("share_link_param", key="present", problem=problem, fallback=Message(fallback))]
+    return False, [Message("share_link_param", key="present", problem=problem, fallback=fallback)]
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ class LearnState:
                         "share_link_param", key="step", problem=problem, fallback=Message("step_n", n=step)
                     )
                 )
-        present, said = _present(params, "lesson_not_presenting")
+        present, said = _present(params, Message("lesson_not_presenting"))
         warnings += said
         room = params.get("room") or None
         key = (params.get("key") or None) if room else None
@@ -230,7 +230,7 @@ class ClassState:
         'room_not_presenting'
         """
         me = (params.get("me") or "")[:MAX_STUDENT_ID] or None
-        present, warnings = _present(params, "room_not_presenting")
+        present, warnings = _present(params, Message("room_not_presenting"))
         return cls(params.get("room"), params.get("key"), me, present), warnings
 
     def to_params(self) -> dict[str, str]:
