@@ -13,7 +13,7 @@ from views.ui.drag import DRAG_LIST_CSS
 from views.ui.formula import DATASETS, PLAYGROUND, formula_controls
 from views.ui.language import init_language, language_switch, language_warnings
 from views.ui.learner import cookie_writer, init_learner
-from views.ui.session import count_run, warm_process
+from views.ui.session import collect_garbage, count_run, warm_process
 from views.ui.share import init_session
 from views.ui.start import note_page, phone_nav_script
 
@@ -57,3 +57,4 @@ page.run()
 with st.sidebar:
     cookie_writer()  # a learner token issued (or a start panel ended) during the page's run
 warm_process()  # once per process, after the first page is drawn
+collect_garbage()  # at most every 10 s (Streamlit's after every run is off: .streamlit/config.toml)

@@ -23,6 +23,7 @@ import hashlib
 import io
 import json
 import secrets
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -87,6 +88,11 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 STATUSES = ("draft", "open", "closed", "revealed")
 #: The countdowns a question may have, in seconds (or none): it closes by itself when one is up.
 COUNTDOWNS = (30, 60, 90)
+#: How long a polled room state is shared by the sessions of one process (:meth:`Store.poll`), in
+#: seconds: well under the pages' poll interval (2 s for a phone), so a change still shows within one.
+POLL_FRESH = 0.5
+#: Rooms whose polled state one process keeps at most (then it starts again).
+MAX_POLLED = 1000
 
 
 class ClassroomError(ValueError):
@@ -222,6 +228,8 @@ class Store:
         self.engine, self._insert = connect(self.url)
         self._writer = self.engine.execution_options(write=True)
         metadata.create_all(self.engine)
+        self._polled: dict[str, tuple[float, Any]] = {}  # code -> (monotonic time read, row): see poll()
+        self._polled_lock = threading.Lock()
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -282,6 +290,48 @@ class Store:
             if row.current_question is not None:
                 current = self._question(conn, row.id, row.current_question)
         return RoomInfo(row.code, row.created_at, row.created_at + self.lifetime, current)
+
+    def poll(self, code: str | None, *, fresh: float = POLL_FRESH) -> tuple[int, str] | None:
+        """What a waiting page polls: the current question's number and status (None: none asked).
+
+        One query, without the question's definition or its answer count, and shared: a row read
+        less than ``fresh`` seconds ago (by any session of this process) is used again, so a hall
+        of phones polling one room costs the database one query per ``fresh`` seconds, not one per
+        phone. The room's expiry and a countdown's end are judged on each call, against the
+        store's clock. Raises :class:`RoomNotFound`, :class:`RoomExpired`.
+        """
+        cleaned = clean_code(code)
+        if cleaned is None:
+            raise RoomNotFound(f"no room {code!r}")
+        now = time.monotonic()
+        with self._polled_lock:
+            kept = self._polled.get(cleaned)
+        if kept is not None and now - kept[0] < fresh:
+            row = kept[1]
+        else:
+            with self.engine.connect() as conn:
+                row = conn.execute(
+                    select(rooms.c.created_at, questions.c.number, questions.c.status, timers.c.closes_at)
+                    .select_from(rooms)
+                    .outerjoin(
+                        questions,
+                        (questions.c.room_id == rooms.c.id)
+                        & (questions.c.number == rooms.c.current_question),
+                    )
+                    .outerjoin(timers, timers.c.question_id == questions.c.id)
+                    .where(rooms.c.code == cleaned)
+                ).first()
+            if row is None:
+                raise RoomNotFound(f"no room {code!r}")
+            with self._polled_lock:
+                if len(self._polled) > MAX_POLLED:  # rooms come and go: forget them all at once
+                    self._polled.clear()
+                self._polled[cleaned] = (now, row)
+        if row.created_at + self.lifetime <= self.clock():
+            raise RoomExpired(f"room {cleaned} has expired")
+        if row.number is None:
+            return None
+        return row.number, self._status(row.status, row.closes_at)
 
     def is_lecturer(self, code: str | None, key: str | None) -> bool:
         try:
@@ -360,7 +410,9 @@ class Store:
                         qid = made.inserted_primary_key[0]
                         conn.execute(timers.insert().values(question_id=qid, seconds=seconds))
                     conn.execute(update(rooms).where(rooms.c.id == room.id).values(current_question=number))
-                    return self._question(conn, room.id, number)
+                    info = self._question(conn, room.id, number)
+                self._forget_poll(room.code)
+                return info
             except IntegrityError:  # two lecturer tabs asked at once: take the next number
                 continue
         raise RuntimeError("could not number the question")  # pragma: no cover
@@ -380,7 +432,9 @@ class Store:
                     conn.execute(
                         update(timers).where(timers.c.question_id == row.id).values(closes_at=closes_at)
                     )
-            return self._question(conn, room.id, number)
+            info = self._question(conn, room.id, number)
+        self._forget_poll(room.code)
+        return info
 
     def show(self, code: str, key: str, number: int) -> QuestionInfo:
         """Make question ``number`` the one students see (going back in the history)."""
@@ -388,7 +442,14 @@ class Store:
             room = self._lecturer_room(conn, code, key)
             info = self._question(conn, room.id, number)
             conn.execute(update(rooms).where(rooms.c.id == room.id).values(current_question=number))
-            return info
+        self._forget_poll(room.code)
+        return info
+
+    def _forget_poll(self, code: str) -> None:
+        """After a change to what students see: this process's next poll reads the database (other
+        processes see it within :data:`POLL_FRESH`)."""
+        with self._polled_lock:
+            self._polled.pop(code, None)
 
     def questions(self, code: str, key: str) -> list[QuestionInfo]:
         """Every question of the room, first first (the history)."""

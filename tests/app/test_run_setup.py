@@ -126,6 +126,18 @@ def test_streamlit_config_is_headless():
     assert re.search(r"^headless\s*=\s*true$", server, re.M)
 
 
+def test_streamlit_reads_the_configs_options_as_meant():
+    """Streamlit as the server reads the file (from the app's folder): a misspelled section or
+    option would be dropped silently. postScriptGC off is what keeps a hall of phones' polls cheap
+    (issue 30, part 6: views/ui/session.py collect_garbage)."""
+    code = (
+        "from streamlit import config; config.get_config_options(force_reparse=True); "
+        "print([config.get_option(o) for o in ('runner.postScriptGC', 'server.headless', 'server.maxUploadSize')])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[False, True, 200]"
+
+
 # --- Dockerfile ------------------------------------------------------------------------------------
 
 

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 import pytest
 from postgres_support import postgres_server
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from ndcg_core.classroom import (
     CODE_ALPHABET,
@@ -484,3 +484,48 @@ def test_the_csv_export_names_the_option_picked_and_defuses_the_lecturers_text(s
     assert [r["prompt"] for r in rows] == ['\'=HYPERLINK("http://x") <b>which?</b>'] * 2
     assert [r["answer"] for r in rows] == ["'@SUM(1)", "<i>two</i>"]
     assert [r["correct"] for r in rows] == ["True", "False"]
+
+
+# ------------------------------------------------------------------ the phones' poll (issue 30, part 6)
+
+
+def test_poll_says_which_question_is_current_and_its_status(make_store):
+    clock = Clock()
+    store = make_store(hours=2, clock=clock)
+    code, key = store.create_room()
+    assert store.poll(code) is None  # nothing asked yet
+    number = store.ask(code, key, CHOICE, seconds=30).number
+    assert store.poll(code) == (number, "draft")  # this process's own change shows at once
+    store.set_status(code, key, number, "open")
+    assert store.poll(code.lower()) == (number, "open")  # a typed code, as the room's page reads it
+    clock.now += timedelta(seconds=30)  # the countdown is up: judged on the store's clock, not re-read
+    assert store.poll(code) == (number, "closed")
+    second = store.ask(code, key, QUESTION).number
+    assert store.poll(code) == (second, "draft")
+    store.show(code, key, number)  # back in the history
+    assert store.poll(code) == (number, "closed")
+    clock.now += timedelta(hours=2)
+    with pytest.raises(RoomExpired):
+        store.poll(code)
+    with pytest.raises(RoomNotFound):
+        store.poll("ABCDEF")
+    with pytest.raises(RoomNotFound):
+        store.poll("not a code")
+
+
+def test_a_polled_state_is_shared_for_half_a_second_then_read_again(make_store):
+    """Another process's change (a second store on the same database: another replica) shows in a
+    poll once the shared row is older than ``fresh``; until then the phones of this process share one
+    read."""
+    lecturer, replica = make_store(), make_store()
+    code, key = lecturer.create_room()
+    number = lecturer.ask(code, key, QUESTION).number
+    assert replica.poll(code) == (number, "draft")
+    lecturer.set_status(code, key, number, "open")
+    assert replica.poll(code) == (number, "draft")  # read less than 0.5 s ago: shared
+    assert replica.poll(code, fresh=0) == (number, "open")  # older than fresh: read again
+    statements = []
+    event.listen(replica.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    for _ in range(50):  # fifty phones polling at once: one query between them
+        assert replica.poll(code) == (number, "open")
+    assert len(statements) <= 1

@@ -136,15 +136,16 @@ def student(code: str) -> None:
 
 @st.fragment(run_every=STUDENT_EVERY)
 def watch(code: str, drawn: tuple[int, str] | None) -> None:
-    """Rerun the page when the lecturer opens, closes or reveals a question."""
+    """Rerun the page when the lecturer opens, closes or reveals a question. Every phone in the hall
+    runs this every 2 s: it reads the store's shared, one-query poll (:meth:`Store.poll`) and draws
+    nothing while nothing changed."""
     try:
-        current = get_store().room(code).current
+        now = get_store().poll(code)
     except (RoomNotFound, RoomExpired):
         st.rerun()
     except STORE_FAILURES:
         polling_failed()
         return
-    now = None if current is None else (current.number, current.status)
     if now != drawn:
         st.rerun()
 

@@ -18,7 +18,7 @@ from ...i18n import N_, _
 from ..answers import MAX_DECIMALS, MISTAKE, RIGHT, TOO_ROUGH, parse_answer
 from ..formula import dcg_latex, ndcg_latex, trimmed
 from .generators import _order_reaches
-from .mistakes import MISTAKES, judge_question, mistake_text, wrong_formula
+from .mistakes import MISTAKES, exact_value, judge_question, mistake_text, wrong_formula
 from .model import QUANTITIES, Exercise, Feedback, Question
 
 
@@ -58,7 +58,7 @@ def _check_number(exercise: Exercise, text: str) -> Feedback:
         a = parse_answer(text)
     except ValueError as err:
         return _unreadable(Message("answer_unreadable", problem=str(err)))
-    exact = q.value()
+    exact = exact_value(q)
     verdict = judge_question(a, q)
     quantity = _(QUANTITIES[q.quantity])
     shown = f"{exact:.{min(max(3, a.decimals), MAX_DECIMALS)}f}"  # bounded, whatever was typed

@@ -9,9 +9,11 @@ given the wrong choices, so there is exactly one NDCG formula in the code.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from types import MappingProxyType
 
 from ...errors import NDCGError
 from ...explanation import Explanation, explain
@@ -173,11 +175,29 @@ def judge_question(answer: str | Answer, q: Question) -> Verdict:
     """The shared checker's verdict (:func:`ndcg_core.teaching.answers.judge`) on a numeric question,
     against the values every common mistake that applies to it gives."""
     a = answer if isinstance(answer, Answer) else parse_answer(answer)
-    exact = q.value()
+    exact = exact_value(q)
     if is_correct(a, exact):
         return judge(a, exact)
-    wrong = _wrong_values(q, a.decimals)
-    return judge(a, exact, {name: wrong[name] for name in MISTAKES if wrong.get(name)})
+    wrong = _wrong(q, min(a.decimals, _FINEST))
+    return judge(a, exact, {name: list(wrong[name]) for name in MISTAKES if wrong.get(name)})
+
+
+#: Decimals past which :func:`_wrong_values` gives the same values (it rounds to 1 or 2 at most):
+#: the memo below keeps one entry for every finer answer.
+_FINEST = 3
+
+
+@functools.lru_cache(maxsize=256)
+def exact_value(q: Question) -> float:
+    """``q.value()``, computed once per question: a room's answers are judged against one question
+    (a hall's worth of submits each built the step tables again)."""
+    return q.value()
+
+
+@functools.lru_cache(maxsize=512)
+def _wrong(q: Question, decimals: int) -> Mapping[str, tuple[float, ...]]:
+    """:func:`_wrong_values`, computed once per question and precision, read-only."""
+    return MappingProxyType({name: tuple(values) for name, values in _wrong_values(q, decimals).items()})
 
 
 def diagnose_question(answer: str | Answer, q: Question) -> list[str]:
