@@ -132,7 +132,8 @@ def test_streamlit_reads_the_configs_options_as_meant():
     (issue 30, part 6: views/ui/session.py collect_garbage)."""
     code = (
         "from streamlit import config; config.get_config_options(force_reparse=True); "
-        "print([config.get_option(o) for o in ('runner.postScriptGC', 'server.headless', 'server.maxUploadSize')])"
+        "options = ('runner.postScriptGC', 'server.headless', 'server.maxUploadSize'); "
+        "print([config.get_option(o) for o in options])"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[False, True, 200]"
