@@ -382,6 +382,23 @@ def join_burst(ctx, base, code, args, browser, rng) -> None:
         )
 
 
+#: Installed in the lecturer's page: each value its "Answered" count takes, with the time it was drawn.
+RECORD_COUNTS = """() => {
+  window.__ndcgCounts = [];
+  let last = null;
+  const note = () => {
+    const el = document.querySelector('.st-key-cl_answered [data-testid=stMetricValue]');
+    const text = el ? el.textContent.trim() : null;
+    if (text !== last && /^[0-9]+$/.test(text || '')) {
+      last = text;
+      window.__ndcgCounts.push([Date.now(), parseInt(text, 10)]);
+    }
+  };
+  new MutationObserver(note).observe(document.body, {subtree: true, childList: true, characterData: true});
+  note();
+}"""
+
+
 def room_run(ctx, base, lecturer, wire, n, args, rng, meter, replicas, ports, stop_one=False) -> dict:
     code, key = new_room(lecturer, base)
     store = Store(os.environ["NDCG_DATABASE_URL"])
@@ -421,6 +438,10 @@ def room_run(ctx, base, lecturer, wire, n, args, rng, meter, replicas, ports, st
 
     poller = threading.Thread(target=aggregation)
     poller.start()
+    # The page's own record of each count it drew (a MutationObserver, the browser's clock): reading
+    # the count every 50 ms through Playwright adds the bench's own delays to what the page shows.
+    lecturer.evaluate(RECORD_COUNTS)
+    wall_minus_mono = time.time() - time.monotonic()
     seen: list[tuple[float, int]] = []
     deadline = go + window + 40
     while time.monotonic() < deadline:
@@ -439,6 +460,7 @@ def room_run(ctx, base, lecturer, wire, n, args, rng, meter, replicas, ports, st
             break
         time.sleep(0.5)
     cpu = meter.stop()
+    drawn = [(t / 1000 - wall_minus_mono, count) for t, count in lecturer.evaluate("window.__ndcgCounts")]
     lecturer_gaps, lecturer_rounds = wire.between(meter.t0, time.monotonic())
     done.set()
     poller.join()
@@ -472,6 +494,7 @@ def room_run(ctx, base, lecturer, wire, n, args, rng, meter, replicas, ports, st
     stored = store.answers(code, key, 1)
     result.update(
         page=page_lat,
+        drawn=latencies(drawn),
         db=latencies(in_db),
         lecturer_gaps=lecturer_gaps,
         lecturer_rounds=lecturer_rounds,
@@ -517,7 +540,8 @@ def report(r: dict, replicas: int) -> None:
         )
         + "):\n"
         f"    send -> lecturer's page p50 {ms(r['page'], 0.5)}, p95 {ms(r['page'], 0.95)}, "
-        f"max {ms(r['page'], 1.0)}"
+        f"max {ms(r['page'], 1.0)} (drawn, by the page's own clock: p50 {ms(r['drawn'], 0.5)}, "
+        f"p95 {ms(r['drawn'], 0.95)})"
         f" | send -> 'Saved' on the phone p50 {ms(r['saved'], 0.5)}, p95 {ms(r['saved'], 0.95)}"
         f" | send -> in the database's count p50 {ms(r['db'], 0.5)}, p95 {ms(r['db'], 0.95)}\n"
         f"    fragment poll round trip p50 {ms(r['polls'], 0.5)}, p95 {ms(r['polls'], 0.95)}; between polls "
@@ -532,6 +556,11 @@ def report(r: dict, replicas: int) -> None:
     )
     for e in r["errors"][:3]:
         print("     ", e)
+    for log in [log for log in r["logs"] if log.sent and not log.saved][:3]:  # what they saw instead
+        print(
+            f"      not saved, phone {log.index + 1}: runs finished {log.finished_after_send}, "
+            f"drew {log.after_send[:6]}"
+        )
     if os.environ.get("BENCH_VERBOSE"):
         changes = [
             (round(t - r["start"], 1), c)

@@ -79,6 +79,8 @@ class PhoneLog:
     identity_after: list[str] = field(default_factory=list)  # the name the page showed after a reconnect
     saved_after_reconnect: int = 0
     errors: list[str] = field(default_factory=list)
+    after_send: list[str] = field(default_factory=list)  # what the page drew after "Send answer"
+    finished_after_send: list[int] = field(default_factory=list)  # script_finished statuses since
 
 
 class Phone:
@@ -136,7 +138,9 @@ class Phone:
                 self.answer_id = el.text_input.id
         elif kind == "button" and el.button.is_form_submitter and el.button.label == "Send answer":
             self.button_id = el.button.id
-        elif kind == "alert" and el.alert.body.startswith("Saved"):
+        if self.log.sent is not None and self.log.saved is None and kind in ("alert", "markdown"):
+            self.log.after_send.append(f"{kind}: {getattr(el, kind).body[:60]}")
+        if kind == "alert" and el.alert.body.startswith("Saved"):
             if self.log.sent is not None and self.log.saved is None:
                 self.log.saved = now
                 self._saved.set()
@@ -162,6 +166,8 @@ class Phone:
             elif kind == "auto_rerun":
                 self.fragment, self.interval = msg.auto_rerun.fragment_id, msg.auto_rerun.interval
             elif kind == "script_finished":
+                if self.log.sent is not None and self.log.saved is None:
+                    self.log.finished_after_send.append(msg.script_finished)
                 if msg.script_finished == FRAGMENT_DONE:
                     if self._poll_sent is None:
                         continue

@@ -23,7 +23,8 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 @pytest.fixture(autouse=True)
 def data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("NDCG_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("NDCG_TRUSTED_PROXIES", raising=False)
+    for name in ("NDCG_TRUSTED_PROXIES", "NDCG_DATABASE_URL", "NDCG_ROOM_HOURS"):  # this machine's own
+        monkeypatch.delenv(name, raising=False)
     st.cache_resource.clear()  # the page's one store per process: a new one on this test's file
     yield tmp_path
     st.cache_resource.clear()
@@ -37,8 +38,9 @@ def cookies(monkeypatch):
     return jar
 
 
-def db(data_dir: Path) -> Store:
-    return Store(f"sqlite:///{data_dir / 'classroom.sqlite3'}")
+def db(data_dir: Path, **kwargs) -> Store:
+    """The store the page uses, opened by the test (``kwargs``: a ``clock``, ``hours``)."""
+    return Store(f"sqlite:///{data_dir / 'classroom.sqlite3'}", **kwargs)
 
 
 def open_page(page: str, params: dict[str, str] | None = None) -> AppTest:

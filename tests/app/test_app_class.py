@@ -9,20 +9,18 @@ from __future__ import annotations
 
 import math
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 import streamlit as st
+from room_support import data_dir, db, ok, open_page  # noqa: F401 (fixtures)
 from streamlit.testing.v1 import AppTest
 
-from ndcg_core.classroom import Store
 from ndcg_core.teaching.practice import MISTAKES
 from views.room.common import lecturer_cookie
 from views.ui import keys as session_keys
 from views.ui import learner
 from views.ui.markup import md_escape, md_plain
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "views/classroom.py"
 
 GRADES = [3, 2, 3, 0, 1, 2]
@@ -31,30 +29,8 @@ IDCG = sum(g / max(1.0, math.log2(i)) for i, g in enumerate(sorted(GRADES, rever
 NDCG = DCG / IDCG  # 0.932
 
 
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("NDCG_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("NDCG_DATABASE_URL", raising=False)
-    monkeypatch.delenv("NDCG_ROOM_HOURS", raising=False)
-    st.cache_resource.clear()  # the page's one store per process: a new one on this test's file
-    yield tmp_path
-    st.cache_resource.clear()
-
-
-def db(tmp_path: Path, **kwargs) -> Store:
-    return Store(f"sqlite:///{tmp_path / 'classroom.sqlite3'}", **kwargs)
-
-
 def page(params: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page(PAGE)
-    for key, value in (params or {}).items():
-        at.query_params[key] = value
-    return at.run()
-
-
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
+    return open_page(PAGE, params)
 
 
 def keys(at: AppTest) -> set[str]:

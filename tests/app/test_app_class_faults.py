@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
+from room_support import open_page
 from sqlalchemy.exc import OperationalError
 from streamlit.testing.v1 import AppTest
 
@@ -22,7 +23,6 @@ from ndcg_core.classroom import Store
 from views.ui import keys
 from views.ui.markup import md_escape
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "views/classroom.py"
 #: What a leaked driver message or traceback would show (SQLAlchemy's text names host, port, files).
 LEAKS = ("Traceback", "sqlalchemy", "OperationalError", "127.0.0.1", ":5432", ".py", 'File "')
@@ -39,11 +39,7 @@ def data_dir(tmp_path, monkeypatch):
 
 
 def page(params: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page(PAGE)
-    for key, value in (params or {}).items():
-        at.query_params[key] = value
-    return at.run()
+    return open_page(PAGE, params)
 
 
 def everything(at: AppTest) -> str:
