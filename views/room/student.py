@@ -65,6 +65,7 @@ def _join(code: str) -> None:
 @guarded
 def _submit(code: str, number: int, e: Exercise) -> None:
     ss = st.session_state
+    ss[keys.CL_UNCONFIRMED] = number  # until a page run draws the outcome (see student())
     if e.answer_type == "number":
         response = ss.get(keys.cl_answer(number)) or ""
     elif e.answer_type == "choice":
@@ -127,16 +128,21 @@ def student(code: str) -> None:
         st.session_state.pop(keys.CL_ID_REFUSED, None)
         st.caption(_("Room {code} · you are {name}").format(code=md_escape(code), name=md_escape(name)))
         current = get_store().room(code).current
-        watch(code, None if current is None else (current.number, current.status))
         if current is None or current.status == "draft":
             st.info(_("Wait for the lecturer's question: it appears here by itself."))
-            return
-        student_question(code, current)
+        else:
+            student_question(code, current)
+        # Drawn to the end, so what became of a sent answer ("Saved" or why not) is on the page. The
+        # poll comes last: a run cut short before this line (under load, a few phones in a hundred
+        # never got "Saved" although the answer was stored) leaves the mark, and the poll redraws.
+        st.session_state.pop(keys.CL_UNCONFIRMED, None)
+        watch(code, None if current is None else (current.number, current.status))
 
 
 @st.fragment(run_every=STUDENT_EVERY)
 def watch(code: str, drawn: tuple[int, str] | None) -> None:
-    """Rerun the page when the lecturer opens, closes or reveals a question. Every phone in the hall
+    """Rerun the page when the lecturer opens, closes or reveals a question, or when the outcome of
+    an answer sent was never drawn (its page run was cut short). Every phone in the hall
     runs this every 2 s: it reads the store's shared, one-query poll (:meth:`Store.poll`) and draws
     nothing while nothing changed."""
     try:
@@ -146,7 +152,7 @@ def watch(code: str, drawn: tuple[int, str] | None) -> None:
     except STORE_FAILURES:
         polling_failed()
         return
-    if now != drawn:
+    if now != drawn or keys.CL_UNCONFIRMED in st.session_state:
         st.rerun()
 
 

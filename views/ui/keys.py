@@ -192,6 +192,8 @@ CL_LANDING_ERROR = "cl_landing_error"
 CL_NAME = "cl_name"
 CL_NAME_ERROR = "cl_name_error"
 CL_ANSWER_ERROR = "cl_answer_error"
+#: The question a student sent an answer to, until a page run has drawn what became of it.
+CL_UNCONFIRMED = "cl_unconfirmed"
 CL_SOURCE = "cl_source"  # the lecturer's question source: a Practice exercise or the playground's list
 CL_KIND = "cl_kind"
 CL_LEVEL = "cl_level"
