@@ -123,6 +123,7 @@ def student(code: str) -> None:
         if name is None:
             if token is not None:  # an id the store did not issue for this room: nobody
                 forget_student(code)
+            st.session_state.pop(keys.CL_UNCONFIRMED, None)  # nobody's answer to show: no redraws
             name_form(code)
             return
         st.session_state.pop(keys.CL_ID_REFUSED, None)
