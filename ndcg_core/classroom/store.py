@@ -270,10 +270,14 @@ class Store:
     def _room(self, conn: Connection, code: str | None) -> Any:
         cleaned = clean_code(code)
         row = None if cleaned is None else conn.execute(select(rooms).where(rooms.c.code == cleaned)).first()
+        return self._live(row, code)
+
+    def _live(self, row: Any, code: str | None) -> Any:
+        """``row`` (a room's, with its ``created_at``) when the room exists and has not expired."""
         if row is None:
             raise RoomNotFound(f"no room {code!r}")
         if row.created_at + self.lifetime <= self.clock():
-            raise RoomExpired(f"room {cleaned} has expired")
+            raise RoomExpired(f"room {clean_code(code)} has expired")
         return row
 
     def _lecturer_room(self, conn: Connection, code: str | None, key: str | None) -> Any:
@@ -321,14 +325,12 @@ class Store:
                     .outerjoin(timers, timers.c.question_id == questions.c.id)
                     .where(rooms.c.code == cleaned)
                 ).first()
-            if row is None:
-                raise RoomNotFound(f"no room {code!r}")
-            with self._polled_lock:
-                if len(self._polled) > MAX_POLLED:  # rooms come and go: forget them all at once
-                    self._polled.clear()
-                self._polled[cleaned] = (now, row)
-        if row.created_at + self.lifetime <= self.clock():
-            raise RoomExpired(f"room {cleaned} has expired")
+            if row is not None:
+                with self._polled_lock:
+                    if len(self._polled) > MAX_POLLED:  # rooms come and go: forget them all at once
+                        self._polled.clear()
+                    self._polled[cleaned] = (now, row)
+        self._live(row, code)
         if row.number is None:
             return None
         return row.number, self._status(row.status, row.closes_at)
