@@ -93,6 +93,8 @@ COUNTDOWNS = (30, 60, 90)
 POLL_FRESH = 0.5
 #: Rooms whose polled state one process keeps at most (then it starts again).
 MAX_POLLED = 1000
+#: How many (room, student) pairs :meth:`Store.is_student` keeps before it starts again.
+MAX_KNOWN = 100_000
 
 
 class ClassroomError(ValueError):
@@ -230,6 +232,7 @@ class Store:
         metadata.create_all(self.engine)
         self._polled: dict[str, tuple[float, Any]] = {}  # code -> (monotonic time read, row): see poll()
         self._polled_lock = threading.Lock()
+        self._known: set[tuple[str, str]] = set()  # (code, token hash) this store issued: is_student()
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -615,6 +618,31 @@ class Store:
                 _answers_of(room.id, number).where(students.c.token == _token_hash(token))
             ).first()
         return None if row is None else _stored(row)
+
+    def is_student(self, code: str | None, token: str | None) -> bool:
+        """Whether this store issued ``token`` to a student of room ``code`` (an expired room's
+        included). A yes is kept for the process's life (an id is never withdrawn), so a hall of
+        phones asking every 2 s costs one query per phone; a no is asked again each time."""
+        cleaned, hashed = clean_code(code), _token_hash(token)
+        if cleaned is None or hashed is None:
+            return False
+        pair = (cleaned, hashed)
+        with self._polled_lock:
+            if pair in self._known:
+                return True
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(students.c.id)
+                .join(rooms, rooms.c.id == students.c.room_id)
+                .where(rooms.c.code == cleaned, students.c.token == pair[1])
+            ).first()
+        if found is None:
+            return False
+        with self._polled_lock:
+            if len(self._known) > MAX_KNOWN:  # a process that has seen this many students forgets them
+                self._known.clear()
+            self._known.add(pair)
+        return True
 
     def student_name(self, code: str, token: str | None) -> str | None:
         """The name of the student this store issued ``token`` to in room ``code``; None for an id

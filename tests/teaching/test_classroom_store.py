@@ -532,3 +532,32 @@ def test_a_polled_state_is_shared_for_half_a_second_then_read_again(make_store):
     assert statements == []
     assert replica.poll(code, fresh=0) == (number, "open")
     assert [q.split()[0] for q in statements if not q.startswith("BEGIN")] == ["SELECT"]  # one read
+
+
+def test_is_student_knows_the_ids_a_room_issued_and_asks_the_database_once_for_each(make_store):
+    """What the room's state route checks before it answers a phone (views/room/poll.py): an id
+    issued for this room, and no other. A yes is kept by the process (an id is never withdrawn), so
+    a phone asking every 2 s costs one query, not one every 2 s; a no is asked again each time."""
+    store = make_store()
+    code, _ = store.create_room()
+    other, _ = store.create_room()
+    ann = store.join(code, "Ann").token
+    bob = store.join(other, "Bob").token
+    assert store.is_student(code, ann)
+    assert store.is_student(code.lower(), ann)  # a code as typed
+    assert not store.is_student(code, bob)  # another room's student
+    assert not store.is_student(other, ann)
+    assert not store.is_student(code, "a" * 22)  # an id nobody issued
+    assert not store.is_student(code, None)
+    assert not store.is_student(code, "x" * 65)  # longer than any id: not even looked up
+    assert not store.is_student("ABCDEF", ann)  # no such room
+    assert not store.is_student("not a code", ann)
+    statements = []
+    event.listen(store.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    for _ in range(50):
+        assert store.is_student(code, ann)
+    assert statements == []  # known: no query
+    assert not store.is_student(code, "b" * 22)
+    assert [q.split()[0] for q in statements if not q.startswith("BEGIN")] == ["SELECT"]  # a no is asked
+    # Another replica's store learns the same from the database.
+    assert make_store().is_student(code, ann)
