@@ -177,7 +177,7 @@ def test_the_bars_of_a_revealed_choice_question_keep_every_option():
     labels for numbers, dropped "2 ✓" and drew no bar for the right answer (seen on the projector).
     Asked of Plotly itself (kaleido): the axis must be categories, one per option."""
     from ndcg_core.classroom import Summary, choice_definition, exercise
-    from views.room.lecturer import answers_figure
+    from views.room.bars import answers_figure
 
     e = exercise(choice_definition("q", ["a", "b", "c"], 1))
     figure = answers_figure(e, Summary(answered=3, correct=2, choices=(1, 2, 0)), revealed=True)

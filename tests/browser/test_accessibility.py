@@ -78,7 +78,7 @@ STATES = {
     "class": State("/class", ".st-key-cl_landing"),
     "class-lecturer": State("/class", ".st-key-cl_live", room="lecturer"),
     "class-student": State("/class", ".st-key-cl_student_question", room="student"),
-    "class-projector": State("/class", ".st-key-cp_chart .js-plotly-plot", room="projector"),
+    "class-projector": State("/class", ".st-key-cp_chart .ndcg-bars", room="projector"),
     "class-projector-revealed": State("/class", ".st-key-cl_mistakes", room="projector-revealed"),
 }
 

@@ -6,7 +6,6 @@ import math
 from dataclasses import replace
 from urllib.parse import urlsplit
 
-import plotly.graph_objects as go
 import streamlit as st
 
 from ndcg_core.classroom import (
@@ -18,13 +17,13 @@ from ndcg_core.classroom import (
     correct_answer,
     exercise,
 )
-from ndcg_core.i18n import _, ngettext
+from ndcg_core.i18n import _
 from ndcg_core.teaching.practice import MISTAKES, Exercise
 from views.ui import keys
-from views.ui.charts import chart_text
 from views.ui.markup import md_escape
 
 from .ask import ask_panel
+from .bars import show_bars
 from .common import (
     LIVE_EVERY,
     QR_WIDTH,
@@ -202,11 +201,9 @@ def live(code: str, key: str, number: int, drawn: str | None = None) -> None:
         st.rerun()
     e = exercise(info.definition)
     chart, side = st.columns([0.62, 0.38], gap="large")
-    with chart, st.container(key="cl_chart"):
+    with chart, st.container(key="cl_chart"):  # redrawn every second: HTML bars, not a plotly chart
         if summary.answered:
-            figure = answers_figure(e, summary, info.status == "revealed")
-            st.plotly_chart(figure, key="cl_histogram", theme=None)
-            chart_text(figure, key="cl_histogram")
+            show_bars(e, summary, info.status == "revealed")
         else:
             st.info(_("No answers yet."))
     with side, st.container(key="cl_live"):
@@ -275,52 +272,6 @@ def countdown_text(info: QuestionInfo) -> str:
     return _("Countdown: {seconds} s; opening it again starts the countdown again.").format(
         seconds=info.seconds
     )
-
-
-def answers_figure(e: Exercise, summary: Summary, revealed: bool) -> go.Figure:
-    title = ngettext("{n} answer", "{n} answers", summary.answered).format(n=summary.answered)
-    if e.answer_type == "choice":
-        if e.kind == "lesson":  # the lesson's choices are short: a grade, yes or no
-            labels = list(e.choices)
-        else:
-            labels = [chr(ord("A") + i) if e.kind == "winner" else str(i + 1) for i in range(len(e.choices))]
-        if revealed:  # the right choice is marked by more than its colour
-            labels[e.answer_choice] += " ✓"
-        colours = [
-            "#16a34a" if revealed and i == e.answer_choice else "#6366f1" for i in range(len(e.choices))
-        ]
-        fig = go.Figure(
-            go.Bar(x=labels, y=list(summary.choices), marker_color=colours, text=list(summary.choices))
-        )
-        fig.update_layout(xaxis_title=_("Choice"), yaxis_title=_("Students"))
-        fig.update_xaxes(type="category")  # "1", "2 ✓", "3" are names: as numbers, "2 ✓" was dropped
-    else:
-        axis = _("NDCG of the order") if e.answer_type == "order" else _("Answer")
-        values = list(summary.values)
-        marks = values + ([e.exact] if e.answer_type == "number" else [])
-        low, high = min(marks), max(marks)
-        span = max(high - low, 0.05)  # bins fine enough that close answers (0.93, 0.95) stay apart
-        size = span / 25
-        fig = go.Figure(
-            go.Histogram(
-                x=values,
-                marker_color="#6366f1",
-                xbins={"start": low - size / 2, "end": high + size, "size": size},
-            )
-        )
-        fig.update_layout(xaxis_title=axis, yaxis_title=_("Students"), bargap=0.08)
-        fig.update_xaxes(range=[low - span * 0.1, high + span * 0.1])
-        if revealed and e.answer_type == "number":
-            fig.add_vline(x=e.exact, line_color="#16a34a", line_width=4)
-    fig.update_layout(
-        title=title,
-        font={"size": 22, "color": "#0f172a"},
-        plot_bgcolor="#f8fafc",
-        height=330,
-        margin={"l": 60, "r": 20, "t": 60, "b": 60},
-        yaxis={"dtick": 1},
-    )
-    return fig
 
 
 def mistakes_panel(summary: Summary) -> None:

@@ -32,6 +32,7 @@ from views.ui.markup import md_escape
 from views.ui.present import screen_reader_numbers
 from views.ui.start import PAGES
 
+from .bars import answers_figure
 from .common import (
     LIVE_EVERY,
     STORE_FAILURES,
@@ -43,7 +44,6 @@ from .common import (
     qr_html,
     remember_key,
 )
-from .lecturer import answers_figure
 
 #: The answers' histogram beside the projector's table, in px (Streamlit sizes charts in px): under
 #: the step's numbers and formula, above the buttons, on a 1280×720 screen.

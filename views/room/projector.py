@@ -13,17 +13,15 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-import plotly.graph_objects as go
 import streamlit as st
 
 from ndcg_core.classroom import QuestionInfo, RoomExpired, RoomNotFound, correct_answer, exercise
 from ndcg_core.i18n import _, separator
-from ndcg_core.teaching.chart_text import chart_summary
 from ndcg_core.teaching.practice import Exercise
 from ndcg_core.variants import format_number
 from views.ui.markup import md_escape
-from views.ui.present import screen_reader_numbers
 
+from .bars import show_bars
 from .common import (
     LIVE_EVERY,
     STATES_FORMULA,
@@ -37,7 +35,7 @@ from .common import (
     qr_html,
     set_link,
 )
-from .lecturer import answers_figure, mistakes_panel
+from .lecturer import mistakes_panel
 
 #: Sizes in viewport units, so the same screen fits 1280×720 and 1920×1080: numbers 4.2vw (54 px at
 #: 1280, 81 px at 1920), the code 3.4vw; the QR code as wide as the left column allows, and never
@@ -158,22 +156,9 @@ def _results(code: str, key: str, drawn: tuple[int, str] | None = None) -> None:
         if revealed:
             st.success(_("The answer: {answer}").format(answer=md_escape(correct_answer(e))))
             mistakes_panel(summary)
-    with chart, st.container(key="cp_chart"):
+    with chart, st.container(key="cp_chart"):  # redrawn every second: HTML bars (views.room.bars)
         if summary.answered:
-            figure = answers_figure(e, summary, revealed)
-            # Its text alternative, as presenter mode's (views.ui.present): the chart's summary as its
-            # name and its numbers as a table, for screen readers only (the screen has no room for
-            # more), both from the chart with its title, "N answers", which the screen leaves out.
-            titled = go.Figure(figure)
-            figure.update_layout(title=None, height=300, margin={"l": 60, "r": 10, "t": 10, "b": 60})
-            st.plotly_chart(
-                figure,
-                key="cp_histogram",
-                theme=None,
-                config={"displayModeBar": False},
-                alt=chart_summary(titled),
-            )
-            screen_reader_numbers(titled)
+            show_bars(e, summary, revealed)
         else:
             st.info(_("No answers yet."))
 
