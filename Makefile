@@ -96,8 +96,9 @@ nginx:
 	@test -x "$(NGINX)" || { echo "nginx is missing at $(NGINX)"; exit 1; }
 
 # Streamlit runs headless (.streamlit/config.toml): open the printed address yourself.
-# scripts/serve.py is `streamlit run app.py` that also loads what the first page needs while the
-# server starts (see its docstring); `streamlit run app.py` works too, only its first page is slower.
+# scripts/serve.py is `streamlit run server.py` (app.py's pages and the route a waiting phone asks)
+# that also loads what the first page needs while the server starts (see its docstring);
+# `streamlit run app.py` works too: its first page is slower and phones poll every 15 s, not 2.
 run: install compile-catalogs
 	@echo "Serving the app at http://localhost:$(PORT) (Ctrl+C stops it)"
 	$(PY) scripts/serve.py --server.port $(PORT)

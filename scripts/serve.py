@@ -1,15 +1,17 @@
-"""Serve the app: ``streamlit run app.py``, with what every session needs made ready meanwhile.
+"""Serve the app: ``streamlit run server.py``, with what every session needs made ready meanwhile.
 
     python scripts/serve.py [streamlit options, e.g. --server.port 8501]
 
-``make run`` (and so the Dockerfile) starts the app this way. It is ``streamlit run app.py`` with
+``make run`` (and so the Dockerfile) starts the app this way. It is ``streamlit run server.py`` (the
+pages of ``app.py``, and the route waiting phones ask: ``views.room.poll``) with
 the same options and config, plus one background thread: as soon as the server accepts browsers,
 it imports the modules the first page runs on (pandas, plotly, numpy, the app's own) and builds
 the playground's default charts and formulas (``ndcg_core.teaching.rendering.warm``), while the browser is
 still fetching the page's static files. The first visitor's script run then finds them done
 instead of paying for them. The warm-up waits for the server to be up, so the server is not
 slowed in answering; a failed warm-up only means the first page pays as before (the script
-imports the same modules). ``streamlit run app.py`` still works without it.
+imports the same modules). ``streamlit run app.py`` still works without it (phones then poll through
+their page, every 15 s).
 
 Before the server starts it prints the local address and the machine's network address, the one
 phones on the same network open (or ``NDCG_PUBLIC_URL`` when set): see :func:`addresses_text`; and
@@ -27,7 +29,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-APP = ROOT / "app.py"
+APP = ROOT / "server.py"
 # The app's folder on sys.path, as Streamlit puts it for the script run: the same module names, so
 # the modules prepare() imports are the very modules the script run then finds loaded.
 if str(ROOT) not in sys.path:

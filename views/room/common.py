@@ -65,9 +65,13 @@ from views.ui.tables import HEADERS, table_box
 #: answers showed later, not sooner (benchmarks/class_replicas.py).
 LIVE_EVERY = 1.0
 
-#: How often each student's waiting phone polls (:meth:`~ndcg_core.classroom.store.Store.poll`,
-#: shared by the phones of one process), in seconds.
+#: How often each student's waiting phone asks whether the lecturer opened, closed or revealed a
+#: question, in seconds: a plain HTTP route, not a script run (:mod:`views.room.poll`).
 STUDENT_EVERY = 2.0
+#: How often a phone's page also polls through Streamlit, in seconds: for what only its session
+#: knows (an answer whose page run was cut short, a database that cannot be reached), and for a
+#: page served without the route (``streamlit run app.py``).
+STUDENT_CHECK_EVERY = 15.0
 
 
 QR_WIDTH = 250  # CSS pixels: a phone reads it from the back of a lecture hall on a projector

@@ -32,7 +32,7 @@ from .common import (
     ID_REFUSED,
     NAME_PROBLEMS,
     STORE_FAILURES,
-    STUDENT_EVERY,
+    STUDENT_CHECK_EVERY,
     focus_next,
     forget_student,
     get_store,
@@ -43,6 +43,7 @@ from .common import (
     student_token,
     wait_text,
 )
+from .watcher import watch_state
 
 #: The first control of the open question's answer (a text box, the first choice, the order's box).
 ANSWER_BOX = ".st-key-cl_student_question input"
@@ -137,14 +138,17 @@ def student(code: str) -> None:
         # poll comes last: a run cut short before this line (under load, a few phones in a hundred
         # never got "Saved" although the answer was stored) leaves the mark, and the poll redraws.
         st.session_state.pop(keys.CL_UNCONFIRMED, None)
-        watch(code, None if current is None else (current.number, current.status))
+        drawn = None if current is None else (current.number, current.status)
+        watch_state(code, drawn)
+        watch(code, drawn)
 
 
-@st.fragment(run_every=STUDENT_EVERY)
+@st.fragment(run_every=STUDENT_CHECK_EVERY)
 def watch(code: str, drawn: tuple[int, str] | None) -> None:
-    """Rerun the page when the lecturer opens, closes or reveals a question, or when the outcome of
-    an answer sent was never drawn (its page run was cut short). Every phone in the hall
-    runs this every 2 s: it reads the store's shared, one-query poll (:meth:`Store.poll`) and draws
+    """Rerun the page when the outcome of an answer sent was never drawn (its page run was cut
+    short), or when the lecturer opened, closed or revealed a question and the page's watcher
+    (:func:`~views.room.watcher.watch_state`, every 2 s) did not say so; say so when the database
+    cannot be reached. It reads the store's shared, one-query poll (:meth:`Store.poll`) and draws
     nothing while nothing changed."""
     try:
         now = get_store().poll(code)
