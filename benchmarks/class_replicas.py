@@ -18,10 +18,12 @@ own cookie (``ndcg_route=phone-N``), as each real phone keeps the one the proxy 
 
 Phones (benchmarks/phones.py) are websocket clients in one process of their own: 60 Chromium
 renderers (let alone 300) on 2 cores would measure the browsers, not the server. A phone does what
-the student page's browser does on the wire: asks for the page, reruns the page's fragment every
-2 s (the ``auto_rerun`` the server sends), answers through the form (the widgets' ids and values,
-the submit trigger), waits for "Saved". The phones are joined through the store (one row each)
-before they connect; joining through the page is the separate join burst below.
+the student page's browser does on the wire: asks for the page, asks the room's state route every
+2 s as the page's watcher script does (and reruns the page when the state moved), reruns the
+page's slower fragment (the ``auto_rerun`` the server sends), answers through the form (the
+widgets' ids and values, the submit trigger), waits for "Saved". The phones are joined through
+the store (one row each) before they connect; joining through the page is the separate join burst
+below.
 
 Phases, for each R:
 
@@ -53,6 +55,7 @@ import argparse
 import asyncio
 import concurrent.futures
 import itertools
+import json
 import multiprocessing
 import os
 import pathlib
@@ -491,6 +494,19 @@ def room_run(ctx, base, lecturer, wire, n, args, rng, meter, replicas, ports, st
         return out
 
     page_lat = latencies(seen)
+    if os.environ.get("BENCH_DUMP"):  # the raw timelines (bench clock), for taking a lag apart
+        with open(f"{os.environ['BENCH_DUMP']}-{n}.json", "w") as f:
+            json.dump(
+                {
+                    "sends": sends,
+                    "in_db": in_db,
+                    "drawn": drawn,
+                    "seen": seen,
+                    "asked": wire.asked,
+                    "finished": wire.finished,
+                },
+                f,
+            )
     stored = store.answers(code, key, 1)
     result.update(
         page=page_lat,
@@ -502,6 +518,7 @@ def room_run(ctx, base, lecturer, wire, n, args, rng, meter, replicas, ports, st
         unsaved=sum(1 for log in logs if log.sent and not log.saved),
         not_sent=sum(1 for log in logs if log.sent is None),
         polls=[p for log in logs for p in log.polls],
+        asks=[a for log in logs for a in log.asks],
         gaps=[g for log in logs for g in log.poll_gaps],
         errors=[e for log in logs for e in log.errors],
         stored=len(stored),
@@ -528,7 +545,7 @@ def room_run(ctx, base, lecturer, wire, n, args, rng, meter, replicas, ports, st
 
 def report(r: dict, replicas: int) -> None:
     cpu = r["cpu"]
-    polls = len(r["polls"])
+    polls = len(r["polls"]) + len(r["asks"])
     app_cpu = cpu["replicas"]
     print(
         f"  {r['n']} phones, {replicas} replica(s) (phones per replica by open connections: {r['spread']}; "
@@ -544,8 +561,9 @@ def report(r: dict, replicas: int) -> None:
         f"p95 {ms(r['drawn'], 0.95)})"
         f" | send -> 'Saved' on the phone p50 {ms(r['saved'], 0.5)}, p95 {ms(r['saved'], 0.95)}"
         f" | send -> in the database's count p50 {ms(r['db'], 0.5)}, p95 {ms(r['db'], 0.95)}\n"
-        f"    fragment poll round trip p50 {ms(r['polls'], 0.5)}, p95 {ms(r['polls'], 0.95)}; between polls "
-        f"p95 {ms(r['gaps'], 0.95)} (asked every 2 s); errors {len(r['errors'])}, answers not saved "
+        f"    state route round trip ({len(r['asks'])} asks, every 2 s) p50 {ms(r['asks'], 0.5)}, p95 "
+        f"{ms(r['asks'], 0.95)}; fragment poll round trip ({len(r['polls'])}) p50 {ms(r['polls'], 0.5)}, "
+        f"p95 {ms(r['polls'], 0.95)}; errors {len(r['errors'])}, answers not saved "
         f"{r['unsaved']}, not sent {r['not_sent']}, stored {r['stored']} of {r['n']}, lost (told 'Saved', "
         f"not stored) {r['lost']}"
     )
@@ -577,7 +595,8 @@ def report(r: dict, replicas: int) -> None:
     )
     print(
         f"    CPU s over the {cpu['wall']:.0f} s measured: {parts}; app CPU per finished poll "
-        f"{app_cpu / max(1, polls) * 1000:.1f} ms ({polls} polls and {r['n']} answers); load average "
+        f"{app_cpu / max(1, polls) * 1000:.1f} ms ({polls} polls, asks of the route included, and "
+        f"{r['n']} answers); load average "
         f"{cpu['load'][0]:.1f} -> {cpu['load'][1]:.1f}"
     )
     if "stop" in r:

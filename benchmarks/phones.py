@@ -7,8 +7,13 @@ A phone is what a student's browser does on ``/class?room=CODE``, without drawin
 - it opens the websocket ``/_stcore/stream`` through the proxy (the cookies: the proxy's affinity
   cookie ``ndcg_route``, and the room's student cookie once joined) and asks for the page
   (``BackMsg.rerun_script``, the same fields Chromium sends: recorded from a real page);
-- it follows the page's ``st.fragment(run_every=2)``: the server says ``auto_rerun`` (interval and
-  fragment id) and the phone asks for that fragment every interval, as the browser's timer does;
+- it does what the page's watcher script does (``views/room/watcher.py``): every 2 s it asks the
+  room's state route (``GET /api/room/CODE/state``, with its cookies) and, when the state differs
+  from the one the page drew, reruns the page through the watcher's trigger (the same widget state
+  Chromium sends: recorded from a real page);
+- it follows the page's slower ``st.fragment(run_every=...)``: the server says ``auto_rerun``
+  (interval and fragment id) and the phone asks for that fragment every interval, as the browser's
+  timer does;
 - it answers through the form: the text box's value and the form's submit trigger in one rerun
   (``widget_states``, the widget ids read from the elements the server sent), then waits for
   "Saved";
@@ -21,7 +26,9 @@ Times are ``time.monotonic()`` (one machine, one clock for every process).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
+import json
 import re
 import time
 import urllib.parse
@@ -73,6 +80,8 @@ class PhoneLog:
     sent: float | None = None  # pressed "Send answer"
     saved: float | None = None  # "Saved" arrived
     polls: list[float] = field(default_factory=list)  # fragment rerun: request -> finished (s)
+    asks: list[float] = field(default_factory=list)  # the state route: request -> reply (s)
+    watch_reruns: int = 0  # page reruns the watcher asked for (a state that differed)
     poll_gaps: list[float] = field(default_factory=list)  # between finished polls (s)
     reconnects: int = 0
     reconnect_s: list[float] = field(default_factory=list)  # closed -> page drawn again
@@ -102,6 +111,8 @@ class Phone:
         self._saved = asyncio.Event()
         self._drawn = asyncio.Event()
         self._closing = False
+        self.watch: tuple[str, dict] | None = None  # the watcher's widget id and data, as last drawn
+        self._quiet_until = 0.0
 
     def _headers(self) -> dict[str, str]:
         return {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
@@ -136,6 +147,8 @@ class Phone:
                 self.log.name_box = now
             elif el.text_input.label == "Your answer":
                 self.answer_id = el.text_input.id
+        elif kind == "bidi_component" and el.bidi_component.component_name == "ndcg_room_watch":
+            self.watch = (el.bidi_component.id, json.loads(el.bidi_component.json))
         elif kind == "button" and el.button.is_form_submitter and el.button.label == "Send answer":
             self.button_id = el.button.id
         if self.log.sent is not None and self.log.saved is None and kind in ("alert", "markdown"):
@@ -200,9 +213,52 @@ class Phone:
                 except ConnectionClosed:
                     self._running_fragment = False
 
+    async def _ask(self, path: str) -> tuple[int, str | None]:
+        """``GET path`` through the proxy with the phone's cookies: (HTTP status, the reply's state)."""
+        url = urllib.parse.urlsplit(self.base)
+        reader, writer = await asyncio.open_connection(url.hostname, url.port)
+        try:
+            cookie = self._headers()["Cookie"]
+            writer.write(
+                f"GET /{path} HTTP/1.1\r\nHost: {url.netloc}\r\nCookie: {cookie}\r\n"
+                "Connection: close\r\n\r\n".encode()
+            )
+            await writer.drain()
+            reply = await reader.read()
+        finally:
+            writer.close()
+        head, _, body = reply.partition(b"\r\n\r\n")
+        status = int(head.split()[1])
+        return status, json.loads(body).get("state") if status == 200 else None
+
+    async def _watch(self) -> None:
+        """The page's watcher: every interval, ask the route; rerun the page when the state moved."""
+        while True:
+            every = (self.watch[1]["every"] / 1000) if self.watch else 2.0
+            await asyncio.sleep(every)
+            if self.watch is None or self.ws is None or time.monotonic() < self._quiet_until:
+                continue
+            wid, data = self.watch
+            t0 = time.monotonic()
+            try:
+                status, state = await self._ask(data["path"])
+            except (OSError, ValueError, IndexError) as err:
+                self.log.errors.append(f"ask: {type(err).__name__}")
+                continue
+            self.log.asks.append(time.monotonic() - t0)
+            if status == 200 and state and state != data["drawn"]:
+                self._quiet_until = time.monotonic() + 2 * every
+                self.log.watch_reruns += 1
+                trigger = json.dumps([{"event": "changed", "value": state}])
+                widgets = [(f"{wid}__events", "json_trigger_value", trigger)]
+                with contextlib.suppress(ConnectionClosed):
+                    page = f"{self.base}/class"
+                    await self.ws.send(rerun(self.query, self.page_hash, widgets=widgets, url=page))
+
     async def run(self, stop: asyncio.Event) -> None:
         """Stay connected until ``stop``, polling; reconnect when the socket closes."""
         poller = asyncio.create_task(self._poll())
+        watcher = asyncio.create_task(self._watch())
         try:
             while not stop.is_set():
                 reader = asyncio.create_task(self._read())
@@ -228,6 +284,7 @@ class Phone:
                         await asyncio.sleep(1.0)
         finally:
             poller.cancel()
+            watcher.cancel()
             if self.ws is not None:
                 await self.ws.close()
 
