@@ -634,7 +634,7 @@ class Store:
             found = conn.execute(
                 select(students.c.id)
                 .join(rooms, rooms.c.id == students.c.room_id)
-                .where(rooms.c.code == cleaned, students.c.token == pair[1])
+                .where(rooms.c.code == cleaned, students.c.token == hashed)
             ).first()
         if found is None:
             return False
