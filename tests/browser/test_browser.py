@@ -7,7 +7,7 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from browser_support import drag
+from browser_support import drag, settled
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -477,6 +477,9 @@ def test_dataset_back_to_sample_after_an_upload(page: Page, app_url, tmp_path):
     expect(queries).to_have_text("1")
     page.locator(".st-key-ds_sample button").click()  # the sources stay open while own files are loaded
     expect(queries).to_have_text("250")
+    # The count is drawn before the run ends; until it ends the search box of the upload's layout
+    # is still on the page beside the new one (stale elements stay until the run finishes).
+    settled(page)
     # a later rerun (a search) must not bring the uploads back
     search = page.locator(".st-key-ds_search input")
     search.fill("q00")
