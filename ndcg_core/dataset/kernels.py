@@ -52,11 +52,31 @@ def _map_blocks(fn, blocks: list, threads: int):
                 f.cancel()
 
 
+def _counting_order(codes: np.ndarray, nq: int) -> np.ndarray | None:
+    """``np.argsort(codes, kind="stable")`` for codes in ``0 .. nq - 1``, by a counting sort; None
+    without pandas' ``groupsort_indexer`` (one pass to count, one to place each row)."""
+    try:
+        from pandas._libs.algos import groupsort_indexer
+    except ImportError:  # pragma: no cover - another pandas: numpy's sorts instead
+        return None
+    try:
+        order, _ = groupsort_indexer(codes.astype(np.intp, copy=False), nq)
+    except (TypeError, ValueError):  # pragma: no cover - another signature
+        return None
+    return np.asarray(order, dtype=np.int64)
+
+
+#: Group rows by a counting sort when pandas has one (see :func:`_group_order`); a test turns it off.
+_COUNTING_SORT = True
+
+
 def _group_order(codes: np.ndarray, nq: int) -> np.ndarray | None:
     """A stable order grouping the rows by query code, or None if they are.
 
     Rows sorted but for a short tail (judgements appended to a grouped table) take a merge
-    sort, which keeps the sorted part as one run; others radix sorts of 16 bits.
+    sort, which keeps the sorted part as one run. Others take a counting sort: 0.3 s for 10M
+    shuffled run rows of 91k queries, where numpy's radix sorts of 16 bits (two of them past
+    65,536 queries, and a gather between) took 1.8 s, most of it cache misses.
     """
     if codes.size < 2:
         return None
@@ -66,6 +86,9 @@ def _group_order(codes: np.ndarray, nq: int) -> np.ndarray | None:
         return None
     if (codes.size - first) * 16 < codes.size:
         return np.argsort(codes.astype(np.int64, copy=False), kind="stable")  # timsort: runs merged
+    order = _counting_order(codes, nq) if _COUNTING_SORT else None
+    if order is not None:
+        return order
     if nq <= 65536:
         return np.argsort(codes.astype(np.uint16), kind="stable")
     order = np.argsort((codes & 0xFFFF).astype(np.uint16), kind="stable")

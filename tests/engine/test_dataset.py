@@ -565,3 +565,18 @@ def test_narrow_sort_keys_take_the_wider_paths(monkeypatch, rank_bits, hash_bits
     monkeypatch.setattr(ndcg_core.dataset.keys, "_HASH_JOIN", False)  # reach the sort's narrow keys
     for ties, table in want.items():
         pd.testing.assert_frame_equal(evaluate(qrels, run, 5, ties=ties), table)
+
+
+@pytest.mark.parametrize("counting", [True, False])
+@pytest.mark.parametrize("nq", [7, 70_000])
+def test_group_order_is_numpys_stable_argsort(monkeypatch, counting, nq):
+    """Rows grouped by query keep their order within a query, by either sort (>65,536 queries too)."""
+    monkeypatch.setattr(ndcg_core.dataset.kernels, "_COUNTING_SORT", counting)
+    group_order = ndcg_core.dataset.kernels._group_order
+    rng = np.random.default_rng(3)
+    shuffled = rng.integers(0, nq, 200_000)
+    np.testing.assert_array_equal(group_order(shuffled, nq), np.argsort(shuffled, kind="stable"))
+    grouped = np.sort(shuffled)
+    assert group_order(grouped, nq) is None
+    tail = np.concatenate([grouped, rng.integers(0, nq, 1000)])  # judgements appended at the end
+    np.testing.assert_array_equal(group_order(tail, nq), np.argsort(tail, kind="stable"))
