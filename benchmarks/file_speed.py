@@ -74,6 +74,11 @@ def _tool(name: str):
     if name == "ndcg_core":
         sys.path.insert(0, str(ROOT))
         import ndcg_core
+        from ndcg_core.dataset import scan
+
+        # The warm-up's files are too small for the compiled scanner: load it here, as the
+        # warm-up compiles ranx's numba code (about 0.3 s from numba's cache, more the first time).
+        scan.load()
 
         def read(qp, rp):
             return ndcg_core.read_qrels(qp, threads=1), ndcg_core.read_run(rp, threads=1)
