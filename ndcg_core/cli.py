@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from .compare_runs import compare
-from .dataset import evaluate, read_qrels, read_run
+from .dataset import evaluate, read_qrels, read_run, scan
 from .dataset.scoring import DATASET_BASE
 from .dataset.tables import decompress
 from .dataset.threads import resolve_threads
@@ -579,6 +579,9 @@ def main(argv: Sequence[str] | None = None, *, stdin: Any = None, stdout: TextIO
         measures = parse_measures(args.measure or DEFAULT_MEASURES)
         spec = _spec(args.preset, args.c)
         qrels_source = _load(args.qrels, stdin)
+        sizes = [len(qrels_source.data)] + [os.path.getsize(p) for p in args.runs if os.path.isfile(p)]
+        if sum(sizes) >= scan.LOAD_BYTES:  # loading the compiled scanner pays over these files
+            scan.load()
         qrels = read_qrels(qrels_source.open(), threads=threads)
         sources = [_load(path, stdin) for path in args.runs]
         runs = [read_run(s.open(), threads=threads) for s in sources]

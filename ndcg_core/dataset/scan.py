@@ -10,18 +10,26 @@ equals Arrow's and strtod's.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pandas as pd
 
-#: Files at least this long (bytes) take the scanner: loading it (about 0.4 s with numba's import,
-#: its code from numba's cache; 2 s more to compile it the first time) costs more than it saves
-#: on smaller files.
+#: Files at least this long (bytes) take the scanner once it is loaded.
 SCAN_BYTES = 1 << 24
+
+#: Files at least this long load the scanner (numba's import and the scanner's code from numba's
+#: cache: about 0.75 s; 2 s more to compile it the first time). It saves about 1.6 ms a MB on
+#: one thread, so a smaller file is read sooner by Arrow alone. A program that reads many large
+#: files (the app, a notebook, the benchmark) can call :func:`load` first.
+LOAD_BYTES = 1 << 29
+
+_MODULE = __name__.rpartition(".")[0] + "._trec_scan"
 
 
 def load():
-    """The compiled scanner's module (numba imported, its code loaded from numba's cache or
-    compiled), or None without numba. The readers call it on their first large file."""
+    """The compiled scanner's module, or None without numba. The first call imports numba and
+    loads the scanner's code from numba's cache (or compiles it)."""
     try:
         from . import _trec_scan
     except ImportError:  # numba is not installed: Arrow's reader instead
@@ -35,7 +43,7 @@ def read_plain(data: bytes, end: int, delimiter: bytes, kind: str) -> pd.DataFra
     The table has the columns ``query``, ``doc`` (Arrow-backed text) and ``relevance`` or
     ``score``, one row a line, indexed by line number from 1.
     """
-    if end < SCAN_BYTES:
+    if end < (SCAN_BYTES if _MODULE in sys.modules else LOAD_BYTES):
         return None
     scanner = load()
     if scanner is None:

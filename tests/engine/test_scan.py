@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_core import NDCGError, read_qrels, read_run
+from ndcg_core.cli import main
 from ndcg_core.dataset import scan, tables
 
 pytest.importorskip("numba")  # installed with the app (and ranx): the scanner's compiler
@@ -26,6 +27,7 @@ READERS = {"qrels": read_qrels, "run": read_run}
 
 @pytest.fixture
 def scanner_on(monkeypatch):
+    assert scan.load() is not None  # loaded: files of SCAN_BYTES and more take it
     monkeypatch.setattr(scan, "SCAN_BYTES", 0)
 
 
@@ -171,6 +173,7 @@ def test_every_score_equals_pythons_float(values):
     """Python's float rounds correctly, as strtod and Arrow do: the scanner's numbers equal it,
     the short ones it reads itself and the long ones it hands to Arrow."""
     scan.SCAN_BYTES, saved = 0, scan.SCAN_BYTES
+    scan.load()
     try:
         data = "".join(f"q1 Q0 d{i} {i + 1} {v} t\n" for i, v in enumerate(values)).encode()
         table = scan.read_plain(data, len(data.rstrip(b"\n")), b" ", "run")
@@ -196,14 +199,52 @@ def test_without_numba_the_readers_read_as_before(scanner_on, monkeypatch):
 
 
 def test_a_large_file_takes_the_scanner_from_a_path(tmp_path, monkeypatch):
-    """At SCAN_BYTES and above, from a path, on the readers' default threads."""
+    """At SCAN_BYTES and above, from a path, on the readers' default threads, once loaded."""
     lines = plain_lines("run", 20_000)
     path = tmp_path / "big.run"
     path.write_text("".join(lines))
-    monkeypatch.setattr(scan, "SCAN_BYTES", path.stat().st_size - 1)
-    calls = []
+    size = path.stat().st_size - 1  # without the final line break
+    monkeypatch.setattr(scan, "SCAN_BYTES", size)
+    tables_read = []
     real = scan.read_plain
-    monkeypatch.setattr(tables, "read_plain", lambda *a: calls.append(a[3]) or real(*a))
+    monkeypatch.setattr(tables, "read_plain", lambda *a: tables_read.append(real(*a)) or tables_read[-1])
+    assert scan.load() is not None
     table = read_run(path)
-    assert calls == ["run"] and len(table) == 20_000
-    assert table["doc"].iloc[-1] == "D-019999" and table["score"].iloc[-1] == 100 - 49 * 1.25
+    assert tables_read[0] is not None and tables_read[0].equals(table)  # the scanner read it
+    assert len(table) == 20_000 and table["doc"].iloc[-1] == "D-019999"
+    assert table["score"].iloc[-1] == 100 - 49 * 1.25
+    monkeypatch.setattr(scan, "SCAN_BYTES", size + 1)
+    read_run(path)
+    assert tables_read[1] is None  # a byte short of the size: Arrow's reader
+
+
+def test_a_file_loads_the_scanner_only_when_large_enough_to_pay_for_it(monkeypatch):
+    data = "".join(plain_lines("run")).encode()
+    end = len(data) - 1
+    monkeypatch.setattr(scan, "SCAN_BYTES", 0)
+    monkeypatch.delitem(sys.modules, "ndcg_core.dataset._trec_scan", raising=False)
+    monkeypatch.delattr(sys.modules["ndcg_core.dataset"], "_trec_scan", raising=False)
+    monkeypatch.setattr(scan, "LOAD_BYTES", end + 1)
+    assert scan.read_plain(data, end, b" ", "run") is None  # not loaded, and too small to load it
+    assert "ndcg_core.dataset._trec_scan" not in sys.modules
+    monkeypatch.setattr(scan, "LOAD_BYTES", end)
+    assert scan.read_plain(data, end, b" ", "run") is not None
+    assert "ndcg_core.dataset._trec_scan" in sys.modules
+
+
+@pytest.mark.parametrize(("load_bytes", "loaded"), [(1 << 40, False), (400, True)])
+def test_the_command_line_loads_the_scanner_when_its_files_pay(
+    load_bytes, loaded, tmp_path, monkeypatch, capsys
+):
+    """ndcg-eval knows every file before it reads one: their sizes decide, once, whether to load
+    it. (These files are too small for the readers to load it themselves.)"""
+    qrels, run = tmp_path / "q.qrels", tmp_path / "r.run"
+    qrels.write_text("".join(plain_lines("qrels", 10)))
+    run.write_text("".join(plain_lines("run", 10)))
+    assert 400 <= qrels.stat().st_size + run.stat().st_size < tables.FAST_READ_CHARS
+    monkeypatch.delitem(sys.modules, "ndcg_core.dataset._trec_scan", raising=False)
+    monkeypatch.delattr(sys.modules["ndcg_core.dataset"], "_trec_scan", raising=False)
+    monkeypatch.setattr(scan, "LOAD_BYTES", load_bytes)
+    assert main([str(qrels), str(run), "-m", "ndcg_cut.10"]) == 0
+    assert "ndcg_cut_10" in capsys.readouterr().out
+    assert ("ndcg_core.dataset._trec_scan" in sys.modules) == loaded
