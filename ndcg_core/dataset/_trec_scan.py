@@ -22,35 +22,36 @@ _MAX_DIGITS_VALUE = np.int64((2**63 - 1 - 9) // 10)
 REFUSED = -1
 
 
-@numba.njit(cache=True, nogil=True, boundscheck=False)
-def _number(buf, start, stop, pow10):  # pragma: no cover - compiled (tested through scan)
-    """(value, status) of buf[start:stop]: status 0 read exactly, 1 not a number, 2 hard.
+@numba.njit(cache=True, nogil=True, boundscheck=False, inline="always")
+def _number(buf, start, end, delim, pow10):  # pragma: no cover - compiled (tested through scan)
+    """(stop, value, status) of the field at ``start``, read in the same pass that finds its end
+    (``stop``): status 0 read exactly, 1 not a number, 2 "hard".
 
     The grammar is Arrow's and strtod's plain decimal: ``[+-]? digits [. digits] [(e|E) [+-]?
-    digits]``, with digits on at least one side of the point. A value with at most 2**53 in its
-    digits and a power of ten up to 22 is one correctly rounded multiply or divide (Clinger's
-    fast path), so it equals what Arrow and strtod read; any other is "hard".
+    digits]``, with digits on at least one side of the point, then the delimiter, a line break
+    or the end. A value with at most 2**53 in its digits and a power of ten up to 22 is one
+    correctly rounded multiply or divide (Clinger's fast path), so it equals what Arrow and
+    strtod read; any other is "hard".
     """
     i = start
     negative = False
-    c = buf[i]
-    if c == 45 or c == 43:  # '-' or '+'
-        negative = c == 45
+    if i < end and (buf[i] == 45 or buf[i] == 43):  # '-' or '+'
+        negative = buf[i] == 45
         i += 1
     mantissa = np.int64(0)
     exponent = 0
     digits = 0
     big = False
-    while i < stop and 48 <= buf[i] <= 57:
+    while i < end and np.uint8(buf[i] - 48) < 10:
         if mantissa > _MAX_DIGITS_VALUE:  # read by Arrow: only the syntax matters here
             big = True
         else:
             mantissa = mantissa * 10 + (buf[i] - 48)
         digits += 1
         i += 1
-    if i < stop and buf[i] == 46:  # '.'
+    if i < end and buf[i] == 46:  # '.'
         i += 1
-        while i < stop and 48 <= buf[i] <= 57:
+        while i < end and np.uint8(buf[i] - 48) < 10:
             if mantissa > _MAX_DIGITS_VALUE:
                 big = True
             else:
@@ -59,28 +60,30 @@ def _number(buf, start, stop, pow10):  # pragma: no cover - compiled (tested thr
             digits += 1
             i += 1
     if digits == 0:
-        return 0.0, 1
-    if i < stop and (buf[i] == 101 or buf[i] == 69):  # 'e' or 'E'
+        return i, 0.0, 1
+    if i < end and (buf[i] == 101 or buf[i] == 69):  # 'e' or 'E'
         i += 1
         sign = 1
-        if i < stop and (buf[i] == 45 or buf[i] == 43):
+        if i < end and (buf[i] == 45 or buf[i] == 43):
             sign = -1 if buf[i] == 45 else 1
             i += 1
-        if i == stop:
-            return 0.0, 1
         power = 0
-        while i < stop and 48 <= buf[i] <= 57:
+        power_digits = 0
+        while i < end and np.uint8(buf[i] - 48) < 10:
             if power < 100000:
                 power = power * 10 + (buf[i] - 48)
+            power_digits += 1
             i += 1
+        if power_digits == 0:
+            return i, 0.0, 1
         exponent += sign * power
-    if i != stop:
-        return 0.0, 1
+    if i < end and buf[i] != delim and buf[i] != 10:
+        return i, 0.0, 1
     if big or mantissa > _SAFE or exponent > 22 or exponent < -22:
-        return 0.0, 2
+        return i, 0.0, 2
     value = float(mantissa)
     value = value * pow10[exponent] if exponent >= 0 else value / pow10[-exponent]
-    return (-value if negative else value), 0
+    return i, (-value if negative else value), 0
 
 
 @numba.njit(cache=True, nogil=True, boundscheck=False, inline="always")
@@ -158,18 +161,15 @@ def scan(
         d_off[row + 1] = d_len
         if run:  # the rank: a number
             start = pos
-            stop = _field(buf, pos, end, delim, h_buf, 0, False)
+            stop, value, status = _number(buf, pos, end, delim, pow10)
             pos = _next(buf, stop, end, delim, start, False)
-            if pos < 0 or _number(buf, start, stop, pow10)[1] != 0:
+            if pos < 0 or status != 0:
                 return REFUSED, 0
         # the grade or the score
         start = pos
-        stop = _field(buf, pos, end, delim, h_buf, 0, False)
+        stop, value, status = _number(buf, pos, end, delim, pow10)
         pos = _next(buf, stop, end, delim, start, not run)
-        if pos < 0:
-            return REFUSED, 0
-        value, status = _number(buf, start, stop, pow10)
-        if status == 1:
+        if pos < 0 or status == 1:
             return REFUSED, 0
         if status == 2:  # its text, for Arrow to read
             for j in range(start, stop):
