@@ -72,7 +72,7 @@ def read_plain(data: bytes, end: int, delimiter: bytes, kind: str) -> pd.DataFra
     )  # fmt: skip
     if rows < 0:
         return None
-    values = values[:rows].copy()  # not the whole bound, held as long as the table
+    values = values[:rows]  # (the bound's pages past it are never touched)
     if hard:  # long or far-out decimals: Arrow's cast rounds them as its reader does
         text = pa.LargeStringArray.from_buffers(
             hard, pa.py_buffer(h_off[: hard + 1]), pa.py_buffer(h_buf[: h_off[hard]])
