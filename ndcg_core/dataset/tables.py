@@ -318,8 +318,8 @@ def _read_trec_fast(text: str | bytes, kind: str, name: str, threads: int = 1) -
     comment lines (line numbers stay true), every line with exactly the TREC fields, none of them
     empty, ids as text and finite numbers. Anything else (a short line, text after a run's tag, a
     grade that is not a number) returns None: the strict reader then reads the file, or names the
-    line at fault. ``text`` is the file's text, or its bytes when they are ASCII. A plain file of
-    16 MB or more goes to the compiled scanner first (:func:`.scan.read_plain`, with numba), on one
+    line at fault. ``text`` is the file's text, or its bytes when they are ASCII. A plain file goes
+    to the compiled scanner first (:func:`.scan.read_plain`, with numba, once loaded), on one
     thread whatever ``threads`` says: it is faster than Arrow on two. Otherwise, with ``threads``
     above 1, Arrow parses blocks of the file on its own thread pool.
     """

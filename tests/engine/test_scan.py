@@ -2,8 +2,8 @@
 other readers read them, and hands every other file to them.
 
 Expected tables come from the strict reader (pandas' ``read_csv``) or, for numbers, from Python's
-``float`` (correctly rounded, as strtod and Arrow are). The scanner reads files from 16 MB up; the
-tests lower that size so that small files take it.
+``float`` (correctly rounded, as strtod and Arrow are). The scanner reads files of SCAN_BYTES and
+more once loaded; the tests load it and lower that size so that any file takes it.
 """
 
 from __future__ import annotations
