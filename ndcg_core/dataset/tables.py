@@ -320,8 +320,8 @@ def _read_trec_fast(text: str | bytes, kind: str, name: str, threads: int = 1) -
     grade that is not a number) returns None: the strict reader then reads the file, or names the
     line at fault. ``text`` is the file's text, or its bytes when they are ASCII. A plain file goes
     to the compiled scanner first (:func:`.scan.read_plain`, with numba, once loaded), on one
-    thread whatever ``threads`` says: it is faster than Arrow on two. Otherwise, with ``threads``
-    above 1, Arrow parses blocks of the file on its own thread pool.
+    thread whatever ``threads`` says. Otherwise, with ``threads`` above 1, Arrow parses blocks of
+    the file on its own thread pool.
     """
     try:
         import pyarrow as pa
