@@ -21,15 +21,48 @@ def _functions(tree: ast.AST):
     return [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
 
+def _imports_the_library(path: pathlib.Path) -> bool:
+    """Whether a module imports any module of ndcg_core (relatively or by name)."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        named = (node.module or "") if isinstance(node, ast.ImportFrom) else ""
+        if isinstance(node, ast.ImportFrom) and (node.level > 0 or named.startswith("ndcg_core")):
+            return True
+        if isinstance(node, ast.Import) and any(a.name.startswith("ndcg_core") for a in node.names):
+            return True
+    return False
+
+
+def _targets(path: pathlib.Path, node: ast.ImportFrom) -> list[pathlib.Path]:
+    """The module files a relative ``from ... import ...`` inside ``path`` names."""
+    base = path.parent
+    for _ in range(node.level - 1):
+        base = base.parent
+    if node.module:
+        base = base.joinpath(*node.module.split("."))
+        return [base / "__init__.py" if base.is_dir() else base.with_suffix(".py")]
+    modules = [base / f"{a.name}.py" for a in node.names]
+    return [m if m.exists() else base / "__init__.py" for m in modules]
+
+
 def test_defect_13_no_lazy_imports_between_library_modules():
-    """A module imported inside a function hides an import cycle (metrics <-> presets did)."""
-    lazy = []
+    """A module imported inside a function hides an import cycle (metrics <-> presets did).
+
+    One kind is allowed: a leaf, a module that imports nothing of the library, so it cannot be in
+    a cycle (the numba kernels of dataset/_trec_scan.py, loaded only when a large file needs them:
+    numba's import costs 0.2 s and is optional)."""
+    lazy, leaves = [], []
     for path in SOURCES:
         for fn in _functions(ast.parse(path.read_text())):
             for node in ast.walk(fn):
                 if isinstance(node, ast.ImportFrom) and node.level > 0:
-                    lazy.append(f"{path.relative_to(CORE)}:{node.lineno} {fn.name}")
+                    where = f"{path.relative_to(CORE)}:{node.lineno} {fn.name}"
+                    targets = _targets(path, node)
+                    if all(t.exists() and not _imports_the_library(t) for t in targets):
+                        leaves.append(f"{path.relative_to(CORE)} {fn.name}")
+                    else:
+                        lazy.append(where)
     assert not lazy, lazy
+    assert leaves == ["dataset/scan.py load"]  # a new one is a decision, not an accident
 
 
 def test_defect_13_no_code_after_a_return_or_raise():

@@ -248,3 +248,15 @@ def test_the_command_line_loads_the_scanner_when_its_files_pay(
     assert main([str(qrels), str(run), "-m", "ndcg_cut.10"]) == 0
     assert "ndcg_cut_10" in capsys.readouterr().out
     assert ("ndcg_core.dataset._trec_scan" in sys.modules) == loaded
+
+
+def test_the_scanner_reads_on_one_thread_whatever_the_setting(scanner_on, monkeypatch):
+    """threads= goes to Arrow's reader; the scanner, once loaded, reads a plain file itself."""
+    pacsv = pytest.importorskip("pyarrow.csv")
+    asked = []
+    real = pacsv.read_csv
+    monkeypatch.setattr(pacsv, "read_csv", lambda *a, **kw: asked.append(kw) or real(*a, **kw))
+    data = "".join(plain_lines("run")).encode()
+    one, two = read_run(data, threads=1), read_run(data, threads=2)
+    assert asked == []  # Arrow never asked: the scanner read both
+    pd.testing.assert_frame_equal(one, two)
