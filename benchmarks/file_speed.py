@@ -76,8 +76,8 @@ def _tool(name: str):
         import ndcg_core
         from ndcg_core.dataset import scan
 
-        # The warm-up's files are too small for the compiled scanner: load it here, as the
-        # warm-up compiles ranx's numba code (about 0.3 s from numba's cache, more the first time).
+        # The warm-up's files are too small to load the compiled scanner: load it here, as the
+        # warm-up compiles ranx's numba code (about 0.75 s with numba's cache, 2 s more without).
         scan.load()
 
         def read(qp, rp):

@@ -352,7 +352,7 @@ def _read_trec_fast(text: str | bytes, kind: str, name: str, threads: int = 1) -
         names, numbers = ["query", "q0", "doc", "rank", "score", "tag"], ["rank", "score"]
     if has(b"\r") and any(has(p) for p in (b"\r\r", b"\r\n\r", delimiter + b"\r")):
         return None
-    # The compiled scanner (with numba) on one thread is faster than Arrow's reader on two.
+    # The compiled scanner (with numba, once loaded) reads the plain form itself, on one thread.
     plain = read_plain(data, end, delimiter, kind)
     if plain is not None:
         return plain
