@@ -354,6 +354,7 @@ def test_the_whole_lesson_downloads_as_a_pdf_and_a_deck_in_the_pages_language(pa
     open_learn(page, app_url, f"?rel={WIKI}&discount=jarvelin&step=4&present=1&lang=zh")
     slides = page.locator(".st-key-learn_slides button").first  # the popover's (with its help)
     expect(slides).to_contain_text("幻灯片")
+    keys_ready(page)  # drawn last: the page is whole (CI once measured it half-drawn)
     box = slides.bounding_box()  # top right, out of the slide's way: nothing scrolls
     assert box["x"] + box["width"] <= 1280 and box["y"] < 60
     assert page.evaluate("document.documentElement.scrollHeight") <= 720
