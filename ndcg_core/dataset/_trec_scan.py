@@ -192,12 +192,8 @@ def _warm() -> None:
     """Compile scan() (or load it from numba's cache) now, on a two-line file of each kind."""
     for run, text in ((True, b"q Q0 d 1 2.5 t\nq Q0 e 2 1 t"), (False, b"q 0 d 1\nq 0 e 0")):
         buf = np.frombuffer(text, dtype=np.uint8)
-        ints, chars = (
-            (np.empty(8, dtype=np.int64) for _ in range(4)),
-            (np.empty(64, dtype=np.uint8) for _ in range(3)),
-        )
-        q_off, d_off, h_off, rows = ints
-        q_buf, d_buf, h_buf = chars
+        q_off, d_off, h_off, rows = (np.empty(8, dtype=np.int64) for _ in range(4))
+        q_buf, d_buf, h_buf = (np.empty(64, dtype=np.uint8) for _ in range(3))
         values = np.empty(8, dtype=np.float64)
         scan(buf, len(text), 32, run, q_off, q_buf, d_off, d_buf, values, rows, h_off, h_buf, POW10)
 

@@ -33,10 +33,8 @@ def load():
     loads the scanner's code from numba's cache (or compiles it)."""
     try:
         from . import _trec_scan
-    except ImportError:  # numba is not installed: Arrow's reader instead
-        return None
-    except Exception:  # numba cannot compile or cache here: Arrow's reader instead
-        return None  # (the tests load it: a scanner that does not load fails them)
+    except Exception:  # numba is not installed, or cannot compile or cache here: Arrow's reader
+        return None  # instead (the tests load it: a scanner that does not load fails them)
     return _trec_scan
 
 
