@@ -40,7 +40,7 @@ import pandas as pd
 from .compare_runs import compare
 from .dataset import evaluate, read_qrels, read_run, scan
 from .dataset.scoring import DATASET_BASE
-from .dataset.tables import decompress
+from .dataset.tables import open_decompressed
 from .dataset.threads import resolve_threads
 from .errors import NDCGError
 from .presets import PRESETS, resolve
@@ -155,38 +155,53 @@ def _parse_one(word: str, at: int) -> list[Measure]:
 
 @dataclass
 class _Source:
-    """A file named on the command line: its bytes (standard input for '-') and a name for messages."""
+    """A file named on the command line, and a name for messages. A file is read by its path (so
+    the readers can map a large one instead of copying it); standard input ('-') is read at once
+    and kept as ``data``."""
 
     path: str
-    data: bytes
+    data: bytes | None = None
 
     @property
     def name(self) -> str:
         return "<stdin>" if self.path == "-" else self.path
 
-    def open(self) -> io.BytesIO:
+    def open(self) -> str | io.BytesIO:
+        if self.data is None:
+            return self.path
         handle = io.BytesIO(self.data)
         handle.name = self.name
         return handle
 
+    def size(self) -> int:
+        """Its length in bytes as stored (compressed or not); 0 for what is not a regular file."""
+        if self.data is not None:
+            return len(self.data)
+        return os.path.getsize(self.path) if os.path.isfile(self.path) else 0
+
     def tag(self) -> str | None:
-        """The run tag of the first TREC line (trec_eval's runid), if the file is a TREC run."""
-        text = decompress(self.data, self.name)
-        for line in text.splitlines():
-            fields = line.split()
-            if fields:
-                return fields[5].decode("utf-8", "replace") if len(fields) >= 6 else None
+        """The run tag of the first TREC line (trec_eval's runid), if the file is a TREC run: read
+        from the file's first lines only, decompressed as the readers decompress it."""
+        try:
+            with open_decompressed(self.open() if self.data is not None else open(self.path, "rb")) as fh:
+                for line in fh:
+                    fields = line.split()
+                    if fields:
+                        return fields[5].decode("utf-8", "replace") if len(fields) >= 6 else None
+        except (OSError, EOFError, ValueError, NDCGError):  # read whole already: the run was read
+            return None
         return None
 
 
 def _load(path: str, stdin: Any) -> _Source:
     if path == "-":
         return _Source(path, stdin.read())
-    try:
-        with open(path, "rb") as fh:
-            return _Source(path, fh.read())
+    try:  # a file that cannot be opened is named now, before any file is read
+        with open(path, "rb"):
+            pass
     except OSError as err:
         raise NDCGError("cannot_read", name=repr(path), reason=err.strerror or err) from None
+    return _Source(path)
 
 
 def _top_documents(run: pd.DataFrame, m: int) -> pd.DataFrame:
@@ -579,11 +594,10 @@ def main(argv: Sequence[str] | None = None, *, stdin: Any = None, stdout: TextIO
         measures = parse_measures(args.measure or DEFAULT_MEASURES)
         spec = _spec(args.preset, args.c)
         qrels_source = _load(args.qrels, stdin)
-        sizes = [len(qrels_source.data)] + [os.path.getsize(p) for p in args.runs if os.path.isfile(p)]
-        if sum(sizes) >= scan.LOAD_BYTES:  # loading the compiled scanner pays over these files
-            scan.load()
-        qrels = read_qrels(qrels_source.open(), threads=threads)
         sources = [_load(path, stdin) for path in args.runs]
+        if sum(s.size() for s in (qrels_source, *sources)) >= scan.LOAD_BYTES:
+            scan.load()  # loading the compiled scanner pays over these files
+        qrels = read_qrels(qrels_source.open(), threads=threads)
         runs = [read_run(s.open(), threads=threads) for s in sources]
         if args.M is not None:
             runs = [_top_documents(run, args.M) for run in runs]

@@ -13,6 +13,7 @@ import gzip
 import io
 import lzma
 import math
+import mmap
 import os
 import re
 from typing import Any
@@ -110,17 +111,22 @@ def _check_ids(frame: pd.DataFrame, table: str) -> None:
             )
 
 
-def _read_source(source: Any) -> tuple[str | bytes, str]:
+def _read_source(source: Any) -> tuple[str | bytes | mmap.mmap, str]:
     """The whole content of a path, bytes or a file-like object, and a name for messages.
 
     Bytes come back decompressed and, when they are all ASCII (which is UTF-8 as it stands), as
     bytes: the fast reader parses them without a decoded copy. Any other bytes are decoded here,
     so a file that is not UTF-8 is an error naming its first bad byte whichever reader reads it.
+    A large plain ASCII file named by its path comes back memory-mapped (see :func:`_map_file`):
+    read like bytes, without a copy.
     """
     if isinstance(source, (str, os.PathLike)):
         name = os.fspath(source)
         try:
             with open(name, "rb") as fh:
+                mapped = _map_file(fh)
+                if mapped is not None:
+                    return mapped, name
                 raw = fh.read()
         except OSError as err:
             raise NDCGError("cannot_read", name=repr(name), reason=err.strerror or err) from None
@@ -141,6 +147,33 @@ def _read_source(source: Any) -> tuple[str | bytes, str]:
             except UnicodeDecodeError as err:
                 raise NDCGError("not_utf8", name=name, byte=err.start) from None
     return raw, (name if isinstance(name, str) else str(name))
+
+
+def _map_file(fh: Any) -> mmap.mmap | None:
+    """A regular file of more than :data:`FAST_READ_CHARS` bytes, neither compressed nor holding
+    a byte outside ASCII, mapped read-only into memory; None for any other (read as bytes then).
+
+    Reading copies the file into fresh memory, and on this project's machine a fresh page costs
+    more than the scanner's work on it: mapping the 390 MB run of the benchmark took 0.03 s where
+    reading it took 0.24 s. A file cut short while it is read (by another program) ends the
+    process with SIGBUS, as it would any program that maps files (``grep`` and ``ripgrep`` do).
+    """
+    try:
+        size = os.fstat(fh.fileno()).st_size
+    except (OSError, AttributeError, io.UnsupportedOperation):
+        return None
+    if size <= FAST_READ_CHARS or compression_of(fh.read(10)) is not None:
+        fh.seek(0)
+        return None
+    fh.seek(0)
+    try:
+        mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):  # a file that cannot be mapped (a pipe, /proc) is read instead
+        return None
+    if len(mapped) != size or np.frombuffer(mapped, dtype=np.uint8).max() >= 0x80:
+        mapped.close()  # not ASCII (UTF-8, a BOM, or not text): read, decoded and checked as before
+        return None
+    return mapped
 
 
 #: Compressed formats the readers open by their first bytes (never by the file's name).
@@ -194,6 +227,38 @@ def decompress(raw: bytes, name: str = "") -> bytes:
         raise
     except (OSError, EOFError, ValueError, lzma.LZMAError) as err:  # gzip's, zlib's, bz2's, lzma's errors
         raise NDCGError("bad_compressed", name=name, format=fmt, reason=err) from None
+
+
+def open_decompressed(fh: Any) -> Any:
+    """A binary file reading ``fh`` (a seekable binary file) decompressed as it goes when its first
+    bytes say it is compressed (see :func:`compression_of`), else ``fh`` itself; closing it closes
+    ``fh``. For a file's first lines without decompressing all of it.
+
+    >>> import gzip, io
+    >>> open_decompressed(io.BytesIO(gzip.compress(b"q1 Q0 d1 1 2.5 tag\\n"))).readline()
+    b'q1 Q0 d1 1 2.5 tag\\n'
+    """
+    fmt = compression_of(fh.read(10))
+    fh.seek(0)
+    if fmt == "gzip":
+        return gzip.GzipFile(fileobj=fh)
+    if fmt == "bzip2":
+        return bz2.BZ2File(fh)
+    if fmt == "xz":
+        return lzma.LZMAFile(fh)
+    if fmt == "zstd":
+        try:
+            from compression import zstd  # Python 3.14 and later
+
+            return zstd.ZstdFile(fh)
+        except ImportError:
+            pass
+        try:
+            import zstandard
+        except ImportError:
+            raise NDCGError("needs_zstandard", name=getattr(fh, "name", "")) from None
+        return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(fh, closefd=True))
+    return fh
 
 
 def _zstd_decompress(raw: bytes, name: str) -> bytes:
@@ -311,7 +376,9 @@ def _check_printable_ids(table: pd.DataFrame, name: str) -> None:
             )
 
 
-def _read_trec_fast(text: str | bytes, kind: str, name: str, threads: int = 1) -> pd.DataFrame | None:
+def _read_trec_fast(
+    text: str | bytes | mmap.mmap, kind: str, name: str, threads: int = 1
+) -> pd.DataFrame | None:
     """A clean TREC file read by Arrow's multithreaded CSV reader, or None to use the strict reader.
 
     Only for the plain case: one delimiter (a single space or a tab, never both), no blank or
@@ -346,7 +413,7 @@ def _read_trec_fast(text: str | bytes, kind: str, name: str, threads: int = 1) -
         return None
     if kind == "qrels":
         names, numbers = ["query", "iter", "doc", "relevance"], ["relevance"]
-        if data.startswith(b"#"):
+        if data[:1] == b"#":
             return None
     else:
         names, numbers = ["query", "q0", "doc", "rank", "score", "tag"], ["rank", "score"]
@@ -395,24 +462,29 @@ def _read_trec_fast(text: str | bytes, kind: str, name: str, threads: int = 1) -
     return out
 
 
+def _ascii(content: str | bytes | mmap.mmap) -> str:
+    """The text of what :func:`_read_source` returned (ASCII when not already text)."""
+    return content if isinstance(content, str) else bytes(content).decode("ascii")
+
+
 def _read_table(source: Any, kind: str, threads: int | None = None) -> pd.DataFrame:
     expected = _QRELS_COLUMNS if kind == "qrels" else _RUN_COLUMNS
     value_col = expected[2]
     content, name = _read_source(source)
     # A large file of ASCII bytes stays bytes for the fast reader: decoded only if the strict
     # reader reads it (FAST_READ_CHARS: a small file goes to the strict reader anyway).
-    text = content if isinstance(content, str) or len(content) > FAST_READ_CHARS else content.decode("ascii")
-    head = content[: 1 << 16].decode("ascii") if isinstance(text, bytes) else text
+    text = content if isinstance(content, str) or len(content) > FAST_READ_CHARS else _ascii(content)
+    head = text if isinstance(text, str) else content[: 1 << 16].decode("ascii")
     # The lines up to the first with content: from the first 64 KB when that holds it (a large
     # file is not split whole just to look at its first line).
     cut = head.rfind("\n", 0, 1 << 16) if len(content) > 1 << 16 else -1
-    if cut <= 0 and isinstance(text, bytes):
-        text = text.decode("ascii")
+    if cut <= 0:
+        text = _ascii(text)
     lines = _lines(head[:cut] if cut > 0 else text)
     comment = "#" if kind == "qrels" else None  # trec_eval skips qrels lines starting with '#'
     first = next((i for i, ln in enumerate(lines) if ln.strip() and not ln.startswith(comment or "\n")), None)
     if first is None and cut > 0:  # 64 KB of blank or comment lines: look at the whole text
-        text = text.decode("ascii") if isinstance(text, bytes) else text
+        text = _ascii(text)
         lines = _lines(text)
         first = next(
             (i for i, ln in enumerate(lines) if ln.strip() and not ln.startswith(comment or "\n")), None
@@ -435,7 +507,7 @@ def _read_table(source: Any, kind: str, threads: int | None = None) -> pd.DataFr
         fast = None
     if fast is not None:
         return fast
-    text = text.decode("ascii") if isinstance(text, bytes) else text
+    text = _ascii(text)
     if looks_trec:
         names = ["query", "iter", "doc", "relevance"] if kind == "qrels" else [
             "query", "q0", "doc", "rank", "score", "tag"

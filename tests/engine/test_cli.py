@@ -148,6 +148,30 @@ def test_several_runs_print_one_block_each_with_trec_evals_runid_line(tmp_path):
     assert all(got[key] == aqc[key] for key in got if key[1] != "all")
 
 
+@pytest.mark.parametrize("ext", ["", ".gz", ".bz2", ".xz", ".zst"])
+def test_the_runid_is_each_runs_tag_read_from_its_first_line_compressed_or_not(ext, tmp_path):
+    import bz2
+    import lzma
+
+    import zstandard
+
+    pack = {"": bytes, ".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}
+    pack[".zst"] = zstandard.ZstdCompressor().compress
+    text = (TREC_EVAL / "results.test").read_text()
+    runs = []
+    for tag in ("FIRST", "SECOND"):
+        run = tmp_path / f"{tag}.run{ext}"
+        run.write_bytes(pack[ext](("\n\n" + text.replace("STANDARD", tag)).encode()))
+        runs.append(str(run))
+    done = cli("-m", "runid", "-m", "ndcg_cut.10", path("qrels.test"), *runs)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.decode().splitlines()
+    runids = [f"{'runid':<22}\tall\t{t}" for t in ("FIRST", "SECOND")]
+    assert [ln for ln in lines if ln.startswith("runid")] == runids
+    aq = {tuple(ln.split()[:2]): ln.split()[2] for ln in trec_eval_lines("out.test.aq").decode().splitlines()}
+    assert [ln.split()[2] for ln in lines if ln.startswith("ndcg_cut_10")] == [aq["ndcg_cut_10", "all"]] * 2
+
+
 def test_standard_input_and_a_bad_line_name_the_file_and_line(tmp_path):
     bad = tmp_path / "qrels.txt"
     bad.write_text("301 0 FBIS3-10082 1\n301 0 FBIS3-10169 high\n")

@@ -212,3 +212,82 @@ def test_a_comment_line_in_a_large_qrels_file_keeps_line_numbers(shift):
     lines.insert(3000, "# judged later 2")  # four fields: it would read as a judgement
     qrels = read_qrels(io.BytesIO(("\n".join(lines) + "\n").encode()))
     assert len(qrels) == 8000 and qrels.loc[3002, "doc"] == "d3000"  # line 3001 is the comment
+
+
+# A large file named by its path is mapped into memory, not copied (issue 29 part 7): the table,
+# and every error, must be what the same bytes give when handed over as bytes.
+
+LARGE_RUN = "".join(
+    f"q{i // 100} Q0 D-{i:07d} {i % 100 + 1} {50 - (i % 100) * 0.5} tag\n" for i in range(4_000)
+)
+
+
+def _mapped(monkeypatch) -> list:
+    """Record what the readers' file mapping returns, so a test knows the mapped path was taken."""
+    from ndcg_core.dataset import tables
+
+    seen = []
+    real = tables._map_file
+
+    def spy(fh):
+        seen.append(real(fh))
+        return seen[-1]
+
+    monkeypatch.setattr(tables, "_map_file", spy)
+    return seen
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("plain", LARGE_RUN),
+        ("tabs", LARGE_RUN.replace(" ", "\t")),
+        ("a comment-free qrels", "".join(f"q{i // 90} 0 D-{i:07d} {i % 3}\n" for i in range(6_000))),
+    ],
+)
+def test_a_large_plain_file_by_path_is_mapped_and_reads_as_its_bytes(name, text, tmp_path, monkeypatch):
+    from ndcg_core.dataset import tables
+
+    path = tmp_path / "file.txt"
+    path.write_text(text)
+    assert path.stat().st_size > tables.FAST_READ_CHARS
+    reader = read_qrels if "qrels" in name else read_run
+    seen = _mapped(monkeypatch)
+    got = reader(path)
+    assert seen and seen[0] is not None and len(seen[0]) == path.stat().st_size  # mapped, whole
+    pd.testing.assert_frame_equal(got, reader(text.encode()))
+    first = text.split("\n", 1)[0].split()
+    assert (got["query"].iloc[0], got["doc"].iloc[0]) == (first[0], first[2])
+
+
+@pytest.mark.parametrize(
+    "name, data, mapped",
+    [
+        ("utf-8 ids", LARGE_RUN.replace("D-0000007", "Dé-0000007").encode(), False),
+        ("a byte order mark", b"\xef\xbb\xbf" + LARGE_RUN.encode(), False),
+        ("latin-1, not UTF-8", LARGE_RUN.replace("D-0000007", "D\xe9-0000007").encode("latin-1"), False),
+        ("gzip", __import__("gzip").compress(LARGE_RUN.encode()), False),
+        ("a bad score on line 3001", LARGE_RUN.replace("0003000 1 50.0", "0003000 1 high").encode(), True),
+        ("a blank line 2", LARGE_RUN.replace("\n", "\n\n", 1).encode(), True),
+    ],
+)
+def test_a_large_file_not_plain_reads_by_path_as_by_bytes(name, data, mapped, tmp_path, monkeypatch):
+    path = tmp_path / "run.txt"
+    path.write_bytes(data)
+    seen = _mapped(monkeypatch)
+
+    def outcome(source):
+        try:
+            return read_run(source)
+        except ValueError as err:
+            return str(err).replace(str(path), "<file>").replace("the given bytes", "<file>")
+
+    got, want = outcome(path), outcome(data)
+    assert len(seen) == 1 and (seen[0] is not None) == mapped  # only ASCII is mapped
+    if isinstance(want, str):
+        assert got == want
+        said = {"latin-1, not UTF-8": "byte 196", "a bad score on line 3001": "line 3001"}[name]
+        assert said in want
+    else:
+        pd.testing.assert_frame_equal(got, want)
+        assert len(got) == 4_000
