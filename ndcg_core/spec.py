@@ -101,6 +101,10 @@ _CHOICES: dict[str, dict[str, str]] = {
 }
 
 
+#: Grades checked at a time by :meth:`Spec.check_grades` (a slice of a data set's millions).
+_CHECK_SLICE = 1 << 18
+
+
 @dataclass(frozen=True)
 class Spec:
     """Everything that decides an NDCG number: the formula and a library's input rules.
@@ -208,23 +212,36 @@ class Spec:
     ) -> None:
         """Refuse grades the library does not accept; ``where(i)`` says where element ``i`` is."""
         rule = self.allowed_grades
-        bad = np.zeros(grades.size, dtype=bool)
-        if rule in {"non_negative", "non_negative_integer"}:
-            bad |= grades < 0
-        if rule in {"integer", "non_negative_integer"}:
-            bad |= grades != np.floor(grades)
-        if self.max_grade is not None:
-            bad |= grades > self.max_grade
-        if self.drop_negative:
-            bad &= grades >= 0  # negative grades are padding, not refused
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            why = Message("grade_refused", rule=self.grade_error, g=f"{grades[i]:g}", where=where(i))
-            raise self.refusal(why, what)
+        if rule == "any" and self.max_grade is None:
+            return
+        # In slices: a data set's millions of grades are checked without a temporary their size.
+        for start in range(0, grades.size, _CHECK_SLICE):
+            part = grades[start : start + _CHECK_SLICE]
+            bad = np.zeros(part.size, dtype=bool)
+            if rule in {"non_negative", "non_negative_integer"}:
+                bad |= part < 0
+            if rule in {"integer", "non_negative_integer"}:
+                bad |= part != np.floor(part)
+            if self.max_grade is not None:
+                bad |= part > self.max_grade
+            if self.drop_negative:
+                bad &= part >= 0  # negative grades are padding, not refused
+            if bad.any():
+                i = start + int(np.flatnonzero(bad)[0])
+                why = Message("grade_refused", rule=self.grade_error, g=f"{grades[i]:g}", where=where(i))
+                raise self.refusal(why, what)
 
     def rewrite_grades(self, grades: np.ndarray) -> np.ndarray:
-        """Grades as the library stores them (truncated, below ``relevant_from`` as 0)."""
-        out = np.trunc(grades) if self.truncate_grades else grades.copy()
+        """Grades as the library stores them (truncated, below ``relevant_from`` as 0).
+
+        ``grades`` itself when that changes none of them (never written to: a copy otherwise).
+        """
+        if self.truncate_grades:
+            out = np.trunc(grades)
+        elif self.relevant_from is None or grades.size == 0 or grades.min() >= self.relevant_from:
+            return grades
+        else:
+            out = grades.copy()
         if self.relevant_from is not None:
             out[out < self.relevant_from] = 0.0
         return out

@@ -482,21 +482,29 @@ def _ideal_by_query(at: _Rows, levels, level, v: Variant, nq, depth=None, cutoff
 
 
 def _grade_levels(grades: np.ndarray, gain: Any) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct gains of these grades, best first, and each grade's index among them."""
+    """The distinct gains of these grades, best first, and each grade's index among them.
+
+    Integer grades in a small range (the usual 0..3) go through a lookup table, ``_BLOCK_ROWS``
+    grades at a time (no temporary as long as a data set's millions of grades); the indices come
+    in the smallest unsigned integer type that holds them.
+    """
     if grades.size == 0:
         return np.zeros(0), np.zeros(0, dtype=np.int64)
     low, high = float(grades.min()), float(grades.max())
     small_range = high - low < 65536 and max(abs(low), abs(high)) < 2.0**62  # and int64 holds them
-    if small_range and low == math.floor(low):
-        small = grades.astype(np.int64)
-        if np.array_equal(small, grades):  # integer grades in a small range: a lookup table
-            if low:
-                small -= int(low)
-            present = np.flatnonzero(np.bincount(small))
-            levels, of_grade = _levels(_gains(present + low, gain))
-            table = np.zeros(int(present[-1]) + 1, dtype=np.int64)
-            table[present] = of_grade
-            return levels, table[small]
+    parts = [grades[i : i + _BLOCK_ROWS] for i in range(0, grades.size, _BLOCK_ROWS)]
+    if small_range and low == math.floor(low) and all(np.array_equal(np.floor(p), p) for p in parts):
+        present = np.zeros(int(high - low) + 1, dtype=bool)
+        for p in parts:
+            present[p.astype(np.intp) - int(low)] = True
+        present = np.flatnonzero(present)
+        levels, of_grade = _levels(_gains(present + low, gain))
+        table = np.zeros(int(present[-1]) + 1, dtype=np.min_scalar_type(levels.size - 1))
+        table[present] = of_grade
+        out = np.empty(grades.size, dtype=table.dtype)
+        for i, p in enumerate(parts):
+            out[i * _BLOCK_ROWS : i * _BLOCK_ROWS + p.size] = table[p.astype(np.intp) - int(low)]
+        return levels, out
     uniq = np.sort(pd.unique(grades))
     levels, of_grade = _levels(_gains(uniq, gain))
     return levels, of_grade[np.searchsorted(uniq, grades)]
