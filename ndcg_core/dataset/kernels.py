@@ -19,7 +19,7 @@ from ..metrics import divisors
 from ..metrics import gains as _gains
 from ..spec import Spec
 from ..variants import Variant
-from .keys import _bits, _doc_keys, _join, _key_columns, _Rows, _take, _text_order, _text_rank
+from .keys import _bits, _Codes, _doc_keys, _join, _key_columns, _Rows, _take, _text_order, _text_rank
 from .tables import _row_name
 
 #: Rows (run + qrels) per block of queries evaluated together; see :func:`_blocks`.
@@ -95,7 +95,7 @@ def _group_order(codes: np.ndarray, nq: int) -> np.ndarray | None:
     return order[np.argsort((codes[order] >> 16).astype(np.uint16), kind="stable")]
 
 
-def _blocks(run_codes: np.ndarray, qrels_codes: np.ndarray, nq: int):
+def _blocks(run_codes: _Codes, qrels_codes: _Codes, nq: int):
     """Query ranges to evaluate one after another, about ``_BLOCK_ROWS`` rows each.
 
     When both tables list their queries in the same order (as sorted TREC files
@@ -104,14 +104,12 @@ def _blocks(run_codes: np.ndarray, qrels_codes: np.ndarray, nq: int):
     about 1.4x faster than 2**21 at 10M rows). Otherwise there is one block.
     """
     n_run, n_qrels = run_codes.size, qrels_codes.size
-    grouped = (n_run < 2 or bool(np.all(run_codes[1:] >= run_codes[:-1]))) and (
-        n_qrels < 2 or bool(np.all(qrels_codes[1:] >= qrels_codes[:-1]))
-    )
+    grouped = run_codes.ascending() and qrels_codes.ascending()
     if not grouped or n_run + n_qrels <= _BLOCK_ROWS:
         yield 0, nq, 0, n_run, 0, n_qrels
         return
-    run_end = np.cumsum(np.bincount(run_codes, minlength=nq))
-    qrels_end = np.cumsum(np.bincount(qrels_codes, minlength=nq))
+    run_end = np.cumsum(run_codes.counts(nq))
+    qrels_end = np.cumsum(qrels_codes.counts(nq))
     cuts = np.unique(
         np.searchsorted(run_end + qrels_end, np.arange(_BLOCK_ROWS, n_run + n_qrels, _BLOCK_ROWS))
     )
@@ -516,12 +514,13 @@ def _rows_of(keys: np.ndarray, rows: slice | np.ndarray) -> np.ndarray:
 
 
 def score_queries(
-    run, qrels, run_codes, qrels_codes, nq, scores, grades, spec: Spec, cutoffs=None, threads=1
-):
+    run, qrels, run_codes: _Codes, qrels_codes: _Codes, nq, scores, grades, spec: Spec, cutoffs=None,
+    threads=1,
+):  # fmt: skip
     """DCG and IDCG at each cutoff, and documents retrieved, of queries ``0 .. nq - 1``, block by block.
 
-    ``run_codes`` / ``qrels_codes`` are each row's query code, ``scores`` and
-    ``grades`` the rows' numbers (grades already rewritten by the spec).
+    ``run_codes`` / ``qrels_codes`` are each row's query code (see :class:`.keys._Codes`),
+    ``scores`` and ``grades`` the rows' numbers (grades already rewritten by the spec).
     ``cutoffs`` (default ``(spec.k,)``; ``spec.k`` must be the largest, or
     None if one is None) are summed from one ranking: DCG and IDCG come back
     as ``(len(cutoffs), nq)`` arrays. Blocks run on up to ``threads`` threads.
@@ -535,29 +534,21 @@ def score_queries(
     run_order = qrels_order = keys = None
     v = spec.variant
     levels, level = _grade_levels(grades, v.gain_spec)
-    by_code = (run_codes, qrels_codes, scores, grades, level)
     renumber = None
-    if run_codes.size + qrels_codes.size > _BLOCK_ROWS:
+    big = run_codes.size + qrels_codes.size > _BLOCK_ROWS
+    if big and not (run_codes.ascending() and qrels_codes.ascending()):
         renumber = _qrels_numbering(run_codes, qrels_codes, nq)
         if renumber is not None:
-            run_codes, qrels_codes = renumber[run_codes], renumber[qrels_codes]
-            by_code = (run_codes, qrels_codes, scores, grades, level)
-        run_order, qrels_order = _group_order(run_codes, nq), _group_order(qrels_codes, nq)
+            run_codes, qrels_codes = run_codes.renumbered(renumber), qrels_codes.renumbered(renumber)
+        run_order, qrels_order = (
+            None if c.ascending() else _group_order(c.values, nq) for c in (run_codes, qrels_codes)
+        )
         if run_order is not None or qrels_order is not None:
             keys = _doc_keys(run["doc"], qrels["doc"])
-
-            def grouped(codes, order, *values):  # a side already grouped is read in place
-                if order is None:
-                    return codes, *values
-                by_query = np.repeat(np.arange(nq), np.bincount(codes, minlength=nq))  # codes[order]
-                return by_query, *(x[order] for x in values)
-
-            run_side, qrels_side = (
-                grouped(run_codes, run_order, scores),
-                grouped(qrels_codes, qrels_order, grades, level),
-            )
-            by_code = (run_side[0], qrels_side[0], run_side[1], qrels_side[1], qrels_side[2])
-            run_codes = qrels_codes = run_side = qrels_side = None  # renumbered copies: free them now
+            if run_order is not None:  # the rows in query order: one run of codes per query
+                run_codes, scores = run_codes.grouped(nq), scores[run_order]
+            if qrels_order is not None:
+                qrels_codes, grades, level = qrels_codes.grouped(nq), grades[qrels_order], level[qrels_order]
 
     def one_block(bounds):
         qa, qb, ra, rb, ja, jb = bounds
@@ -567,17 +558,17 @@ def score_queries(
             _Part(run, run_rows),
             _Part(qrels, qrels_rows),
             None if keys is None else (_rows_of(keys[0], run_rows), _rows_of(keys[1], qrels_rows), keys[2]),
-            by_code[0][ra:rb] - qa,
-            by_code[1][ja:jb] - qa,
+            run_codes.rows(ra, rb) - qa,
+            qrels_codes.rows(ja, jb) - qa,
             qb - qa,
-            by_code[2][ra:rb],
-            by_code[3][ja:jb],
-            (levels, by_code[4][ja:jb]),
+            scores[ra:rb],
+            grades[ja:jb],
+            (levels, level[ja:jb]),
             spec,
             cutoffs,
         )
 
-    blocks = list(_blocks(by_code[0], by_code[1], nq))
+    blocks = list(_blocks(run_codes, qrels_codes, nq))
     for (qa, qb, *_), (d, i, n) in zip(blocks, _map_blocks(one_block, blocks, threads), strict=True):
         dcg_value[:, qa:qb], idcg_value[:, qa:qb], n_ret[qa:qb] = d, i, n
     if renumber is not None:  # back to the callers' query codes
@@ -585,7 +576,7 @@ def score_queries(
     return dcg_value, idcg_value, n_ret
 
 
-def _qrels_numbering(run_codes: np.ndarray, qrels_codes: np.ndarray, nq: int) -> np.ndarray | None:
+def _qrels_numbering(run_codes: _Codes, qrels_codes: _Codes, nq: int) -> np.ndarray | None:
     """New query codes in the order the qrels list their queries, when only that spares a reordering.
 
     The codes follow the run (see :func:`.keys._query_codes`); a run in arbitrary row order
@@ -594,12 +585,12 @@ def _qrels_numbering(run_codes: np.ndarray, qrels_codes: np.ndarray, nq: int) ->
     tail). None when the run is grouped or the qrels are not mostly grouped.
     """
     n = qrels_codes.size
-    if run_codes.size < 2 or n < 2 or np.all(run_codes[1:] >= run_codes[:-1]):
+    if run_codes.size < 2 or n < 2 or run_codes.ascending():
         return None
-    heads = np.flatnonzero(qrels_codes[1:] != qrels_codes[:-1]) + 1
-    if heads.size * 8 > n:  # not grouped
+    firsts = qrels_codes.run_heads()  # the code of each run of equal codes
+    if (firsts.size - 1) * 8 > n:  # not grouped
         return None
-    listed = pd.unique(qrels_codes[np.concatenate([[0], heads])])  # in order of first appearance
+    listed = pd.unique(firsts)  # in order of first appearance
     renumber = np.full(nq, -1, dtype=np.int64)
     renumber[listed] = np.arange(listed.size)
     rest = renumber < 0  # queries only the run has

@@ -35,7 +35,84 @@ def _is_text(s: pd.Series) -> bool:
     return pd.api.types.is_string_dtype(s.dtype)
 
 
-def _query_codes(run_q: pd.Series, qrels_q: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+class _Codes:
+    """Each row's query code, kept as runs of equal codes when the table comes that way.
+
+    Tables grouped by query (as TREC files are) hold a few thousand runs of equal codes among
+    millions of rows: their codes are ``heads`` (one per run) and the run ``lengths``, and the
+    whole-table steps (counts per query, whether the table is grouped, renumbering) work on the
+    runs. A block of rows asks for its own codes (:meth:`rows`); :attr:`values` spells every
+    row's code out, once, for the steps that reorder rows. With ``lengths`` None, ``heads`` are
+    every row's codes; runs are never empty.
+    """
+
+    def __init__(self, heads: np.ndarray, lengths: np.ndarray | None = None):
+        self.heads = np.asarray(heads, dtype=np.int64)
+        self.lengths = lengths
+        self.size = self.heads.size if lengths is None else int(lengths.sum())
+        self._values: np.ndarray | None = None if lengths is not None else self.heads
+        self._starts: np.ndarray | None = None
+
+    @property
+    def values(self) -> np.ndarray:
+        """Every row's code (int64)."""
+        if self._values is None:
+            self._values = np.repeat(self.heads, self.lengths)
+        return self._values
+
+    @property
+    def starts(self) -> np.ndarray:
+        """The first row of each run (runs only)."""
+        if self._starts is None:
+            self._starts = np.zeros(self.heads.size, dtype=np.int64)
+            np.cumsum(self.lengths[:-1], out=self._starts[1:])
+        return self._starts
+
+    def counts(self, n_queries: int, where: np.ndarray | None = None) -> np.ndarray:
+        """Rows per query (only the rows ``where`` is true, if given), as int64."""
+        if self.lengths is None:
+            return np.bincount(self.heads if where is None else self.heads[where], minlength=n_queries)
+        per_run = self.lengths if where is None else np.add.reduceat(where, self.starts, dtype=np.int64)
+        return np.bincount(self.heads, weights=per_run, minlength=n_queries).astype(np.int64)
+
+    def ascending(self) -> bool:
+        """Whether the codes never decrease down the rows (the table is grouped in code order)."""
+        h = self.heads
+        return h.size < 2 or bool(np.all(h[1:] >= h[:-1]))
+
+    def run_heads(self) -> np.ndarray:
+        """The code of each run of equal codes, in row order."""
+        if self.lengths is not None:
+            return self.heads
+        v = self.heads
+        return v[np.concatenate([[0], np.flatnonzero(v[1:] != v[:-1]) + 1])] if v.size else v
+
+    def grouped(self, n_queries: int) -> _Codes:
+        """The codes of the same rows once put in query order (a stable sort by code)."""
+        counts = self.counts(n_queries)
+        present = np.flatnonzero(counts)
+        return _Codes(present, counts[present])
+
+    def renumbered(self, new: np.ndarray) -> _Codes:
+        """The same rows with each code ``c`` replaced by ``new[c]``."""
+        out = _Codes(new[self.heads], self.lengths)
+        out._starts = self._starts
+        return out
+
+    def rows(self, start: int, stop: int) -> np.ndarray:
+        """The codes of rows ``start .. stop - 1``."""
+        if self.lengths is None:
+            return self.heads[start:stop]
+        if self._values is not None:
+            return self._values[start:stop]
+        first = int(np.searchsorted(self.starts, start, side="right")) - 1
+        last = int(np.searchsorted(self.starts, stop, side="left"))
+        ends = self.starts[first:last] + self.lengths[first:last]
+        lengths = np.minimum(ends, stop) - np.maximum(self.starts[first:last], start)
+        return np.repeat(self.heads[first:last], np.maximum(lengths, 0))
+
+
+def _query_codes(run_q: pd.Series, qrels_q: pd.Series) -> tuple[_Codes, _Codes, np.ndarray]:
     """Integer codes shared by both sides: run queries first (by first appearance), then qrels-only."""
     run_q, qrels_q = _ids_as_text_if_mixed(run_q, qrels_q)
     rc, r_len, ru = _factorize_runs(run_q)
@@ -53,9 +130,8 @@ def _query_codes(run_q: pd.Series, qrels_q: pd.Series) -> tuple[np.ndarray, np.n
     new = where < 0
     where[new] = len(ru) + np.arange(int(new.sum()))
     labels = np.concatenate([np.asarray(ru, dtype=object), np.asarray(qu, dtype=object)[new]])
-    run_codes = rc.astype(np.int64) if r_len is None else np.repeat(rc.astype(np.int64), r_len)
-    qrels_codes = where[qc].astype(np.int64) if len(qc) else qc.astype(np.int64)
-    return run_codes, qrels_codes if q_len is None else np.repeat(qrels_codes, q_len), labels
+    qrels_codes = where[qc] if len(qc) else qc
+    return _Codes(rc, r_len), _Codes(qrels_codes, q_len), labels
 
 
 def _is_arrow(values: Any) -> bool:

@@ -210,8 +210,8 @@ def evaluate(
             Message("too_few_retrieved", rule=spec.min_items_error, n=n_ret[short][0]),
             Message("query_named", query=repr(labels[short][0])),
         )
-    n_judged = np.bincount(qrels_codes, minlength=nq)
-    n_relevant = np.bincount(qrels_codes[grades > 0], minlength=nq)
+    n_judged = qrels_codes.counts(nq)
+    n_relevant = qrels_codes.counts(nq, where=grades > 0)
     in_run, in_qrels = n_ret > 0, n_judged > 0
     keep_q = {
         "union": np.ones(nq, dtype=bool),

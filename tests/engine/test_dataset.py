@@ -580,3 +580,28 @@ def test_group_order_is_numpys_stable_argsort(monkeypatch, counting, nq):
     assert group_order(grouped, nq) is None
     tail = np.concatenate([grouped, rng.integers(0, nq, 1000)])  # judgements appended at the end
     np.testing.assert_array_equal(group_order(tail, nq), np.argsort(tail, kind="stable"))
+
+
+def test_query_codes_kept_as_runs_answer_as_every_rows_codes():
+    """A grouped table's codes, kept as runs (keys._Codes), give what the spelled-out codes give:
+    any block's codes, counts per query (of all rows, or of some), the grouped order's runs."""
+    from ndcg_core.dataset.keys import _Codes
+
+    rng = np.random.default_rng(5)
+    heads = rng.integers(0, 40, 60)  # codes of runs: a code may come back later
+    heads = heads[np.flatnonzero(np.r_[True, heads[1:] != heads[:-1]])]  # neighbours differ
+    lengths = rng.integers(1, 9, heads.size)
+    rows = np.array([c for c, n in zip(heads.tolist(), lengths.tolist(), strict=True) for _ in range(n)])
+    runs, plain = _Codes(heads, lengths), _Codes(rows)
+    for codes in (runs, plain):
+        assert codes.size == rows.size
+        for start, stop in [(0, rows.size), (0, 1), (3, 17), (rows.size - 5, rows.size), (7, 7)]:
+            np.testing.assert_array_equal(codes.rows(start, stop), rows[start:stop])
+        np.testing.assert_array_equal(codes.counts(40), np.bincount(rows, minlength=40))
+        some = rng.random(rows.size) < 0.4
+        np.testing.assert_array_equal(codes.counts(40, where=some), np.bincount(rows[some], minlength=40))
+        assert codes.ascending() == bool(np.all(np.diff(rows) >= 0))
+        np.testing.assert_array_equal(codes.grouped(40).values, np.sort(rows))
+        np.testing.assert_array_equal(codes.renumbered(np.arange(40)[::-1]).values, 39 - rows)
+        np.testing.assert_array_equal(codes.run_heads(), heads)
+    assert _Codes(np.sort(rows)).ascending() and _Codes(heads[np.argsort(heads)], lengths).ascending()
