@@ -543,12 +543,20 @@ def score_queries(
         run_order, qrels_order = (
             None if c.ascending() else _group_order(c.values, nq) for c in (run_codes, qrels_codes)
         )
-        if run_order is not None or qrels_order is not None:
+        # A block reads its documents' ids through the order and packs them itself (see
+        # _evaluate_block) while every reordered side comes in runs of a query (judgements
+        # appended to a grouped table): its ids are then read a run at a time. A table in
+        # arbitrary order would be read an id at a time: its keys are packed once, here.
+        scattered = any(
+            o is not None and c.lengths is None
+            for o, c in ((run_order, run_codes), (qrels_order, qrels_codes))
+        )
+        if scattered:
             keys = _doc_keys(run["doc"], qrels["doc"])
-            if run_order is not None:  # the rows in query order: one run of codes per query
-                run_codes, scores = run_codes.grouped(nq), scores[run_order]
-            if qrels_order is not None:
-                qrels_codes, grades, level = qrels_codes.grouped(nq), grades[qrels_order], level[qrels_order]
+        if run_order is not None:  # the rows in query order: one run of codes per query
+            run_codes, scores = run_codes.grouped(nq), scores[run_order]
+        if qrels_order is not None:
+            qrels_codes, grades, level = qrels_codes.grouped(nq), grades[qrels_order], level[qrels_order]
 
     def one_block(bounds):
         qa, qb, ra, rb, ja, jb = bounds

@@ -605,3 +605,34 @@ def test_query_codes_kept_as_runs_answer_as_every_rows_codes():
         np.testing.assert_array_equal(codes.renumbered(np.arange(40)[::-1]).values, 39 - rows)
         np.testing.assert_array_equal(codes.run_heads(), heads)
     assert _Codes(np.sort(rows)).ascending() and _Codes(heads[np.argsort(heads)], lengths).ascending()
+
+
+@pytest.mark.parametrize("shuffled_run", [False, True])
+def test_judgements_appended_to_grouped_qrels_are_scored_block_by_block(monkeypatch, shuffled_run):
+    """Shape (c) of the benchmark: grouped qrels with judgements appended in random order. Each
+    block then packs the ids it reads through the qrels' order (a shuffled run packs every id
+    first); ids of one and two words, and ties broken by document id, across several blocks."""
+    rng = np.random.default_rng(11)
+    sizes = rng.integers(5, 30, 100)  # over 1,024 judgements: the qrels' codes are kept as runs
+    q = np.repeat(np.arange(sizes.size), sizes)
+    doc = np.array([f"{'WSJ-' if i % 3 else ''}{i:07d}" for i in range(q.size)])  # 7 and 11 bytes
+    run = pd.DataFrame({"query": [f"q{x}" for x in q], "doc": doc, "score": rng.integers(0, 6, q.size) / 2})
+    judged = run.sample(frac=0.8, random_state=1).sort_values("query", kind="stable")
+    qrels = judged.rename(columns={"score": "relevance"}).assign(relevance=lambda d: (d["relevance"] * 2) % 4)
+    tail = qrels.sample(frac=0.05, random_state=2)
+    qrels = pd.concat([qrels.drop(tail.index), tail], ignore_index=True).astype(
+        {"query": "str", "doc": "str"}
+    )
+    run = run.astype({"query": "str", "doc": "str"})
+    if shuffled_run:
+        run = run.sample(frac=1.0, random_state=3).reset_index(drop=True)
+    packed = []
+    real = ndcg_core.dataset.kernels._doc_keys
+    monkeypatch.setattr(
+        ndcg_core.dataset.kernels, "_doc_keys", lambda *a: packed.append(len(a[0])) or real(*a)
+    )
+    monkeypatch.setattr(ndcg_core.dataset.kernels, "_BLOCK_ROWS", 512)
+    got = evaluate(qrels, run, 5).set_index("query")["ndcg"]
+    assert packed == [len(run)] if shuffled_run else len(packed) > 1 and max(packed) < len(run)
+    want = reference(qrels, run, 5)
+    assert got.to_dict() == pytest.approx({x: v for x, (v, _) in want.items()}, rel=1e-12, abs=1e-12)
