@@ -51,22 +51,19 @@ class _Codes:
         self.lengths = lengths
         self.size = self.heads.size if lengths is None else int(lengths.sum())
         self._values: np.ndarray | None = None if lengths is not None else self.heads
-        self._starts: np.ndarray | None = None
+        #: The first row of each run (runs only). Computed here, not on first use: blocks on
+        #: several threads read it at once.
+        self.starts = None
+        if lengths is not None:
+            self.starts = np.zeros(self.heads.size, dtype=np.int64)
+            np.cumsum(lengths[:-1], out=self.starts[1:])
 
     @property
     def values(self) -> np.ndarray:
-        """Every row's code (int64)."""
+        """Every row's code (int64). Spelled out on first use, before any block runs."""
         if self._values is None:
             self._values = np.repeat(self.heads, self.lengths)
         return self._values
-
-    @property
-    def starts(self) -> np.ndarray:
-        """The first row of each run (runs only)."""
-        if self._starts is None:
-            self._starts = np.zeros(self.heads.size, dtype=np.int64)
-            np.cumsum(self.lengths[:-1], out=self._starts[1:])
-        return self._starts
 
     def counts(self, n_queries: int, where: np.ndarray | None = None) -> np.ndarray:
         """Rows per query (only the rows ``where`` is true, if given), as int64."""
@@ -95,9 +92,7 @@ class _Codes:
 
     def renumbered(self, new: np.ndarray) -> _Codes:
         """The same rows with each code ``c`` replaced by ``new[c]``."""
-        out = _Codes(new[self.heads], self.lengths)
-        out._starts = self._starts
-        return out
+        return _Codes(new[self.heads], self.lengths)
 
     def rows(self, start: int, stop: int) -> np.ndarray:
         """The codes of rows ``start .. stop - 1``."""

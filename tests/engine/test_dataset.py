@@ -595,8 +595,12 @@ def test_query_codes_kept_as_runs_answer_as_every_rows_codes():
     runs, plain = _Codes(heads, lengths), _Codes(rows)
     for codes in (runs, plain):
         assert codes.size == rows.size
+        before = {name: id(value) for name, value in vars(codes).items()}
         for start, stop in [(0, rows.size), (0, 1), (3, 17), (rows.size - 5, rows.size), (7, 7)]:
             np.testing.assert_array_equal(codes.rows(start, stop), rows[start:stop])
+        # Blocks on several threads ask for rows at once: asking must not set anything (a start
+        # table filled on first use was read half-filled by another block at 10M rows).
+        assert {name: id(value) for name, value in vars(codes).items()} == before
         np.testing.assert_array_equal(codes.counts(40), np.bincount(rows, minlength=40))
         some = rng.random(rows.size) < 0.4
         np.testing.assert_array_equal(codes.counts(40, where=some), np.bincount(rows[some], minlength=40))
