@@ -251,31 +251,33 @@ def open_decompressed(fh: Any) -> Any:
     if fmt == "xz":
         return lzma.LZMAFile(fh)
     if fmt == "zstd":
-        try:
-            from compression import zstd  # Python 3.14 and later
-
+        zstd = _zstd_module(getattr(fh, "name", ""))
+        if zstd.__name__ == "compression.zstd":
             return zstd.ZstdFile(fh)
-        except ImportError:
-            pass
-        try:
-            import zstandard
-        except ImportError:
-            raise NDCGError("needs_zstandard", name=getattr(fh, "name", "")) from None
-        return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(fh, closefd=True))
+        return io.BufferedReader(zstd.ZstdDecompressor().stream_reader(fh, closefd=True))
     return fh
 
 
-def _zstd_decompress(raw: bytes, name: str) -> bytes:
+def _zstd_module(name: str) -> Any:
+    """Python 3.14's ``compression.zstd``, else the ``zstandard`` package; without either, a coded
+    error naming the file and the package to install."""
     try:
         from compression import zstd  # Python 3.14 and later
 
-        return zstd.decompress(raw)
+        return zstd
     except ImportError:
         pass
     try:
         import zstandard
     except ImportError:
         raise NDCGError("needs_zstandard", name=name) from None
+    return zstandard
+
+
+def _zstd_decompress(raw: bytes, name: str) -> bytes:
+    zstandard = _zstd_module(name)
+    if zstandard.__name__ == "compression.zstd":
+        return zstandard.decompress(raw)
     # frame by frame: frames without a content size (streamed) and several frames one after another;
     # a frame cut off before its end is an error (a stream reader would quietly stop there)
     unzip, parts, rest = zstandard.ZstdDecompressor(), [], raw
