@@ -332,6 +332,41 @@ def test_a_practice_verdict_is_announced(shared_page: Page, class_server):
         page.evaluate("document.getElementById('ndcg-live').textContent = ''")
 
 
+_SAY = """([key, text]) => {
+  const el = Object.assign(document.createElement('div'), {className: 'ndcg-quiet ndcg-say'});
+  Object.assign(el.dataset, {key, say: text});
+  document.body.appendChild(el);
+}"""
+
+#: Records what the live region says from now on; past 50 changes it removes the announcements of
+#: ``key``, which ends a loop (the test then fails on the record instead of freezing the tab).
+_RECORD = """(key) => {
+  const live = document.getElementById('ndcg-live'), said = (window.__liveSaid = []);
+  new MutationObserver(() => {
+    said.push(live.textContent);
+    if (said.length <= 50) return;
+    document.querySelectorAll(`.ndcg-say[data-key="${key}"]`).forEach((e) => e.remove());
+  }).observe(live, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def test_two_announcements_of_one_key_on_the_page_are_said_once(shared_page: Page, class_server):
+    """During a rerun the page holds the last run's announcement beside this run's, one key, two
+    texts ("Show me" after a wrong answer, seen in CI): the live region took them in turn, each
+    change calling the observer again, and the tab froze for good."""
+    url, _store = class_server
+    page = shared_page
+    open_page(page, url, "practice?seed=7&kind=metric&lang=en", ready=".st-key-pr_exercise")
+    page.evaluate(_SAY, ["pr_verdict_test", "Not quite: the last run's verdict"])
+    expect(live_text(page)).to_have_text("Not quite: the last run's verdict")
+    page.evaluate(_RECORD, "pr_verdict_test")
+    page.evaluate(_SAY, ["pr_verdict_test", "The right value is 1.631"])  # the first one stays
+    expect(live_text(page)).to_have_text("The right value is 1.631")
+    page.evaluate(_SAY, ["pr_verdict_test", "A third text is said too"])
+    expect(live_text(page)).to_have_text("A third text is said too")
+    assert page.evaluate("window.__liveSaid") == ["The right value is 1.631", "A third text is said too"]
+
+
 def contrast(a: str, b: str) -> float:
     """WCAG's contrast ratio of two CSS colours given as ``rgb(r, g, b)``."""
 

@@ -59,7 +59,13 @@ _SCRIPT = """<div class="ndcg-quiet"></div><script>
     }
     const said = window.__ndcgSaid || (window.__ndcgSaid = new Map());
     for (const el of document.querySelectorAll('.ndcg-say[data-say]')) {
-      const key = el.dataset.key, text = el.dataset.say, before = said.get(key);
+      // Each element's text is taken once. During a rerun the page can hold two of one key (the
+      // last run's, not yet removed, and this run's): compared only with the key's last text, they
+      // would take turns, each change of the live region calling fix again, with no end.
+      const key = el.dataset.key, text = el.dataset.say;
+      if (el.__ndcgTaken === text) continue;
+      el.__ndcgTaken = text;
+      const before = said.get(key);
       if (before === text) continue;
       said.set(key, text);
       // A number is announced when it changes, not when a page shows it first; a verdict always.
