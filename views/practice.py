@@ -145,10 +145,13 @@ def current_exercise() -> Exercise:
 # ------------------------------------------------------------------ callbacks
 
 
-def _go(number: int) -> None:
+def _step(delta: int) -> None:
+    """Previous (−1) or Next (+1) from the exercise the session is on now, never from the number
+    drawn with the button: a second press can reach the server before the first one's run has
+    drawn the buttons again, and it moves on again."""
     ss = st.session_state
     ss[keys.PR_WARNINGS] = []  # a share link's complaints are retired by the first move
-    ss[keys.PR_NUMBER] = max(1, number)
+    ss[keys.PR_NUMBER] = max(1, ss[keys.PR_NUMBER] + delta)
     if ss[keys.PR_MISSED_MODE] and ss[keys.PR_KIND] == MIXED:
         ss[keys.PR_PICK] = next_kind(ss[keys.PR_PROGRESS], ss[keys.PR_SEED], ss[keys.PR_NUMBER])
     else:
@@ -491,14 +494,12 @@ def render() -> None:
     n1.button(
         pgettext("exercise", "Previous"),  # the previous exercise (Learn's "Previous" is a step)
         key="pr_prev",
-        on_click=_go,
-        args=(e.number - 1,),
+        on_click=_step,
+        args=(-1,),
         disabled=e.number <= 1,
         width="stretch",
     )
-    n2.button(
-        _("Next exercise"), key="pr_next", on_click=_go, args=(e.number + 1,), type="primary", width="stretch"
-    )
+    n2.button(_("Next exercise"), key="pr_next", on_click=_step, args=(1,), type="primary", width="stretch")
     n3.button(_("New set"), key="pr_new", on_click=_new_set, width="stretch", help=_("A new random seed"))
     if token() is None:
         st.caption(

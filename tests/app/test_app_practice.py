@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 import ndcg_core
 from ndcg_core.teaching.practice import KINDS, kind_for, make_exercise
+from views.ui import keys
 from views.ui.markup import md_escape
 
 APP = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "app.py")
@@ -178,6 +179,21 @@ def test_bad_share_link_warns_by_name_and_falls_back():
     assert at.session_state["pr_number"] == 1 and at.session_state["pr_level"] == 1
     at = at.button(key="pr_next").click().run()
     assert not at.warning  # retired by the first move
+
+
+def test_next_and_previous_move_from_where_the_session_is_not_from_where_they_were_drawn():
+    """A second press of Next can reach the server while the first one's run is still drawing,
+    before it drew the buttons again (a double press, a slow hall network; seen in a browser test
+    under load): the press then carried the number of the exercise drawn before, 1 -> 2 -> 2. Here
+    the session is moved to exercise 2 behind the drawn buttons, as the first press leaves it."""
+    at = practice({"seed": "7"})
+    at.session_state[keys.PR_NUMBER] = 2  # the first press's callback ran; the page still shows 1
+    at = at.button(key="pr_next").click().run()
+    ok(at)
+    assert at.session_state[keys.PR_NUMBER] == 3 and at.query_params["ex"] == "3"
+    at.session_state[keys.PR_NUMBER] = 2
+    at = at.button(key="pr_prev").click().run()
+    assert at.session_state[keys.PR_NUMBER] == 1 and "**Exercise 1**" in texts(at)
 
 
 def test_hints_unfold_in_three_levels():
