@@ -471,18 +471,28 @@ def _set_k(k: int) -> None:
     ss[PLAYGROUND.key("k")] = k
 
 
+def _step_k(delta: int) -> None:
+    """k − 1 (``delta`` −1) or k + 1 from the cutoff the controls hold now, never from the k drawn
+    with the button: a second press can reach the server before the first one's run has drawn
+    the buttons again (a clicker pressed twice), and it moves k again."""
+    ss = st.session_state
+    kept = ss[keys.PG_SPEC].k
+    whole = ss.get(PLAYGROUND.key("k_all"), kept is None)
+    k = None if whole else int(ss.get(PLAYGROUND.key("k"), kept))
+    _set_k(k_after(k, len(ss[keys.PG_ITEMS]), delta))
+
+
 def _k_buttons() -> None:
     """k − 1 and k + 1 (keys ↓ and ↑): presenter mode hides the sidebar, where k is set otherwise."""
     n = len(st.session_state[keys.PG_ITEMS])
     k = st.session_state[keys.PG_SPEC].k
     now = n if k is None else k
     about = _("The cutoff k: DCG, IDCG and NDCG count the top k positions.")
-    down, up = k_after(k, n, -1), k_after(k, n, 1)
     st.button(
         "k − 1",
         key="learn_k_down",
-        on_click=_set_k,
-        args=(down,),
+        on_click=_step_k,
+        args=(-1,),
         disabled=now <= 1,
         shortcut="Down",
         help=about,
@@ -490,7 +500,7 @@ def _k_buttons() -> None:
     with st.container(key="learn_k_now", width="content"):
         st.markdown(f"**k = {now}**")
     st.button(
-        "k + 1", key="learn_k_up", on_click=_set_k, args=(up,), disabled=now >= n, shortcut="Up", help=about
+        "k + 1", key="learn_k_up", on_click=_step_k, args=(1,), disabled=now >= n, shortcut="Up", help=about
     )
 
 

@@ -12,6 +12,8 @@ from streamlit.testing.v1 import AppTest
 
 import ndcg_core
 from ndcg_core.teaching.lesson import COLUMN_HELP
+from views.ui import keys
+from views.ui.formula import PLAYGROUND
 
 APP = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "app.py")
 WIKI = [3, 2, 3, 0, 1, 2]
@@ -391,6 +393,20 @@ def test_presenter_changes_k_with_its_own_buttons_and_step_7_names_them():
     assert "**k = 3**" in [m.value for m in at.markdown]
     ok(at.button(key="learn_k_up").click().run())
     assert at.session_state.pg_spec.k == 4
+
+
+def test_presenter_k_buttons_step_from_the_k_the_session_holds():
+    """A second press of k − 1 can reach the server before the first press's run drew the buttons
+    again (a clicker pressed twice): it carried the k drawn before and k went 6 -> 5 -> 5. Here k
+    is moved to 5 behind the drawn buttons, as the first press leaves it."""
+    at = learn({"rel": ",".join(map(str, WIKI)), "discount": "jarvelin", "step": "7", "present": "1"})
+    at.session_state[PLAYGROUND.key("k_all")] = False
+    at.session_state[PLAYGROUND.key("k")] = 5  # the first press's callback ran; the page shows k = 6
+    ok(at.button(key="learn_k_down").click().run())
+    assert at.session_state[keys.PG_SPEC].k == 4 and "**k = 4**" in [m.value for m in at.markdown]
+    at.session_state[PLAYGROUND.key("k")] = 5
+    ok(at.button(key="learn_k_up").click().run())
+    assert at.session_state[keys.PG_SPEC].k == 6
 
 
 def test_presenter_text_never_points_at_controls_it_hides():
