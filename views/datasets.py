@@ -79,10 +79,13 @@ def _load_sample() -> None:
     st.session_state[keys.DS_DATA] = _sample_data()
 
 
-def _remove_run(n: int) -> None:
+def _remove_run(run: tuple[str, str]) -> None:
+    """Remove the run (its name and table key), never "the run at this place": a second press
+    that reaches the server before the first press's run drew the list again would remove the
+    run that moved up into that place."""
     ss = st.session_state
     data = dict(ss[keys.DS_DATA])
-    data["runs"] = [run for i, run in enumerate(data["runs"]) if i != n]
+    data["runs"] = [r for r in data["runs"] if tuple(r) != tuple(run)]
     ss[keys.DS_DATA] = data
     ss.pop(keys.DS_PAIR, None)  # files waiting for room are tried again
 
@@ -398,14 +401,14 @@ def _sources(data: dict) -> None:
         )
         if not _is_sample(data):
             st.markdown(_("**Loaded runs**, judged by {qrels}:").format(qrels=code_span(data["qrels_name"])))
-            for n, (name, _key) in enumerate(data["runs"]):
+            for n, (name, run_key) in enumerate(data["runs"]):
                 c1, c2 = st.columns([0.75, 0.25], vertical_alignment="center")
                 c1.markdown(code_span(_run_label(name)))
                 c2.button(
                     _("Remove"),
                     key=keys.ds_remove(n),
                     on_click=_remove_run,
-                    args=(n,),
+                    args=((name, run_key),),
                     disabled=len(data["runs"]) < 2,
                     width="stretch",
                 )

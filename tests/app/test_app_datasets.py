@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import ndcg_core
+from views.ui import keys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -513,6 +514,20 @@ def test_a_lone_run_waits_for_its_qrels_and_runs_join_up_to_five():
     assert not at.error
     names = [name for name, _ in at.session_state["ds_data"]["runs"]]
     assert names == ["r2.txt", "r3.txt", "r4.txt", "r5.txt", "r6.txt"]
+
+
+def test_remove_pressed_twice_removes_one_run():
+    """A second press of a run's Remove can reach the server before the first press's run drew
+    the list again (a double press): it removed the run that had moved up into that place."""
+    at = datasets()
+    upload(at, "qrels", ("q.txt", QRELS_A))
+    upload(at, "run", *((f"r{n}.txt", RUN_A.replace(b"0.9", f"0.{n}".encode())) for n in (1, 2, 3)))
+    ok(at)
+    data = at.session_state[keys.DS_DATA]
+    assert [name for name, _ in data["runs"]] == ["r1.txt", "r2.txt", "r3.txt"]
+    at.session_state[keys.DS_DATA] = {**data, "runs": data["runs"][1:]}  # the first press's callback ran
+    ok(at.button(key=keys.ds_remove(0)).click().run())  # the second press, on the list drawn before
+    assert [name for name, _ in at.session_state[keys.DS_DATA]["runs"]] == ["r2.txt", "r3.txt"]
 
 
 def test_issue_30_a_large_upload_s_table_comes_a_page_at_a_time():
