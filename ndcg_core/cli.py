@@ -40,7 +40,7 @@ import pandas as pd
 from .compare_runs import compare
 from .dataset import evaluate, read_qrels, read_run, scan
 from .dataset.scoring import DATASET_BASE
-from .dataset.tables import open_decompressed
+from .dataset.sources import DEFAULT_LIMITS, ReadLimits, open_decompressed, parse_size, size_text
 from .dataset.threads import resolve_threads
 from .errors import NDCGError
 from .presets import PRESETS, resolve
@@ -179,12 +179,13 @@ class _Source:
             return len(self.data)
         return os.path.getsize(self.path) if os.path.isfile(self.path) else 0
 
-    def tag(self) -> str | None:
+    def tag(self, limits: ReadLimits = DEFAULT_LIMITS) -> str | None:
         """The run tag of the first TREC line (trec_eval's runid), if the file is a TREC run: read
-        from the file's first lines only, decompressed as the readers decompress it."""
+        from the file's first lines only (each line bounded by ``limits``), decompressed as the
+        readers decompress it."""
         try:
             with open_decompressed(self.open() if self.data is not None else open(self.path, "rb")) as fh:
-                for line in fh:
+                while line := fh.readline(limits.max_line + 1):
                     fields = line.split()
                     if fields:
                         return fields[5].decode("utf-8", "replace") if len(fields) >= 6 else None
@@ -193,9 +194,9 @@ class _Source:
         return None
 
 
-def _load(path: str, stdin: Any) -> _Source:
-    if path == "-":
-        return _Source(path, stdin.read())
+def _load(path: str, stdin: Any, limits: ReadLimits) -> _Source:
+    if path == "-":  # read up to the limit: what is longer is refused by the reader with it
+        return _Source(path, stdin.read(limits.max_bytes + 1))
     try:  # a file that cannot be opened is named now, before any file is read
         with open(path, "rb"):
             pass
@@ -424,6 +425,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--format", choices=FORMATS, default="trec", help="output format (default trec)")
     parser.add_argument(
+        "--max-size",
+        type=_size,
+        default=DEFAULT_LIMITS.max_bytes,
+        metavar="SIZE",
+        help="refuse a file whose content (decompressed) is larger than this, such as 50G "
+        f"(default {size_text(DEFAULT_LIMITS.max_bytes)}: a small .gz can expand to gigabytes)",
+    )
+    parser.add_argument(
+        "--max-line",
+        type=_size,
+        default=DEFAULT_LIMITS.max_line,
+        metavar="SIZE",
+        help=f"refuse a file with a line longer than this (default {size_text(DEFAULT_LIMITS.max_line)})",
+    )
+    parser.add_argument(
         "--threads",
         type=int,
         metavar="N",
@@ -450,11 +466,19 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _labels(sources: list[_Source]) -> list[str]:
+def _size(text: str) -> int:
+    """``--max-size`` and ``--max-line``: a size such as 4G (argparse's message when it is not one)."""
+    try:
+        return parse_size(text)
+    except NDCGError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _labels(sources: list[_Source], limits: ReadLimits) -> list[str]:
     """Each run's runid: its TREC tag when the runs' tags are all there and all differ, else its file."""
     if len(sources) == 1:
-        return [sources[0].tag() or sources[0].name]
-    tags = [s.tag() for s in sources]
+        return [sources[0].tag(limits) or sources[0].name]
+    tags = [s.tag(limits) for s in sources]
     if None not in tags and len(set(tags)) == len(tags):
         return [str(t) for t in tags]
     return [s.name for s in sources]
@@ -589,19 +613,20 @@ def main(argv: Sequence[str] | None = None, *, stdin: Any = None, stdout: TextIO
         parser.error("only one file can be read from standard input ('-')")
     if args.M is not None and args.M < 1:
         parser.error(f"-M must be at least 1, got {args.M}")
+    limits = ReadLimits(args.max_size, args.max_line, "--max-size", "--max-line")
     try:
         threads = resolve_threads(args.threads)
         measures = parse_measures(args.measure or DEFAULT_MEASURES)
         spec = _spec(args.preset, args.c)
-        qrels_source = _load(args.qrels, stdin)
-        sources = [_load(path, stdin) for path in args.runs]
+        qrels_source = _load(args.qrels, stdin, limits)
+        sources = [_load(path, stdin, limits) for path in args.runs]
         if sum(s.size() for s in (qrels_source, *sources)) >= scan.LOAD_BYTES:
             scan.load()  # loading the compiled scanner pays over these files
-        qrels = read_qrels(qrels_source.open(), threads=threads)
-        runs = [read_run(s.open(), threads=threads) for s in sources]
+        qrels = read_qrels(qrels_source.open(), threads=threads, limits=limits)
+        runs = [read_run(s.open(), threads=threads, limits=limits) for s in sources]
         if args.M is not None:
             runs = [_top_documents(run, args.M) for run in runs]
-        labels = _labels(sources)
+        labels = _labels(sources, limits)
         if args.compare:
             if len(runs) < 2:
                 parser.error("--compare needs two runs or more")

@@ -126,6 +126,19 @@ MESSAGES: dict[str, str] = {
     "bad_threads": N_("threads must be a whole number of at least 1 (or None for the default), got {value}"),
     "bad_threads_variable": N_("{name} must be a whole number of at least 1, got {text}"),
     "cut_off": N_("the data ends inside a compressed frame"),
+    "file_too_large": N_("{name} is larger than {limit}, the limit on a file's content ({setting})"),
+    "expands_too_much": N_(
+        "{name} expands to more than {limit} when decompressed, the limit on a file's content "
+        "({setting}): reading stopped after {read} of its {size}, so in all it would expand to about "
+        "{estimate}"
+    ),
+    "line_too_long": N_(
+        "{name}, line {line}: longer than {limit}, the limit on one line ({setting}); a qrels or run "
+        "file has one short line per judgement or result"
+    ),
+    "bad_size": N_("{text} is not a size: write a number of bytes, or one with k, M, G or T (such as 4G)"),
+    "bad_read_limit": N_("{name} must be a whole number of bytes of at least 1, got {value}"),
+    "not_read_limits": N_("limits must be a ReadLimits value (or None for the defaults), got {type}"),
     "bad_compressed": N_("{name}: not a readable {format} file ({reason}): is it complete?"),
     "needs_zstandard": N_(
         "{name} is compressed with Zstandard: reading it needs the zstandard package (pip install zstandard)"
@@ -378,7 +391,15 @@ MESSAGES: dict[str, str] = {
         "NDCG_DATABASE_URL is not a database address the app can use: give one such as "
         "postgresql+psycopg://user:password@host/ndcg, or unset it to use SQLite"
     ),
-    "progress_days": N_("NDCG_PROGRESS_DAYS must be a positive number of days; got {text}"),
+    # ---------------------------------------------------------------- settings (environment variables)
+    "bad_setting": N_("{name} is {text}: expected {accepts}"),
+    "accepts_days": N_("a number of days above 0"),
+    "accepts_megabytes": N_("a number of megabytes above 0"),
+    "accepts_kilobytes": N_("a number of kilobytes above 0"),
+    "accepts_idle_seconds": N_("a number of seconds, or 0 to keep tables until the memory budget drops them"),
+    "accepts_public_url": N_(
+        "the address students open, such as http://192.168.1.20:8501 or https://ndcg.example.org"
+    ),
     "progress_section": N_("unknown progress section {section}: the sections are {sections}"),
     "progress_too_big": N_("the saved {section} progress is over {limit} bytes, so it was not saved"),
     "question_status": N_("status must be one of {allowed}; got {status}"),

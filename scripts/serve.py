@@ -54,6 +54,7 @@ FIRST_PAGE_MODULES = (
     "ndcg_core.teaching.pages",
     "ndcg_core.teaching.playground",
     "ndcg_core.teaching.rendering",
+    "ndcg_core.settings",
 )
 
 
@@ -115,22 +116,22 @@ def addresses_text(args: list[str], interfaces: dict[str, list[str]], public_url
 
 
 def settings_text() -> str:
-    """Empty when ``NDCG_ROOM_HOURS``, ``NDCG_DATA_DIR`` and ``NDCG_DATABASE_URL`` describe a database
-    the app can use; else one warning per problem, in the words the pages use (never the URL's host,
-    port or password). Nothing is sent to a database server: the URL is only parsed."""
-    from ndcg_core.classroom.store import StoreUnusable, connect, database_url, room_hours
+    """Empty when every ``NDCG_`` variable the app reads has a value it accepts
+    (:data:`views.environment.CHECKS`); else one warning per problem, in the words the pages use
+    (never a database URL's host, port or password). Nothing is sent to a database server: its URL
+    is only parsed."""
+    from ndcg_core.classroom.store import StoreUnusable
     from ndcg_core.errors import error_text
+    from views.environment import problems
 
-    problems = []
-    for check in (room_hours, lambda: connect(database_url())[0].dispose()):
-        try:
-            check()
-        except StoreUnusable as err:
-            problems.append(error_text(err))
     return "\n".join(
-        f"Warning: {problem}. Class mode and saved progress will not work until this is fixed; "
-        "the rest of the app does."
-        for problem in problems
+        f"Warning: {error_text(err)}. "
+        + (
+            "Class mode and saved progress will not work until this is fixed; the rest of the app does."
+            if isinstance(err, StoreUnusable)
+            else "The part of the app that uses it says so until this is fixed."
+        )
+        for err in problems()
     )
 
 

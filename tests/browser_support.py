@@ -75,18 +75,25 @@ def wait_until_healthy(
         time.sleep(poll)
 
 
+#: The process id of each running test server, by its URL.
+SERVER_PIDS: dict[str, int] = {}
+
+
 @contextlib.contextmanager
 def streamlit_server(
     timeout: float = 60.0,
     script: str | pathlib.Path | None = None,
     data_dir: str | pathlib.Path | None = None,
+    env: dict[str, str] | None = None,
 ):
     """Serve the app as ``make run`` does (``scripts/serve.py``), or ``streamlit run script`` for any
     other script, on loopback; yield its base URL; stop it by PID.
 
     What the app saves (learners' progress, Class rooms) goes to ``data_dir`` when given (the caller's
     to remove; a test reads the rooms there through ``ndcg_core.classroom.Store``), else to a folder
-    of this server's own, never into the work tree's data/."""
+    of this server's own, never into the work tree's data/. ``env``: more environment variables for
+    the server. :data:`SERVER_PIDS` maps the URL to the server's process id while it runs (a test
+    reads its memory)."""
     port = free_port()
     ours = script is None or pathlib.Path(script).resolve() == ROOT / "app.py"
     launcher = [str(ROOT / "scripts" / "serve.py")] if ours else ["-m", "streamlit", "run", str(script)]
@@ -95,13 +102,16 @@ def streamlit_server(
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     log = open(ROOT / "tests" / f".streamlit-server{'-' + worker if worker else ''}.log", "w")  # noqa: SIM115
     own = None if data_dir is not None else tempfile.mkdtemp(prefix="ndcg-data-")
-    env = {**os.environ, "NDCG_DATA_DIR": str(data_dir or os.environ.get("NDCG_DATA_DIR") or own)}
+    folder = str(data_dir or os.environ.get("NDCG_DATA_DIR") or own)
+    env = {**os.environ, "NDCG_DATA_DIR": folder, **(env or {})}
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
+    SERVER_PIDS[url] = proc.pid
     try:
         wait_until_healthy(url, proc, timeout, 0.2, f"streamlit did not start; see {log.name}")
         yield url
     finally:
+        SERVER_PIDS.pop(url, None)
         proc.terminate()
         try:
             proc.wait(10)

@@ -14,15 +14,18 @@ loaded until every uploaded file can be read and scored.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
 
 from ndcg_core import Spec, aggregate, evaluate
+from ndcg_core.dataset.sources import LIMIT_CODES
 from ndcg_core.errors import NDCGError
 from ndcg_core.i18n import N_, _
 from ndcg_core.teaching.drilldown import query_state
+from ndcg_core.teaching.export import table_csv
 from ndcg_core.teaching.figures import ndcg_histogram
 from ndcg_core.teaching.formula import latex_number, number
 from ndcg_core.variants import choice_label
@@ -150,7 +153,8 @@ def _read(kind: str, upload) -> tuple[str, str | None, tuple | None]:
         return upload.name, load(kind, data, upload.name), None
     except ValueError as err:
         other = "run" if kind == "qrels" else "qrels"
-        if read_as(other, data, upload.name):
+        # a file over the limits is over them as the other kind too: not read (and refused) again
+        if getattr(err, "code", None) not in LIMIT_CODES and read_as(other, data, upload.name):
             return upload.name, None, ("looks_like", other)
         return upload.name, None, ("error", _detached(err))
 
@@ -512,6 +516,17 @@ def _one_run_section(data: dict, run_name: str, per_query: pd.DataFrame, spec: S
                 "n_retrieved": st.column_config.NumberColumn(_("Retrieved")),
                 "n_relevant": st.column_config.NumberColumn(_("Relevant")),
             },
+        )
+        # The table's own toolbar has no download (.streamlit/config.toml, disableDataExport: its CSV
+        # left ids such as =HYPERLINK(...) live for a spreadsheet); this one escapes them, whole.
+        st.download_button(
+            _("Every query (CSV)"),
+            data=functools.partial(table_csv, per_query[list(table.columns)], exact=True),
+            file_name="ndcg-per-query.csv",
+            mime="text/csv",
+            key="ds_csv",
+            on_click="ignore",
+            icon=":material/download:",
         )
         rows = event.selection.rows if event is not None else []
         if rows and rows[0] < len(page):

@@ -13,8 +13,11 @@ bounded in bytes, share the work:
   TREC run packs to about 10 MB), from which a dropped table is parsed again when needed
   (about a second for a 1M-row run).
 
-A session whose file was dropped from both is told to upload it again. Parsing runs one file
-at a time per process (a classroom uploading at once queues instead of multiplying the
+A session whose file was dropped from both is told to upload it again. An uploaded file may hold at
+most ``NDCG_MAX_CONTENT_MB`` once decompressed (default ten times the upload limit) and no line
+longer than ``NDCG_MAX_LINE_KB`` (default 1000): the reader stops at once past either
+(:mod:`ndcg_core.dataset.sources`), so a small compressed file cannot fill the server's memory.
+Parsing runs one file at a time per process (a classroom uploading at once queues instead of multiplying the
 parser's peak memory), and the bundled sample is parsed once per process.
 
 The stores are module-level values (:func:`per_process`), not ``st.cache_resource``: Streamlit
@@ -29,7 +32,6 @@ import contextlib
 import ctypes
 import hashlib
 import io
-import os
 import pathlib
 import threading
 import time
@@ -43,7 +45,10 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core
+from ndcg_core.dataset.sources import ReadLimits
+from ndcg_core.errors import Message
 from ndcg_core.i18n import N_
+from ndcg_core.settings import Setting, non_negative_number, positive_number
 
 # Arrow's default pool (mimalloc) can keep freed pages in per-thread heaps, and Streamlit runs
 # each session's script on its own thread; the system allocator's freed memory goes back to the
@@ -141,8 +146,28 @@ class TableStore:
         return len(self._items)
 
 
-def _budget(variable: str, default_mb: float) -> int:
-    return int(float(os.environ.get(variable, default_mb)) * 1e6)
+DATA_CACHE_MB = Setting("NDCG_DATA_CACHE_MB", "160", Message("accepts_megabytes"), positive_number)
+SOURCE_CACHE_MB = Setting("NDCG_SOURCE_CACHE_MB", "160", Message("accepts_megabytes"), positive_number)
+DATA_IDLE_S = Setting("NDCG_DATA_IDLE_S", "180", Message("accepts_idle_seconds"), non_negative_number)
+#: The most content an uploaded file may hold once decompressed; default 10 times the upload limit
+#: (Streamlit's ``server.maxUploadSize``, in MB): a 2.4 MB gzip of one repeated line holds 1 GB.
+MAX_CONTENT_MB = Setting("NDCG_MAX_CONTENT_MB", None, Message("accepts_megabytes"), positive_number)
+#: The longest line an uploaded file may have (a TREC or CSV line is tens of bytes).
+MAX_LINE_KB = Setting("NDCG_MAX_LINE_KB", "1000", Message("accepts_kilobytes"), positive_number)
+
+
+def read_limits() -> ReadLimits:
+    """What one uploaded file may hold (``NDCG_MAX_CONTENT_MB``, ``NDCG_MAX_LINE_KB``): past either
+    limit the reader stops at once, and the message names the setting."""
+    content_mb = MAX_CONTENT_MB.read()
+    if content_mb is None:
+        content_mb = 10 * float(st.get_option("server.maxUploadSize"))
+    return ReadLimits(
+        max_bytes=max(1, int(content_mb * 1e6)),
+        max_line=max(1, int(MAX_LINE_KB.read() * 1e3)),
+        max_bytes_setting=MAX_CONTENT_MB.name,
+        max_line_setting=MAX_LINE_KB.name,
+    )
 
 
 def _drop_idle_forever(store: weakref.ref[TableStore], idle_seconds: float) -> None:
@@ -188,8 +213,8 @@ def table_store() -> TableStore:
     Nothing else would drop them once the tabs that used them close: the store's LRU bound
     evicts only when a new table comes in.
     """
-    store = TableStore(_budget("NDCG_DATA_CACHE_MB", 160))
-    idle_seconds = float(os.environ.get("NDCG_DATA_IDLE_S", 180))
+    store = TableStore(int(DATA_CACHE_MB.read() * 1e6))
+    idle_seconds = DATA_IDLE_S.read()
     if idle_seconds > 0:
         sweeper = threading.Thread(
             target=_drop_idle_forever, args=(weakref.ref(store), idle_seconds), daemon=True
@@ -201,7 +226,7 @@ def table_store() -> TableStore:
 @per_process
 def source_store() -> TableStore:
     """The process's uploaded files, compressed: a dropped table is parsed again from here."""
-    return TableStore(_budget("NDCG_SOURCE_CACHE_MB", 160), size=len)
+    return TableStore(int(SOURCE_CACHE_MB.read() * 1e6), size=len)
 
 
 @per_process
@@ -244,7 +269,7 @@ def _parse(kind: str, data: bytes | memoryview, name: str) -> pd.DataFrame:
     source.name = name  # messages name the file
     reader = ndcg_core.read_qrels if kind == "qrels" else ndcg_core.read_run
     try:
-        return reader(source)
+        return reader(source, limits=read_limits())
     finally:
         del source
         release_memory()  # the parse's buffers (the file's text, the parser's chunks)

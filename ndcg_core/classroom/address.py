@@ -15,6 +15,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
+from ..errors import Message
+from ..settings import Setting, web_address
+
+#: The address students reach, when the deployment says it (the join link and QR carry it).
+PUBLIC_URL = Setting("NDCG_PUBLIC_URL", None, Message("accepts_public_url"), web_address)
+
 #: Host names that always mean "this machine" (besides any address in 127.0.0.0/8 and ::1).
 LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"})
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -35,12 +34,14 @@ from typing import Any
 from sqlalchemy import Column, DateTime, Integer, String, Table, Text, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..errors import NDCGError
+from ..errors import Message, NDCGError
+from ..settings import Setting, positive_number
 from ..teaching.pages import LEARNER_TOKEN
-from .database import _utcnow, connect, database_url, metadata
+from .database import StoreUnusable, _utcnow, connect, database_url, metadata
 
 __all__ = [
     "MAX_BYTES",
+    "PROGRESS_DAYS",
     "SECTIONS",
     "ProgressStore",
     "Saved",
@@ -80,13 +81,15 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+#: How long an unused learner is kept, in days.
+PROGRESS_DAYS = Setting("NDCG_PROGRESS_DAYS", "180", Message("accepts_days"), positive_number, StoreUnusable)
+
+
 def progress_days() -> float:
-    """How long an unused learner is kept, in days: ``NDCG_PROGRESS_DAYS`` (default 180)."""
-    text = os.environ.get("NDCG_PROGRESS_DAYS") or "180"
-    days = float(text)
-    if not days > 0:
-        raise NDCGError("progress_days", text=repr(text))
-    return days
+    """How long an unused learner is kept, in days: ``NDCG_PROGRESS_DAYS`` (default 180); a value
+    that is not a number above 0 is a :class:`~.database.StoreUnusable` naming the variable (code
+    ``bad_setting``), which the pages say in words."""
+    return PROGRESS_DAYS.read()
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,9 @@ in qrels, text after a run's tag ignored) and CSV/TSV tables with a header.
 
 from __future__ import annotations
 
-import bz2
 import csv
 import functools
-import gzip
 import io
-import lzma
 import math
 import mmap
 import os
@@ -24,6 +21,7 @@ import pandas as pd
 
 from ..errors import Message, NDCGError
 from .scan import read_plain
+from .sources import DEFAULT_LIMITS, ReadLimits, check_lines, check_size, compression_of, decompress
 from .threads import resolve_threads
 
 _ALIASES: dict[str, tuple[str, ...]] = {
@@ -112,23 +110,33 @@ def _check_ids(frame: pd.DataFrame, table: str) -> None:
             )
 
 
-def _read_source(source: Any) -> tuple[str | bytes | mmap.mmap, str]:
+def _read_source(source: Any, limits: ReadLimits) -> tuple[str | bytes | bytearray | mmap.mmap, str]:
     """The whole content of a path, bytes or a file-like object, and a name for messages.
 
     Bytes come back decompressed and, when they are all ASCII (which is UTF-8 as it stands), as
     bytes: the fast reader parses them without a decoded copy. Any other bytes are decoded here,
     so a file that is not UTF-8 is an error naming its first bad byte whichever reader reads it.
     A large plain ASCII file named by its path comes back memory-mapped (see :func:`_map_file`):
-    read like bytes, without a copy.
+    read like bytes, without a copy. Nothing larger than ``limits`` allows is read: a file is
+    refused by its size before it is read, a compressed one as soon as its content passes the
+    limit, and any with a line that is too long (:mod:`.sources`).
     """
     if isinstance(source, (str, os.PathLike)):
         name = os.fspath(source)
         try:
             with open(name, "rb") as fh:
+                size = _file_size(fh)
+                if size is not None:
+                    check_size(size, name, limits)
                 mapped = _map_file(fh)
                 if mapped is not None:
+                    try:
+                        check_lines(mapped, name, limits)
+                    except NDCGError:
+                        mapped.close()
+                        raise
                     return mapped, name
-                raw = fh.read()
+                raw = fh.read(limits.max_bytes + 1)
         except OSError as err:
             raise NDCGError("cannot_read", name=repr(name), reason=err.strerror or err) from None
     elif isinstance(source, (bytes, bytearray, memoryview)):
@@ -137,17 +145,32 @@ def _read_source(source: Any) -> tuple[str | bytes | mmap.mmap, str]:
         name = getattr(source, "name", None) or Message("the_uploaded_file")
         if hasattr(source, "seek"):
             source.seek(0)
-        raw = source.read()
+        raw = source.read(limits.max_bytes + 1)
     else:
         raise NDCGError("not_a_file", type=type(source).__name__)
-    if isinstance(raw, (bytes, bytearray, memoryview)):
-        raw = decompress(bytes(raw), name)
+    check_size(len(raw), name, limits)
+    if isinstance(raw, (bytes, bytearray)):
+        if compression_of(raw) is not None:
+            raw = decompress(raw, name, limits)
+        else:
+            check_lines(raw, name, limits)
         if not raw.isascii():  # a BOM is not ASCII either: decoded (and dropped) here
             try:
                 raw = raw.decode("utf-8-sig")
             except UnicodeDecodeError as err:
                 raise NDCGError("not_utf8", name=name, byte=err.start) from None
+    else:
+        check_lines(raw, name, limits)
     return raw, (name if isinstance(name, str) else str(name))
+
+
+def _file_size(fh: Any) -> int | None:
+    """The size of a regular file, or None (a pipe, a device: read up to the limit instead)."""
+    try:
+        status = os.fstat(fh.fileno())
+    except (OSError, AttributeError, io.UnsupportedOperation):
+        return None
+    return status.st_size if stat.S_ISREG(status.st_mode) else None
 
 
 def _map_file(fh: Any) -> mmap.mmap | None:
@@ -178,119 +201,6 @@ def _map_file(fh: Any) -> mmap.mmap | None:
         mapped.close()  # not ASCII (UTF-8, a BOM, or not text): read, decoded and checked as before
         return None
     return mapped
-
-
-#: Compressed formats the readers open by their first bytes (never by the file's name).
-COMPRESSIONS: dict[str, str] = {
-    "gzip": ".gz: gzip (the standard library)",
-    "bzip2": ".bz2: bzip2 (the standard library)",
-    "xz": ".xz: xz / LZMA (the standard library)",
-    "zstd": ".zst: Zstandard (the zstandard package, in the app's extra; or Python 3.14's compression.zstd)",
-}
-
-
-def compression_of(raw: bytes) -> str | None:
-    """The compressed format whose magic bytes ``raw`` starts with (a key of :data:`COMPRESSIONS`), or None.
-
-    None of these openings is UTF-8 text but bzip2's ``BZh``, so for bzip2 the block signature
-    after the level digit is checked too: a text file starting with "BZh" stays text.
-
-    >>> import gzip
-    >>> compression_of(gzip.compress(b"q1 0 d1 1\\n")), compression_of(b"BZh1 0 d1 1\\n")
-    ('gzip', None)
-    """
-    if raw[:2] == b"\x1f\x8b":
-        return "gzip"
-    if raw[:6] == b"\xfd7zXZ\x00":
-        return "xz"
-    if raw[:4] == b"\x28\xb5\x2f\xfd":
-        return "zstd"
-    if raw[:3] == b"BZh" and raw[3:4].isdigit() and raw[4:10] in (b"1AY&SY", b"\x17rE8P\x90"):
-        return "bzip2"
-    return None
-
-
-def decompress(raw: bytes, name: str = "") -> bytes:
-    """``raw`` decompressed if its first bytes say it is compressed (see :func:`compression_of`), else as is.
-
-    A damaged or cut-off file is a coded error naming it; Zstandard without a module to read it
-    says which package to install.
-    """
-    fmt = compression_of(raw)
-    if fmt is None:
-        return raw
-    try:
-        if fmt == "gzip":
-            return gzip.decompress(raw)
-        if fmt == "bzip2":
-            return bz2.decompress(raw)
-        if fmt == "xz":
-            return lzma.decompress(raw)
-        return _zstd_decompress(raw, name)
-    except NDCGError:
-        raise
-    except (OSError, EOFError, ValueError, lzma.LZMAError) as err:  # gzip's, zlib's, bz2's, lzma's errors
-        raise NDCGError("bad_compressed", name=name, format=fmt, reason=err) from None
-
-
-def open_decompressed(fh: Any) -> Any:
-    """A binary file reading ``fh`` (a seekable binary file) decompressed as it goes when its first
-    bytes say it is compressed (see :func:`compression_of`), else ``fh`` itself; closing it closes
-    ``fh``. For a file's first lines without decompressing all of it.
-
-    >>> import gzip, io
-    >>> open_decompressed(io.BytesIO(gzip.compress(b"q1 Q0 d1 1 2.5 tag\\n"))).readline()
-    b'q1 Q0 d1 1 2.5 tag\\n'
-    """
-    fmt = compression_of(fh.read(10))
-    fh.seek(0)
-    if fmt == "gzip":
-        return gzip.GzipFile(fileobj=fh)
-    if fmt == "bzip2":
-        return bz2.BZ2File(fh)
-    if fmt == "xz":
-        return lzma.LZMAFile(fh)
-    if fmt == "zstd":
-        zstd = _zstd_module(getattr(fh, "name", ""))
-        if zstd.__name__ == "compression.zstd":
-            return zstd.ZstdFile(fh)
-        return io.BufferedReader(zstd.ZstdDecompressor().stream_reader(fh, closefd=True))
-    return fh
-
-
-def _zstd_module(name: str) -> Any:
-    """Python 3.14's ``compression.zstd``, else the ``zstandard`` package; without either, a coded
-    error naming the file and the package to install."""
-    try:
-        from compression import zstd  # Python 3.14 and later
-
-        return zstd
-    except ImportError:
-        pass
-    try:
-        import zstandard
-    except ImportError:
-        raise NDCGError("needs_zstandard", name=name) from None
-    return zstandard
-
-
-def _zstd_decompress(raw: bytes, name: str) -> bytes:
-    zstandard = _zstd_module(name)
-    if zstandard.__name__ == "compression.zstd":
-        return zstandard.decompress(raw)
-    # frame by frame: frames without a content size (streamed) and several frames one after another;
-    # a frame cut off before its end is an error (a stream reader would quietly stop there)
-    unzip, parts, rest = zstandard.ZstdDecompressor(), [], raw
-    try:
-        while rest:
-            frame = unzip.decompressobj()
-            parts.append(frame.decompress(rest))
-            if not frame.eof:
-                raise NDCGError("bad_compressed", name=name, format="zstd", reason=Message("cut_off"))
-            rest = frame.unused_data
-    except zstandard.ZstdError as err:
-        raise NDCGError("bad_compressed", name=name, format="zstd", reason=err) from None
-    return b"".join(parts)
 
 
 #: Files longer than this (characters) try Arrow's CSV reader first (see _read_trec_fast); shorter
@@ -473,10 +383,16 @@ def _ascii(content: str | bytes | mmap.mmap) -> str:
     return content if isinstance(content, str) else bytes(content).decode("ascii")
 
 
-def _read_table(source: Any, kind: str, threads: int | None = None) -> pd.DataFrame:
+def _read_table(
+    source: Any, kind: str, threads: int | None = None, limits: ReadLimits | None = None
+) -> pd.DataFrame:
     expected = _QRELS_COLUMNS if kind == "qrels" else _RUN_COLUMNS
     value_col = expected[2]
-    content, name = _read_source(source)
+    if limits is None:
+        limits = DEFAULT_LIMITS
+    elif not isinstance(limits, ReadLimits):
+        raise NDCGError("not_read_limits", type=type(limits).__name__)
+    content, name = _read_source(source, limits)
     # A large file of ASCII bytes stays bytes for the fast reader: decoded only if the strict
     # reader reads it (FAST_READ_CHARS: a small file goes to the strict reader anyway).
     text = content if isinstance(content, str) or len(content) > FAST_READ_CHARS else _ascii(content)
@@ -593,7 +509,7 @@ def _read_table(source: Any, kind: str, threads: int | None = None) -> pd.DataFr
     return out
 
 
-def read_qrels(source: Any, *, threads: int | None = None) -> pd.DataFrame:
+def read_qrels(source: Any, *, threads: int | None = None, limits: ReadLimits | None = None) -> pd.DataFrame:
     """Read relevance judgements from a TREC qrels file or a CSV/TSV table.
 
     Parameters
@@ -615,6 +531,11 @@ def read_qrels(source: Any, *, threads: int | None = None) -> pd.DataFrame:
         calling thread. Default: the ``NDCG_THREADS`` environment variable,
         else up to 2. Without pyarrow (the engine alone) files are read on one
         thread. The table read does not depend on it.
+    limits : ReadLimits, optional
+        The most the file may hold: its content (decompressed) and its longest line
+        (:class:`~ndcg_core.dataset.sources.ReadLimits`; default 4 GB and 1 MB). Past either,
+        reading stops at once with an error naming the file, the line or the size, and the
+        limit: a small compressed file can expand to gigabytes.
 
     Returns
     -------
@@ -626,7 +547,7 @@ def read_qrels(source: Any, *, threads: int | None = None) -> pd.DataFrame:
     Raises
     ------
     ValueError
-        An empty file, an unrecognised delimiter, missing columns (listing
+        A file over ``limits``, an empty file, an unrecognised delimiter, missing columns (listing
         those found and those expected), or a grade that is not a number
         (naming its line).
 
@@ -638,17 +559,17 @@ def read_qrels(source: Any, *, threads: int | None = None) -> pd.DataFrame:
     0     1    q1  d1        2.0
     1     2    q1  d2        0.0
     """
-    return _read_table(source, "qrels", threads)
+    return _read_table(source, "qrels", threads, limits)
 
 
-def read_run(source: Any, *, threads: int | None = None) -> pd.DataFrame:
+def read_run(source: Any, *, threads: int | None = None, limits: ReadLimits | None = None) -> pd.DataFrame:
     """Read a ranked run from a TREC run file or a CSV/TSV table.
 
     TREC format: ``query Q0 doc rank score tag`` separated by whitespace
     (the rank column is ignored: the score decides the order). Tables with a
     header are read as in :func:`read_qrels`, with ``score`` (aliases
     ``sim``, ``similarity``, ``prediction``) instead of a grade. Sources and
-    compressed files (gzip, bzip2, xz, Zstandard) and ``threads`` as in
+    compressed files (gzip, bzip2, xz, Zstandard), ``threads`` and ``limits`` as in
     :func:`read_qrels`.
 
     Returns
@@ -664,4 +585,4 @@ def read_run(source: Any, *, threads: int | None = None) -> pd.DataFrame:
     0     2    q1  d1   0.50
     1     3    q1  d2   0.25
     """
-    return _read_table(source, "run", threads)
+    return _read_table(source, "run", threads, limits)

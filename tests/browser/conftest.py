@@ -60,7 +60,9 @@ def class_server(tmp_path_factory):
     rooms are made, run and read through the store (``browser_support.open_question``) without
     clicking, and what a page stored can be checked."""
     data = tmp_path_factory.mktemp("ndcg-data")
-    with streamlit_server(data_dir=data) as url:
+    # Uploads may hold 50 MB once decompressed (the deployment's default is 2,000 MB): a test's small
+    # gzip that expands past it costs the shared server 50 MB, not gigabytes.
+    with streamlit_server(data_dir=data, env={"NDCG_MAX_CONTENT_MB": "50"}) as url:
         store = Store(f"sqlite:///{data / 'classroom.sqlite3'}")
         yield url, store
         store.dispose()

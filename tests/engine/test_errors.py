@@ -37,9 +37,11 @@ from ndcg_core import (
     to_grades,
 )
 from ndcg_core.cli import parse_measures
+from ndcg_core.dataset.sources import ReadLimits, parse_size
 from ndcg_core.errors import MESSAGES, Message, NDCGError, error_text
 from ndcg_core.i18n import _, set_language
 from ndcg_core.presets import get_preset
+from ndcg_core.settings import Setting, positive_number
 from ndcg_core.variants import MAX_URL_K, check_k, check_log_base, parse_gain_table
 
 
@@ -325,6 +327,16 @@ ENGINE_PATHS = [
     ("bad_compressed", lambda: _read("qrels", gzip.compress(b"q1 0 d1 1\n")[:-4])),
     ("cut_off", lambda: _read("qrels", _zstd(b"q1 0 d1 1\n" * 100)[:-4])),
     ("needs_zstandard", lambda: _read_zstd_without_a_module(b"q1 0 d1 1\n")),
+    ("file_too_large", lambda: ndcg_core.read_qrels(b"q1 0 d1 1\n" * 20, limits=ReadLimits(max_bytes=100))),
+    (
+        "expands_too_much",
+        lambda: ndcg_core.read_qrels(gzip.compress(b"q1 0 d1 1\n" * 20), limits=ReadLimits(max_bytes=100)),
+    ),
+    ("line_too_long", lambda: ndcg_core.read_qrels(b"q1 0 d1 1\n" * 2, limits=ReadLimits(max_line=5))),
+    ("bad_read_limit", lambda: ReadLimits(max_line=0)),
+    ("not_read_limits", lambda: ndcg_core.read_qrels(b"q1 0 d1 1\n", limits={"max_line": 5})),
+    ("bad_size", lambda: parse_size("4 gigabytes")),
+    ("bad_setting", lambda: Setting("NDCG_X", "0", Message("accepts_days"), positive_number).read({})),
     ("qrels_fields", lambda: _read("qrels", b"q1 0 my doc 1\n")),
     ("not_trec_qrels", lambda: _read("qrels", b"q1 0 d1 1\nq1 0 d 2 1\n")),
     ("too_few_fields", lambda: _read("run", b"q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.4\n")),

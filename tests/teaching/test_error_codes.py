@@ -122,7 +122,7 @@ TEACHING_PATHS = [
     ("link_not_decodable", lambda: warnings_of({"state": "!!"})[0]),
     ("link_without_params", lambda: warnings_of({"state": encode_compact({"state": "x"})})[0]),
     ("link_too_large", lambda: warnings_of({"state": encode_compact({"rel": "1," * 600_000})})[0]),
-    ("link_too_many_items", lambda: warnings_of({"rel": "1," * 100_001})[0]),
+    ("link_too_many_items", lambda: warnings_of({"rel": "1," * 5_001})[0]),
     ("labels_for_grades", lambda: warnings_of({"rel": "3,2,1", "labels": "A,B"})[0]),
     ("scores_for_grades", lambda: warnings_of({"rel": "3,2,1", "scores": "0.5"})[0]),
     ("order_as_given", lambda: warnings_of({"rel": "3,2,1", "scores": "0.5"})[0]),
@@ -276,8 +276,10 @@ def test_class_mode_settings_raise_their_codes(monkeypatch, tmp_path):
     assert raised(room_hours).code == "room_hours"
     assert raised(lambda: _status(tmp_path)).code == "question_status"
     assert raised(lambda: _countdown(tmp_path)).code == "class_countdown"
-    monkeypatch.setenv("NDCG_PROGRESS_DAYS", "0")
-    assert raised(progress_days).code == "progress_days"
+    for bad in ("0", "abc", "inf"):
+        monkeypatch.setenv("NDCG_PROGRESS_DAYS", bad)
+        err = raised(progress_days)
+        assert (err.code, err.values["name"]) == ("bad_setting", "NDCG_PROGRESS_DAYS")
     monkeypatch.setenv("NDCG_ROOM_HOURS", "abc")
     assert raised(room_hours).code == "room_hours"
     monkeypatch.setenv("NDCG_ROOM_HOURS", "1e12")
@@ -303,6 +305,8 @@ def test_an_unwritable_data_folder_raises_its_code(monkeypatch, tmp_path):
 #: each in Chinese); a lesson step the presenter could not send to its room
 #: (tests/app/test_app_learn_room.py).
 PAGE_CODES = {"grade_without_gain", "class_formula", "entry_not_finite", "class_lesson_not_sent"}
+#: What the Data sets page's settings accept (tests/app/test_app_hardening.py sets each wrong).
+PAGE_CODES |= {"accepts_megabytes", "accepts_kilobytes", "accepts_idle_seconds"}
 
 
 def test_every_code_the_teaching_layer_uses_has_a_real_path():
@@ -314,7 +318,9 @@ def test_every_code_the_teaching_layer_uses_has_a_real_path():
         "database_url_unusable",
         "question_status",
         "class_countdown",
-        "progress_days",
+        "bad_setting",
+        "accepts_days",
+        "accepts_public_url",  # NDCG_PUBLIC_URL: tests/app/test_app_hardening.py
         "trusted_proxies",
     }
     covered |= {"progress_section", "progress_too_big"}  # tests/teaching/test_progress_store.py
