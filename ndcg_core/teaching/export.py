@@ -163,18 +163,23 @@ def table_html(
     return f'<table class="{css_class}">{top}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
-def table_csv(frame: pd.DataFrame) -> str:
-    """CSV with a header row, numbers as on screen, formula-like text escaped (:mod:`ndcg_core.csvcells`).
+def table_csv(frame: pd.DataFrame, *, exact: bool = False) -> str:
+    """CSV with a header row, numbers as on screen (``exact``: at full precision), formula-like text
+    escaped (:mod:`ndcg_core.csvcells`).
 
-    >>> print(table_csv(pd.DataFrame({"Item": ["=1+1", "-2+3"], "Gain": [-2.5, 1.0]})), end="")
+    >>> print(table_csv(pd.DataFrame({"Item": ["=1+1", "-2+3"], "Gain": [-2.5, 1 / 3]})), end="")
     Item,Gain
     '=1+1,-2.5
-    '-2+3,1
+    '-2+3,0.333
+    >>> print(table_csv(pd.DataFrame({"Item": ["@q"], "Gain": [1 / 3]}), exact=True), end="")
+    Item,Gain
+    '@q,0.3333333333333333
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(csv_row(str(c) for c in frame.columns))
-    writer.writerows(csv_row(row) for row in shown_values(frame))
+    rows = frame.itertuples(index=False, name=None) if exact else shown_values(frame)
+    writer.writerows(csv_row(row) for row in rows)
     return out.getvalue()
 
 

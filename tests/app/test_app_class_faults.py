@@ -196,3 +196,49 @@ def test_a_students_waiting_screen_says_the_database_cannot_be_reached(monkeypat
     assert any("this part updates by itself" in w.value for w in phone.warning), [
         w.value for w in phone.warning
     ]
+
+
+def test_the_projector_screen_says_the_database_cannot_be_reached(monkeypatch):
+    """Issue 37: while PostgreSQL was down, the projector screen showed OperationalError's traceback
+    (host, port, 15 frames of paths) beside the QR code."""
+    at, _code, _key = lecturer_with_open_question()
+    at.query_params["present"] = "1"
+    at.run()
+    no_traceback(at)
+    monkeypatch.setattr(Store, "summary", outage)  # the screen's live part asks for it
+    at.run()
+    no_traceback(at)
+    assert any("this part updates by itself" in w.value for w in at.warning), [w.value for w in at.warning]
+
+
+def test_any_other_failure_of_a_live_part_is_one_sentence(monkeypatch):
+    at, _code, _key = lecturer_with_open_question()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError('File "/srv/app/x.py", line 1: something unforeseen at 10.0.0.5:5432')
+
+    monkeypatch.setattr(Store, "summary", broken)
+    at.run()
+    no_traceback(at)
+    assert "10.0.0.5" not in everything(at)
+    assert any("could not be drawn just now" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert "cl_close" in {b.key for b in at.button}  # the rest of the page stands
+
+
+def test_every_live_part_of_class_mode_goes_through_the_one_guard():
+    """No fragment is made with st.fragment directly in Class mode's views: each is a live_part,
+    whose guard turns any failure into a sentence (views/room/common.py)."""
+    import ast
+
+    room = Path(__file__).resolve().parents[2] / "views" / "room"
+    direct = []
+    for path in sorted(room.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        functions = [f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == "fragment":
+                around = [f for f in functions if f.lineno <= node.lineno <= f.end_lineno]
+                innermost = max(around, key=lambda f: f.lineno).name if around else None
+                if (path.name, innermost) != ("common.py", "wrap"):
+                    direct.append(f"{path.name}:{node.lineno}")
+    assert direct == []

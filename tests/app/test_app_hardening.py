@@ -397,3 +397,96 @@ def test_item9_the_data_store_sets_glibcs_malloc_for_a_server_that_gives_memory_
         monkeypatch.undo()
         importlib.reload(datastore)
     assert sorted(calls) == [(-8, 2), (-3, 128 * 1024)]
+
+
+def test_issue37_a_gzip_bomb_upload_stops_at_the_content_limit_with_a_message_naming_it(monkeypatch):
+    """A small gzip that expands past NDCG_MAX_CONTENT_MB: the page names the file, the limit and
+    the setting, is not read a second time as the other kind, and the previous data set stays."""
+    import gzip
+
+    from views import datastore
+
+    monkeypatch.setenv("NDCG_MAX_CONTENT_MB", "2")
+    reads = []
+    real = datastore._parse
+    monkeypatch.setattr(datastore, "_parse", lambda *a: reads.append(a[0]) or real(*a))
+    at = datasets_page()
+    sample_mean = mean_shown(at)
+    bomb = gzip.compress(b"q1 Q0 d1 1 1.0 t\n" * 65_536) * 8  # 8.9 MB of lines in 14 kB
+    upload(at, "run", "bomb.gz", bomb)
+    ok(at)
+    errors = [e.value.replace("`", "").replace("\\", "") for e in at.error]
+    said = next(e for e in errors if "bomb.gz" in e)
+    assert "expands to more than 2 MB" in said and "NDCG_MAX_CONTENT_MB" in said, said
+    assert reads == ["run"]  # not tried as qrels too
+    assert mean_shown(at) == sample_mean
+
+
+def test_issue37_bad_settings_are_said_naming_the_variable_and_what_it_accepts(monkeypatch, tmp_path):
+    """NDCG_PROGRESS_DAYS=abc gave a traceback at start and on every Practice answer;
+    NDCG_DATA_CACHE_MB=abc was taken silently. Every variable the app reads is checked at once."""
+    from ndcg_core.errors import error_text
+    from views import environment
+
+    monkeypatch.setenv("NDCG_DATA_DIR", str(tmp_path))
+    assert environment.problems() == []
+    for name in environment.CHECKS:
+        if name in ("NDCG_DATA_DIR", "NDCG_DATABASE_URL"):
+            continue  # a file or a URL: tests/app/test_serve.py
+        monkeypatch.setenv(name, "abc")
+        found = [error_text(err) for err in environment.problems()]
+        assert len(found) == 1 and found[0].startswith(name), (name, found)
+        monkeypatch.delenv(name)
+    # every NDCG_ variable the app's code reads is checked, and documented
+    root = ROOT
+    read = set()
+    for folder in ("ndcg_core", "views", "scripts"):
+        for path in (root / folder).rglob("*.py"):
+            read |= set(re.findall(r"\b(NDCG_[A-Z_]+)\b", path.read_text()))
+    read |= {"NDCG_THREADS"}  # named through THREADS_VARIABLE
+    tests_only = {"NDCG_CHROMIUM", "NDCG_PG_BIN", "NDCG_NGINX"}  # the screenshot script's and the tests'
+    assert read - tests_only - set(environment.CHECKS) == set()
+    documented = (root / "docs" / "deployment.md").read_text()
+    assert [name for name in environment.CHECKS if f"`{name}`" not in documented] == []
+
+
+def test_issue37_an_uncaught_failure_anywhere_shows_no_traceback_path_or_address(monkeypatch):
+    """The last guard (.streamlit/config.toml, showErrorDetails): a fault no part of the app caught
+    (here, in the Playground's step tables) shows one generic sentence, not the exception's type,
+    message or traceback."""
+    from ndcg_core import explanation
+
+    def broken(*args, **kwargs):
+        raise RuntimeError('File "/srv/app/secret.py", line 1: db.internal:5432 refused')
+
+    monkeypatch.setattr(explanation, "explain", broken)
+    monkeypatch.setattr("ndcg_core.explain", broken)
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert at.exception, "the fault was expected to reach Streamlit"
+    for shown_error in at.exception:
+        assert shown_error.stack_trace == []
+        for leak in ("secret.py", "db.internal", "5432", "RuntimeError", "Traceback"):
+            assert leak not in shown_error.message
+
+
+def test_issue37_tables_offer_no_unescaped_export_and_the_data_sets_page_its_own_escaped_csv():
+    """Streamlit's table toolbar downloaded cells as they are (=HYPERLINK(...) live in a spreadsheet):
+    it is off app-wide, and the per-query table has the app's own CSV, escaped as every CSV the app
+    writes (ndcg_core.teaching.export.table_csv)."""
+    import streamlit.config
+
+    from ndcg_core.teaching.export import table_csv
+
+    at = upload(
+        upload(datasets_page(), "qrels", "q.txt", b"=HYPERLINK(1) 0 d1 1\n"),
+        "run",
+        "r.txt",
+        b"=HYPERLINK(1) Q0 d1 1 0.5 t\n",
+    )
+    ok(at)
+    assert streamlit.config.get_option("client.disableDataExport") is True
+    assert "ds_csv" in {b.key for b in at.get("download_button")}
+    import pandas as pd
+
+    text = table_csv(pd.DataFrame({"query": ["=HYPERLINK(1)"], "ndcg": [1 / 3]}), exact=True)
+    assert text.splitlines()[1] == "'=HYPERLINK(1),0.3333333333333333"

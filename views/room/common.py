@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import html
+import logging
 import math
 import os
 from collections.abc import Sequence
@@ -58,6 +59,8 @@ from views.ui.a11y import move_focus
 from views.ui.language import ui_params
 from views.ui.markup import md_escape
 from views.ui.tables import HEADERS, table_box
+
+_LOG = logging.getLogger(__name__)
 
 #: How often the screens the hall watches (the lecturer's live view, the projector's results, the
 #: lesson's "Answered" count) ask the database, in seconds. Each run redraws the screen's chart:
@@ -303,9 +306,39 @@ def failure_message(err: Exception) -> str:
 
 
 def polling_failed() -> None:
-    """What a polling part (``st.fragment(run_every=...)``) shows when the database fails: its own
-    reruns are not inside the page's ``try``, so without this they showed the driver's traceback."""
+    """What a live part shows when the database fails (see :func:`live_part`)."""
     st.warning(_("The class database cannot be reached just now: this part updates by itself once it can."))
+
+
+def live_part(run_every: float):
+    """A part of a Class page that polls on its own (``st.fragment(run_every=...)``), behind the one
+    guard every live part goes through.
+
+    A fragment's reruns are not inside its page's ``try``: whatever it raised used to reach the
+    browser as a traceback (the projector screen showed SQLAlchemy's ``OperationalError``, with the
+    database's host and port, beside the QR code). Here a room that expired or vanished draws the
+    whole page again (which says so), a database that cannot be reached is said in one sentence, and
+    any other failure is logged on the server and said in one sentence too. No live part catches
+    for itself; ``tests/app/test_app_class_faults.py`` checks that every fragment of Class mode is
+    made here.
+    """
+
+    def wrap(draw):
+        @functools.wraps(draw)
+        def guarded_draw(*args, **kwargs):
+            try:
+                draw(*args, **kwargs)
+            except (RoomExpired, RoomNotFound):
+                st.rerun()  # the page then says the room has expired
+            except STORE_FAILURES:
+                polling_failed()
+            except Exception:  # Streamlit's rerun and stop are not Exceptions: they pass through
+                _LOG.exception("a live part of the Class page failed")
+                st.warning(_("This part could not be drawn just now: it tries again by itself."))
+
+        return st.fragment(run_every=run_every)(guarded_draw)
+
+    return wrap
 
 
 def guarded(callback):
@@ -401,7 +434,7 @@ def show_exercise(e: Exercise, steps: pd.DataFrame | None = None) -> None:
             )
 
 
-@st.fragment(run_every=1.0)
+@live_part(run_every=1.0)
 def countdown(closes_at: datetime) -> None:
     """The seconds an open question with a countdown has left, on a phone: counted on the server's
     clock (the store's) every second, with no database query; at 0 the page is drawn again, and

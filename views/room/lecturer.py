@@ -11,8 +11,6 @@ import streamlit as st
 from ndcg_core.classroom import (
     JoinBase,
     QuestionInfo,
-    RoomExpired,
-    RoomNotFound,
     Summary,
     correct_answer,
     exercise,
@@ -28,14 +26,13 @@ from .common import (
     LIVE_EVERY,
     QR_WIDTH,
     STATUS_TEXT,
-    STORE_FAILURES,
     countdown,
     focus_next,
     get_store,
     guarded,
     join_base,
     join_link,
-    polling_failed,
+    live_part,
     qr_html,
     set_link,
     show_exercise,
@@ -184,19 +181,13 @@ def address_note(base: JoinBase) -> None:
         )
 
 
-@st.fragment(run_every=LIVE_EVERY)
+@live_part(run_every=LIVE_EVERY)
 def live(code: str, key: str, number: int, drawn: str | None = None) -> None:
     """The lecturer's live view of one question: polls the store's summary. When the question's
     status is no longer the one the page drew (``drawn``: its countdown closed it), the whole page
     is drawn again, so its buttons say what they can do."""
     store = get_store()
-    try:
-        info, summary = store.summary(code, key, number)
-    except (RoomExpired, RoomNotFound):
-        st.rerun()  # the page then says the room has expired
-    except STORE_FAILURES:
-        polling_failed()
-        return
+    info, summary = store.summary(code, key, number)
     if drawn is not None and info.status != drawn:
         st.rerun()
     e = exercise(info.definition)

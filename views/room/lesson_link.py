@@ -41,6 +41,7 @@ from .common import (
     join_base,
     join_link,
     lecturer_key,
+    live_part,
     qr_html,
     remember_key,
 )
@@ -273,12 +274,12 @@ def _line(answered: int | str, share: str | None = None) -> None:
     st.html(f'<p class="learn-room-line">{" · ".join(parts)}</p>')
 
 
-@st.fragment(run_every=LIVE_EVERY)
+@live_part(run_every=LIVE_EVERY)
 def _answered(room: Room, number: int) -> None:
-    """How many students answered so far, polled."""
+    """How many students answered so far, polled ("–" for a question the room no longer has)."""
     try:
         _info, summary = get_store().summary(room.code, room.key, number)
-    except (ClassroomError, *STORE_FAILURES):
+    except ClassroomError:
         _line("–")
         return
     _line(summary.answered)

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from ndcg_core.classroom import QuestionInfo, RoomExpired, RoomNotFound, correct_answer, exercise
+from ndcg_core.classroom import QuestionInfo, correct_answer, exercise
 from ndcg_core.i18n import _, separator
 from ndcg_core.teaching.practice import Exercise
 from ndcg_core.variants import format_number
@@ -32,6 +32,7 @@ from .common import (
     join_base,
     join_link,
     link,
+    live_part,
     qr_html,
     set_link,
 )
@@ -117,22 +118,19 @@ def _join(code: str) -> None:
         )
 
 
-@st.fragment(run_every=LIVE_EVERY)
+@live_part(run_every=LIVE_EVERY)
 def _results(code: str, key: str, drawn: tuple[int, str] | None = None) -> None:
     """The room's current question and its answers, polled like the lecturer's live view; the whole
     screen is drawn again when the question or its status is not the one its buttons were drawn
     for (``drawn``: another question asked, a countdown that closed it)."""
     store = get_store()
-    try:
-        current = store.room(code).current
-        if (None if current is None else (current.number, current.status)) != drawn:
-            st.rerun()
-        if current is None:
-            st.info(_("No question yet: ask one on the lecturer's page."))
-            return
-        info, summary = store.summary(code, key, current.number)
-    except (RoomExpired, RoomNotFound):
-        st.rerun()  # the page then says the room has expired
+    current = store.room(code).current
+    if (None if current is None else (current.number, current.status)) != drawn:
+        st.rerun()
+    if current is None:
+        st.info(_("No question yet: ask one on the lecturer's page."))
+        return
+    info, summary = store.summary(code, key, current.number)
     e = exercise(info.definition)
     revealed = info.status == "revealed"
     with st.container(key="cp_prompt"):

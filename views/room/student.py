@@ -13,8 +13,6 @@ from ndcg_core.classroom import (
     NotJoined,
     QuestionInfo,
     QuestionNotOpen,
-    RoomExpired,
-    RoomNotFound,
     UnknownQuestion,
     correct_answer,
     exercise,
@@ -31,13 +29,12 @@ from . import common
 from .common import (
     ID_REFUSED,
     NAME_PROBLEMS,
-    STORE_FAILURES,
     STUDENT_CHECK_EVERY,
     focus_next,
     forget_student,
     get_store,
     guarded,
-    polling_failed,
+    live_part,
     remember_student,
     show_exercise,
     student_token,
@@ -143,20 +140,14 @@ def student(code: str) -> None:
         watch(code, drawn)
 
 
-@st.fragment(run_every=STUDENT_CHECK_EVERY)
+@live_part(run_every=STUDENT_CHECK_EVERY)
 def watch(code: str, drawn: tuple[int, str] | None) -> None:
     """Rerun the page when the outcome of an answer sent was never drawn (its page run was cut
     short), or when the lecturer opened, closed or revealed a question and the page's watcher
     (:func:`~views.room.watcher.watch_state`, every 2 s) did not say so; say so when the database
     cannot be reached. It reads the store's shared, one-query poll (:meth:`Store.poll`) and draws
     nothing while nothing changed."""
-    try:
-        now = get_store().poll(code)
-    except (RoomNotFound, RoomExpired):
-        st.rerun()
-    except STORE_FAILURES:
-        polling_failed()
-        return
+    now = get_store().poll(code)
     if now != drawn or keys.CL_UNCONFIRMED in st.session_state:
         st.rerun()
 
