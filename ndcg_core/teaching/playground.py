@@ -357,9 +357,12 @@ def to_query_params(state: PlaygroundState) -> dict[str, str]:
 
 #: The longest URL the app writes (proxies and servers commonly refuse longer ones).
 MAX_URL = 8_000
-#: Most items (grades, scores, labels, judged-pool entries) a share link or a saved state may hold:
-#: a readable link under :data:`MAX_URL` holds at most about 4,000; the page stays quick at 1,000.
-MAX_LINK_ITEMS = 100_000
+#: Most items (grades, scores, labels, judged-pool entries) a share link or a saved state may hold.
+#: A visitor sends a link and the server draws and keeps its page, so the list a link may hold is
+#: sized by that cost (issue 37; AppTest, one process, measured with tracemalloc): 5,000 items cost
+#: 0.9 s of CPU for the first run, 1.1 MB of page and 4.4 MB held by the session; 100,000 cost 4.7 s,
+#: 21 MB and 85 MB, and a tab closed on such a link left that memory behind.
+MAX_LINK_ITEMS = 5_000
 #: Most bytes a compact ``state`` link may decompress to: :data:`MAX_LINK_ITEMS` items with labels
 #: fit; a 2,640-character link of zeros would otherwise decompress to a million grades.
 MAX_STATE_BYTES = 1_000_000
