@@ -10,7 +10,8 @@ Learn         ``step``, ``present``,          :class:`LearnState`
               ``room``, ``key``
 Practice      ``seed``, ``ex``, ``level``,    :class:`PracticeState`
               ``kind``
-Class         ``room``, ``key``, ``me``       :class:`ClassState`
+Class         ``room``, ``tag``, ``key``,     :class:`ClassState`
+              ``me``, ``present``
 Learn and     ``learner``                     :class:`LearnerState` (whose saved progress)
 Practice
 every page    ``lang``                        :class:`LanguageState` (the app's language)
@@ -195,13 +196,19 @@ class PracticeState:
 
 #: The longest student id a link's ``me`` is kept to (it is only ever refused, never looked up).
 MAX_STUDENT_ID = 64
+#: The longest join tag a link's ``tag`` is kept to (a tag has 6 characters; the page checks it).
+MAX_TAG = 16
 
 
 @dataclass(frozen=True)
 class ClassState:
-    """The Class page: the room (its code), a lecturer's key a link brought, the projector screen.
+    """The Class page: the room (its code and join tag), a lecturer's key a link brought, the
+    projector screen.
 
-    The students' link is ``room=CODE``; without ``room`` the page is the landing page.
+    The students' link is ``room=CODE&tag=TAG``: the join tag (:mod:`ndcg_core.classroom.tags`) is
+    what lets a link through when wrong codes are being refused (a typed code has none); it is the
+    same for every student of the room, not an identity. Without ``room`` the page is the landing
+    page.
     ``present=1`` is the results screen for the projector (Learn's ``present`` means the same: the
     projector). A link may bring ``key=SECRET`` (the lecturer's link): the page checks it, keeps it
     in the session and a cookie, and writes the link back without it, so the projected address bar
@@ -214,8 +221,9 @@ class ClassState:
     key: str | None = None
     me: str | None = None
     present: bool = False
+    tag: str | None = None
 
-    PARAMS: ClassVar[tuple[str, ...]] = ("room", "key", "me", "present")
+    PARAMS: ClassVar[tuple[str, ...]] = ("room", "tag", "key", "me", "present")
 
     @classmethod
     def carried_by(cls, params: Mapping[str, str]) -> bool:
@@ -230,12 +238,14 @@ class ClassState:
         'room_not_presenting'
         """
         me = (params.get("me") or "")[:MAX_STUDENT_ID] or None
+        tag = (params.get("tag") or "")[:MAX_TAG] or None
         present, warnings = _present(params, Message("room_not_presenting"))
-        return cls(params.get("room"), params.get("key"), me, present), warnings
+        return cls(params.get("room"), params.get("key"), me, present, tag), warnings
 
     def to_params(self) -> dict[str, str]:
-        """The parameters that are set, in the order room, key, present (never ``me``)."""
-        given = {"room": self.room, "key": self.key, "present": "1" if self.present else None}
+        """The parameters that are set, in the order room, tag, key, present (never ``me``)."""
+        present = "1" if self.present else None
+        given = {"room": self.room, "tag": self.tag, "key": self.key, "present": present}
         return {name: value for name, value in given.items() if value is not None}
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 # ------------------------------------------------------------------ script runs (views.ui.session)
 
 RUN = "_run"  # the number of this script run
+SESSION_ID = "_session_id"  # a random name of this session: its own rate-limit buckets
 
 
 def drawn(tag: str) -> str:
