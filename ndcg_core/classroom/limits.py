@@ -16,6 +16,11 @@ Class mode limits what a script could repeat cheaply:
   (:mod:`.tags`) beside the code, which a guesser cannot make; a link with the room's tag skips the
   buckets, a bare typed code spends from them. So nobody's wrong codes hold up a phone that opens
   the link the lecturer shows, and refusals still say nothing about which codes exist.
+- **wrong continue codes** (a learner's one-time code to continue on another device:
+  :mod:`.progress`): :data:`TRANSFER_TRIES` per session, :data:`TRANSFER_TRIES_ADDRESS` per address,
+  :data:`TRANSFER_TRIES_ALL` for everyone, per :data:`TRANSFER_TRIES_SECONDS` (5, 30 and 120 a
+  minute). A code is 8 characters of 31 (852 billion) and lives 30 minutes: at 120 a minute, with
+  100 codes alive at once, a day of guessing finds one with odds of about 1 in 50,000.
 - **answers**, per student (the server-issued student id): :data:`ANSWERS` per
   :data:`ANSWERS_SECONDS`. Per student, not per network address: a lecture hall behind one NAT, or
   every phone behind a proxy the app is not told to trust, is one address.
@@ -78,6 +83,10 @@ __all__ = [
     "CODE_TRIES_SECONDS",
     "MAX_KEYS",
     "MAX_TRUSTED_PROXIES",
+    "TRANSFER_TRIES",
+    "TRANSFER_TRIES_ADDRESS",
+    "TRANSFER_TRIES_ALL",
+    "TRANSFER_TRIES_SECONDS",
     "Guesses",
     "RateLimit",
     "Refusals",
@@ -94,6 +103,10 @@ CODE_TRIES_ADDRESS = 100
 CODE_TRIES_ALL = 300
 #: ... in this many seconds (then one more every CODE_TRIES_SECONDS / CODE_TRIES seconds, and so on).
 CODE_TRIES_SECONDS = 60.0
+#: Wrong continue codes (a learner's transfer code) per session, per address and for everyone ...
+TRANSFER_TRIES, TRANSFER_TRIES_ADDRESS, TRANSFER_TRIES_ALL = 5, 30, 120
+#: ... in this many seconds.
+TRANSFER_TRIES_SECONDS = 60.0
 #: Answers one student may send ...
 ANSWERS = 30
 #: ... in this many seconds.
@@ -174,7 +187,7 @@ class RateLimit:
 buckets = Table(
     "class_rate_limits",
     metadata,
-    Column("name", String(20), primary_key=True),  # which limit: "room_code", "room_code_all"
+    Column("name", String(20), primary_key=True),  # which limit: "room_code_all", "transfer_address", ...
     Column("client", String(64), primary_key=True),  # the SHA-256 (hex) of the client's key
     Column("tokens", Float, nullable=False),  # actions left at ``at``
     Column("at", Float, nullable=False),  # the clock's seconds at the last action

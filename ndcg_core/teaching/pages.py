@@ -12,8 +12,8 @@ Practice      ``seed``, ``ex``, ``level``,    :class:`PracticeState`
               ``kind``
 Class         ``room``, ``tag``, ``key``,     :class:`ClassState`
               ``me``, ``present``
-Learn and     ``learner``                     :class:`LearnerState` (whose saved progress)
-Practice
+every page    ``continue``, ``learner``       :class:`LearnerState` (read, never written: a
+                                              continue code; an old link's token, ignored)
 every page    ``lang``                        :class:`LanguageState` (the app's language)
 ============  ==============================  ===========================================
 
@@ -251,44 +251,43 @@ class ClassState:
 
 #: A learner token as the app issues them (``secrets.token_urlsafe(18)``: 24 characters).
 LEARNER_TOKEN = re.compile(r"^[A-Za-z0-9_-]{24}$")
+#: The longest continue code a link's ``continue`` is kept to (a code has 8 characters, 9 shown).
+MAX_CONTINUE = 16
 
 
 @dataclass(frozen=True)
 class LearnerState:
-    """Whose saved progress Learn and Practice show: a learner token (``learner``) or none yet.
+    """What a link says about saved progress: never whose it is (issue 37, part 3).
 
-    The token is issued by the server (:class:`ndcg_core.classroom.progress.ProgressStore`) the
-    first time a student has something to keep, never chosen. A link's ``learner`` that cannot be
-    a token is ``rejected`` (the page says so and starts fresh); whether a well-formed token was
-    issued is the store's to say.
+    A learner token never travels in a link: the cookie keeps it. A link made by "Continue on
+    another device" carries a one-time continue code, ``continue=`` (``code``: as it came, at most
+    :data:`MAX_CONTINUE` characters; the store says whether it is live). An old link's
+    ``learner=<token>`` is read only so the page can take it off the address bar (``stale``): it
+    is never looked up. Neither is ever written back: :meth:`to_params` is always empty.
 
-    >>> LearnerState.from_params({"learner": "x"})
-    (LearnerState(token=None, rejected=True), [])
-    >>> LearnerState("abcdefghijklmnopqrstuvwx").to_params()
-    {'learner': 'abcdefghijklmnopqrstuvwx'}
+    >>> LearnerState.from_params({"continue": "ABCD-EFGH", "learner": "abcdefghijklmnopqrstuvwx"})
+    (LearnerState(code='ABCD-EFGH', stale=True), [])
+    >>> LearnerState(code="ABCD-EFGH", stale=True).to_params()
+    {}
     """
 
-    token: str | None = None
-    rejected: bool = False
+    code: str | None = None
+    stale: bool = False
 
-    PARAMS: ClassVar[tuple[str, ...]] = ("learner",)
+    PARAMS: ClassVar[tuple[str, ...]] = ("continue", "learner")
 
     @classmethod
     def carried_by(cls, params: Mapping[str, str]) -> bool:
-        return "learner" in params
+        return any(name in params for name in cls.PARAMS)
 
     @classmethod
     def from_params(cls, params: Mapping[str, str]) -> tuple[LearnerState, list[str]]:
-        text = params.get("learner")
-        if text is None:
-            return cls(), []
-        if LEARNER_TOKEN.match(text):
-            return cls(token=text), []
-        return cls(rejected=True), []
+        code = (params.get("continue") or "")[:MAX_CONTINUE] or None
+        return cls(code=code, stale="learner" in params), []
 
     def to_params(self) -> dict[str, str]:
-        """``learner`` once the student has a token."""
-        return {} if self.token is None else {"learner": self.token}
+        """Nothing: a link never says whose progress it is."""
+        return {}
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,10 @@ from ndcg_core.classroom.limits import (
     CODE_TRIES_ADDRESS,
     CODE_TRIES_ALL,
     CODE_TRIES_SECONDS,
+    TRANSFER_TRIES,
+    TRANSFER_TRIES_ADDRESS,
+    TRANSFER_TRIES_ALL,
+    TRANSFER_TRIES_SECONDS,
     Guesses,
     Refusals,
     refusals,
@@ -37,8 +41,10 @@ class Clock:
 
 def test_the_limits_are_the_documented_ones():
     """Wrong room codes: 10 a minute per session, 100 per address, 300 for everyone (limits.py's
-    docstring and docs/deployment.md); answers 30 a minute."""
+    docstring and docs/deployment.md); continue codes 5, 30 and 120; answers 30 a minute."""
     assert (CODE_TRIES, CODE_TRIES_ADDRESS, CODE_TRIES_ALL, CODE_TRIES_SECONDS) == (10, 100, 300, 60.0)
+    assert (TRANSFER_TRIES, TRANSFER_TRIES_ADDRESS, TRANSFER_TRIES_ALL) == (5, 30, 120)
+    assert TRANSFER_TRIES_SECONDS == 60.0
     assert (ANSWERS, ANSWERS_SECONDS) == (30, 60.0)
 
 
