@@ -5,11 +5,17 @@ code, the lecturer's view (or the projector screen) when this browser holds the 
 student's view otherwise. The link is the page's state (:class:`ndcg_core.teaching.pages.ClassState`),
 adopted and written by ``views.ui.share``; who this browser is in the room (the lecturer's key, a
 student's id) is kept in the session and a cookie, never in the link (``views.room.common``).
+
+A room's link with its join tag is never held up; a typed code (or a wrong tag) is a guess, which
+spends from the session's, the address's and everyone's bucket before the room is looked up, and
+gets its tries back when the room exists (``views.room.common.ROOM_GUESSES``). Once found, the
+page's link carries the room's tag, so a reload is never held up either.
 """
 
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
@@ -18,8 +24,9 @@ from ndcg_core.classroom import RoomExpired, RoomNotFound
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import _
 from views.room.common import (
-    CODE_LIMIT,
     CSS,
+    JOIN_TAGS,
+    ROOM_GUESSES,
     STORE_FAILURES,
     adopt_link,
     client,
@@ -29,6 +36,7 @@ from views.room.common import (
     lecturer_key,
     link,
     remember_key,
+    set_link,
     shown,
     wait_text,
 )
@@ -38,6 +46,7 @@ from views.room.projector import projector
 from views.room.student import student
 from views.ui import keys
 from views.ui.markup import md_escape
+from views.ui.session import session_id
 from views.ui.share import CLASS, adopt, sync_url
 from views.ui.start import where_next
 
@@ -75,8 +84,14 @@ def page() -> bool:
         return False
     store = get_store()
     opened = ss.setdefault(keys.CL_OPENED, set())
-    if code_param not in opened:  # a room this session found is looked up again freely
-        wait = CODE_LIMIT.wait(client())
+    tried = ss.setdefault(keys.CL_TRIED, set())
+    # Free: a room this session found, a code it already learnt is wrong (a rerun is not another
+    # try), and a link with the room's join tag (the lecturer's link and QR code). Anything else is
+    # a guess: it spends its tries before the room is looked up, so refusals say nothing of codes.
+    tagged = JOIN_TAGS.valid(code_param, link().tag)
+    guess = not (code_param in opened or code_param in tried or tagged)
+    if guess:
+        wait = ROOM_GUESSES.take(session_id(), client())
         if wait:
             st.error(
                 _("Too many tries: wait {seconds} s, then try the room code again.").format(
@@ -88,10 +103,7 @@ def page() -> bool:
     try:
         code = store.room(code_param).code
     except RoomNotFound:
-        tried = ss.setdefault(keys.CL_TRIED, set())
-        if code_param not in tried:  # a rerun of the same wrong code is not another try
-            tried.add(code_param)
-            CODE_LIMIT.take(client())
+        tried.add(code_param)
         st.error(
             _(
                 "There is no room with the code '{code}'. Check the code, or ask your lecturer for the link."
@@ -100,12 +112,18 @@ def page() -> bool:
         landing()
         return False
     except RoomExpired:
+        if guess:
+            ROOM_GUESSES.give_back(session_id(), client())
         st.error(
             _(
                 "Room {code} has expired: rooms last {hours:g} hours. Ask your lecturer for a new room."
             ).format(code=shown(code_param), hours=store.lifetime.total_seconds() / 3600)
         )
         return False
+    if guess:
+        ROOM_GUESSES.give_back(session_id(), client())
+    if not tagged:  # from now on the link carries the room's tag: a reload is never held up
+        set_link(replace(link(), tag=JOIN_TAGS.tag(code)))
     opened.add(code_param)
     if given is not None and given[0] == code_param:
         if store.is_lecturer(code, given[1]):

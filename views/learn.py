@@ -60,7 +60,7 @@ from views.ui.drag import drag_list
 from views.ui.formula import PLAYGROUND, formula_name
 from views.ui.history import history_buttons, record_history
 from views.ui.items import items_editor
-from views.ui.learner import LEARNER, learner_message, learner_state, progress_note, save, take_loaded
+from views.ui.learner import learner_message, progress_note, save, take_loaded
 from views.ui.markup import md_escape
 from views.ui.present import PRESENT_CSS, projected_chart
 from views.ui.session import bump
@@ -681,7 +681,7 @@ def render() -> None:
         progress_note("learn")
         where_next("learn")
         _move_focus(step)
-    sync_url((SHARED, state), (LEARN, _state()), (LEARNER, learner_state()))
+    sync_url((SHARED, state), (LEARN, _state()))
     record_history()
 
 

@@ -40,16 +40,7 @@ from ndcg_core.teaching.saved import practice_data, practice_from_data
 from ndcg_core.teaching.tries import Tries
 from views.ui import keys
 from views.ui.a11y import announce
-from views.ui.learner import (
-    LEARNER,
-    learner_message,
-    learner_state,
-    page_url,
-    progress_note,
-    save,
-    take_loaded,
-    token,
-)
+from views.ui.learner import learner_message, progress_note, save, take_loaded
 from views.ui.markup import md_escape
 from views.ui.share import PRACTICE, adopt, sync_url
 from views.ui.start import where_next
@@ -437,7 +428,7 @@ def render() -> None:
     ss = st.session_state
     e = current_exercise()
     save("practice", _saved_document(), worth_keeping=bool(ss[keys.PR_PROGRESS].attempts))
-    sync_url((PRACTICE, _state()), (LEARNER, learner_state()))
+    sync_url((PRACTICE, _state()))
 
     st.markdown("# " + _("Practice"))
     st.caption(
@@ -501,20 +492,12 @@ def render() -> None:
     )
     n2.button(_("Next exercise"), key="pr_next", on_click=_step, args=(1,), type="primary", width="stretch")
     n3.button(_("New set"), key="pr_new", on_click=_new_set, width="stretch", help=_("A new random seed"))
-    if token() is None:
-        st.caption(
-            _("Exercise set {seed}: share this page's link to hand out the same exercises.").format(
-                seed=ss[keys.PR_SEED]
-            )
+    # The link says which exercises, never whose progress (that stays in this browser's cookie).
+    st.caption(
+        _("Exercise set {seed}: share this page's link to hand out the same exercises.").format(
+            seed=ss[keys.PR_SEED]
         )
-    else:  # the page's own link carries the student's progress: hand out one without it
-        with st.container(key="pr_share"):
-            st.caption(
-                _("Exercise set {seed}: to hand out the same exercises, share this link.").format(
-                    seed=ss[keys.PR_SEED]
-                )
-            )
-            st.code(page_url("practice", _state().to_params()), language=None, wrap_lines=True)
+    )
     _progress()
     where_next("practice")
 

@@ -1,9 +1,17 @@
 """A learner's saved progress (Practice's score and place, Learn's answers), with no account.
 
 A learner is a random token the server hands out (:meth:`ProgressStore.issue`) the first time a
-student has something worth keeping; the app keeps it in the page's link (``learner=``) and in
-a browser cookie, and the student may open the link on another device to continue there. The
-token is the only key: whoever holds it sees that progress, and nobody else does.
+student has something worth keeping; the app keeps it in a browser cookie, never in a link (issue
+37, part 3: a link is shared, copied and projected). The token is the only key: whoever holds it
+sees that progress, and nobody else does.
+
+Continuing on another device is an explicit step: :meth:`ProgressStore.transfer` makes a one-time
+code (:data:`TRANSFER_LENGTH` characters of the room codes' alphabet, shown ``ABCD-EFGH``) that
+lives :data:`TRANSFER_MINUTES` minutes; :meth:`ProgressStore.redeem` on the other device gives the
+token back once and deletes the code. The table ``learner_transfers`` keeps the code's SHA-256 and
+the token sealed under the code (XOR with another hash of it), never either in the clear; a
+learner has at most one live code (a new one replaces it), and a learner deleted takes its code
+along. Guessing codes is rate-limited by the page (:mod:`.limits`).
 
 Rules the store enforces, not only the page:
 
@@ -31,22 +39,27 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Column, DateTime, Integer, String, Table, Text, delete, select, update
+from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Table, Text, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import Message, NDCGError
 from ..settings import Setting, positive_number
 from ..teaching.pages import LEARNER_TOKEN
 from .database import StoreUnusable, _utcnow, connect, database_url, metadata
+from .store import CODE_ALPHABET
 
 __all__ = [
     "MAX_BYTES",
     "PROGRESS_DAYS",
     "SECTIONS",
+    "TRANSFER_LENGTH",
+    "TRANSFER_MINUTES",
     "ProgressStore",
     "Saved",
+    "clean_transfer_code",
     "new_token",
     "progress_days",
+    "shown_transfer_code",
     "valid_token",
 ]
 
@@ -65,6 +78,59 @@ learners = Table(
     Column("practice", Text, nullable=False),
     Column("learn", Text, nullable=False),
 )
+
+
+#: Characters of a continue code (31**8: about 852 billion codes) ...
+TRANSFER_LENGTH = 8
+#: ... and the minutes it lives.
+TRANSFER_MINUTES = 30
+
+transfers = Table(
+    "learner_transfers",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("code_hash", String(64), nullable=False, unique=True),  # the SHA-256 of the code
+    Column("learner_id", ForeignKey("learner_progress.id", ondelete="CASCADE"), nullable=False),
+    Column("sealed", String(64), nullable=False),  # the token XOR another hash of the code (hex)
+    Column("expires_at", DateTime, nullable=False),
+)
+
+
+def clean_transfer_code(text: str | None) -> str | None:
+    """A typed continue code, upper-cased, without spaces and dashes; None when it cannot be one.
+
+    >>> clean_transfer_code(" abcd-efgh "), clean_transfer_code("ABCD-EFG0")
+    ('ABCDEFGH', None)
+    """
+    code = "".join((text or "").split()).replace("-", "").upper()
+    if len(code) != TRANSFER_LENGTH or any(c not in CODE_ALPHABET for c in code):
+        return None
+    return code
+
+
+def shown_transfer_code(code: str) -> str:
+    """A continue code as the page shows it: two halves of four, easy to read out and type.
+
+    >>> shown_transfer_code("ABCDEFGH")
+    'ABCD-EFGH'
+    """
+    half = len(code) // 2
+    return f"{code[:half]}-{code[half:]}"
+
+
+def _seal(token: str, code: str) -> str:
+    """``token`` sealed under ``code``, and back: XOR with a hash of the code (not the stored one)."""
+    pad = hashlib.sha256(b"ndcg continue code\0" + code.encode()).digest()
+    return bytes(a ^ b for a, b in zip(token.encode(), pad, strict=False)).hex()
+
+
+def _unseal(sealed: str, code: str) -> str | None:
+    pad = hashlib.sha256(b"ndcg continue code\0" + code.encode()).digest()
+    try:
+        token = bytes(a ^ b for a, b in zip(bytes.fromhex(sealed), pad, strict=False)).decode()
+    except ValueError:
+        return None
+    return token if valid_token(token) else None
 
 
 def new_token() -> str:
@@ -200,6 +266,55 @@ class ProgressStore:
             return False
         with self._writer.begin() as conn:
             return conn.execute(delete(learners).where(learners.c.token_hash == _hash(token))).rowcount == 1
+
+    def transfer(self, token: str | None) -> tuple[str, datetime] | None:
+        """A one-time code that continues ``token``'s progress on another device, and when it
+        expires (naive UTC); None for a token this store does not know. A code made before for the
+        same learner stops working, as do expired ones."""
+        if not valid_token(token):
+            return None
+        now = self.clock()
+        with self._writer.begin() as conn:
+            conn.execute(delete(transfers).where(transfers.c.expires_at <= now))
+            row = conn.execute(select(learners.c.id).where(learners.c.token_hash == _hash(token))).first()
+            if row is None:
+                return None
+            conn.execute(delete(transfers).where(transfers.c.learner_id == row.id))
+        expires = now + timedelta(minutes=TRANSFER_MINUTES)
+        for _ in range(5):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(TRANSFER_LENGTH))
+            try:
+                with self._writer.begin() as conn:
+                    conn.execute(
+                        transfers.insert().values(
+                            code_hash=_hash(code),
+                            learner_id=row.id,
+                            sealed=_seal(token, code),
+                            expires_at=expires,
+                        )
+                    )
+                return code, expires
+            except IntegrityError:  # pragma: no cover - a live code drawn twice
+                continue
+        raise RuntimeError("could not make a continue code")  # pragma: no cover
+
+    def redeem(self, code: str | None) -> str | None:
+        """The token a live continue code was made for, once: the code is deleted. None for a code
+        that is malformed, unknown, used already or expired (all alike)."""
+        cleaned = clean_transfer_code(code)
+        if cleaned is None:
+            return None
+        with self._writer.begin() as conn:
+            row = conn.execute(
+                select(transfers).where(transfers.c.code_hash == _hash(cleaned)).with_for_update()
+            ).first()
+            if row is None:
+                return None
+            if conn.execute(delete(transfers).where(transfers.c.id == row.id)).rowcount != 1:
+                return None  # pragma: no cover - used at the same moment elsewhere
+        if row.expires_at <= self.clock():
+            return None
+        return _unseal(row.sealed, cleaned)
 
     def purge_stale(self) -> int:
         """Delete the learners not seen for ``days``; how many went."""

@@ -10,9 +10,10 @@ Learn         ``step``, ``present``,          :class:`LearnState`
               ``room``, ``key``
 Practice      ``seed``, ``ex``, ``level``,    :class:`PracticeState`
               ``kind``
-Class         ``room``, ``key``, ``me``       :class:`ClassState`
-Learn and     ``learner``                     :class:`LearnerState` (whose saved progress)
-Practice
+Class         ``room``, ``tag``, ``key``,     :class:`ClassState`
+              ``me``, ``present``
+every page    ``continue``, ``learner``       :class:`LearnerState` (read, never written: a
+                                              continue code; an old link's token, ignored)
 every page    ``lang``                        :class:`LanguageState` (the app's language)
 ============  ==============================  ===========================================
 
@@ -195,13 +196,19 @@ class PracticeState:
 
 #: The longest student id a link's ``me`` is kept to (it is only ever refused, never looked up).
 MAX_STUDENT_ID = 64
+#: The longest join tag a link's ``tag`` is kept to (a tag has 6 characters; the page checks it).
+MAX_TAG = 16
 
 
 @dataclass(frozen=True)
 class ClassState:
-    """The Class page: the room (its code), a lecturer's key a link brought, the projector screen.
+    """The Class page: the room (its code and join tag), a lecturer's key a link brought, the
+    projector screen.
 
-    The students' link is ``room=CODE``; without ``room`` the page is the landing page.
+    The students' link is ``room=CODE&tag=TAG``: the join tag (:mod:`ndcg_core.classroom.tags`) is
+    what lets a link through when wrong codes are being refused (a typed code has none); it is the
+    same for every student of the room, not an identity. Without ``room`` the page is the landing
+    page.
     ``present=1`` is the results screen for the projector (Learn's ``present`` means the same: the
     projector). A link may bring ``key=SECRET`` (the lecturer's link): the page checks it, keeps it
     in the session and a cookie, and writes the link back without it, so the projected address bar
@@ -214,8 +221,9 @@ class ClassState:
     key: str | None = None
     me: str | None = None
     present: bool = False
+    tag: str | None = None
 
-    PARAMS: ClassVar[tuple[str, ...]] = ("room", "key", "me", "present")
+    PARAMS: ClassVar[tuple[str, ...]] = ("room", "tag", "key", "me", "present")
 
     @classmethod
     def carried_by(cls, params: Mapping[str, str]) -> bool:
@@ -230,55 +238,56 @@ class ClassState:
         'room_not_presenting'
         """
         me = (params.get("me") or "")[:MAX_STUDENT_ID] or None
+        tag = (params.get("tag") or "")[:MAX_TAG] or None
         present, warnings = _present(params, Message("room_not_presenting"))
-        return cls(params.get("room"), params.get("key"), me, present), warnings
+        return cls(params.get("room"), params.get("key"), me, present, tag), warnings
 
     def to_params(self) -> dict[str, str]:
-        """The parameters that are set, in the order room, key, present (never ``me``)."""
-        given = {"room": self.room, "key": self.key, "present": "1" if self.present else None}
+        """The parameters that are set, in the order room, tag, key, present (never ``me``)."""
+        present = "1" if self.present else None
+        given = {"room": self.room, "tag": self.tag, "key": self.key, "present": present}
         return {name: value for name, value in given.items() if value is not None}
 
 
 #: A learner token as the app issues them (``secrets.token_urlsafe(18)``: 24 characters).
 LEARNER_TOKEN = re.compile(r"^[A-Za-z0-9_-]{24}$")
+#: The longest continue code a link's ``continue`` is kept to (a code has 8 characters, 9 shown).
+MAX_CONTINUE = 16
 
 
 @dataclass(frozen=True)
 class LearnerState:
-    """Whose saved progress Learn and Practice show: a learner token (``learner``) or none yet.
+    """What a link says about saved progress: never whose it is (issue 37, part 3).
 
-    The token is issued by the server (:class:`ndcg_core.classroom.progress.ProgressStore`) the
-    first time a student has something to keep, never chosen. A link's ``learner`` that cannot be
-    a token is ``rejected`` (the page says so and starts fresh); whether a well-formed token was
-    issued is the store's to say.
+    A learner token never travels in a link: the cookie keeps it. A link made by "Continue on
+    another device" carries a one-time continue code, ``continue=`` (``code``: as it came, at most
+    :data:`MAX_CONTINUE` characters; the store says whether it is live). An old link's
+    ``learner=<token>`` is read only so the page can take it off the address bar (``stale``): it
+    is never looked up. Neither is ever written back: :meth:`to_params` is always empty.
 
-    >>> LearnerState.from_params({"learner": "x"})
-    (LearnerState(token=None, rejected=True), [])
-    >>> LearnerState("abcdefghijklmnopqrstuvwx").to_params()
-    {'learner': 'abcdefghijklmnopqrstuvwx'}
+    >>> LearnerState.from_params({"continue": "ABCD-EFGH", "learner": "abcdefghijklmnopqrstuvwx"})
+    (LearnerState(code='ABCD-EFGH', stale=True), [])
+    >>> LearnerState(code="ABCD-EFGH", stale=True).to_params()
+    {}
     """
 
-    token: str | None = None
-    rejected: bool = False
+    code: str | None = None
+    stale: bool = False
 
-    PARAMS: ClassVar[tuple[str, ...]] = ("learner",)
+    PARAMS: ClassVar[tuple[str, ...]] = ("continue", "learner")
 
     @classmethod
     def carried_by(cls, params: Mapping[str, str]) -> bool:
-        return "learner" in params
+        return any(name in params for name in cls.PARAMS)
 
     @classmethod
     def from_params(cls, params: Mapping[str, str]) -> tuple[LearnerState, list[str]]:
-        text = params.get("learner")
-        if text is None:
-            return cls(), []
-        if LEARNER_TOKEN.match(text):
-            return cls(token=text), []
-        return cls(rejected=True), []
+        code = (params.get("continue") or "")[:MAX_CONTINUE] or None
+        return cls(code=code, stale="learner" in params), []
 
     def to_params(self) -> dict[str, str]:
-        """``learner`` once the student has a token."""
-        return {} if self.token is None else {"learner": self.token}
+        """Nothing: a link never says whose progress it is."""
+        return {}
 
 
 @dataclass(frozen=True)

@@ -140,7 +140,9 @@ def test_the_qr_code_has_the_join_link_as_its_text_and_the_link_wraps(data_dir):
     at = open_page("views/classroom.py", {"room": code, "key": key})
     # The join link, and (folded) the lecturer's link to run the room from another device.
     link, lecturer_link = [c.value for c in at.code]
-    assert link.endswith(f"/class?room={code}") and lecturer_link.endswith(f"/class?room={code}&key={key}")
+    tag = re.search(r"&tag=([A-Z2-9]{6})$", link).group(1)  # the room's join tag (issue 37)
+    assert link.endswith(f"/class?room={code}&tag={tag}")
+    assert lecturer_link.endswith(f"/class?room={code}&tag={tag}&key={key}")
     (qr,) = [b for b in bodies(at) if "<img" in b]
     assert f'alt="QR code of the join link {html.escape(link)}"' in qr
     assert 'src="data:image/svg+xml' in qr

@@ -8,6 +8,7 @@ Wikipedia's D1..D6 graded 3,2,3,0,1,2 with the Järvelin–Kekäläinen discount
 from __future__ import annotations
 
 import math
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -78,10 +79,12 @@ def test_create_a_room_puts_the_code_in_the_url_the_key_in_a_cookie_and_shows_th
     ok(at)
     code, key = room_and_key(at)
     assert len(code) == 6 and len(key) >= 32
-    assert set(at.query_params) == {"room"}  # issue 30: the key is never in the address bar
+    assert set(at.query_params) == {"room", "tag"}  # issue 30: the key is never in the address bar
     assert at.session_state[session_keys.LR_COOKIES][lecturer_cookie(code)] == key
     assert db(data_dir).is_lecturer(code, key)
-    assert any(c.value.endswith(f"/class?room={code}") for c in at.code)
+    # Issue 37: the join link carries the room's join tag, as the lecturer's own address does.
+    tag = at.query_params["tag"][0] if isinstance(at.query_params["tag"], list) else at.query_params["tag"]
+    assert any(c.value.endswith(f"/class?room={code}&tag={tag}") for c in at.code)
     assert not {"cl_open", "cl_close", "cl_reveal"} & keys(at)  # nothing to open before a question
     at.button(key="cl_ask_button").click().run()  # the default: a Practice exercise
     ok(at)
@@ -269,7 +272,7 @@ def test_history_and_csv_export(data_dir):
 def test_a_reloaded_phone_tab_is_the_same_student(data_dir, monkeypatch):
     _, code, key = lecturer_with_question()
     ana = student(code, "Ana")
-    assert set(ana.query_params) == {"room"}  # no student id in the link
+    assert set(ana.query_params) == {"room", "tag"}  # no student id in the link (a tag is no identity)
     cookies = dict(ana.session_state[session_keys.LR_COOKIES])  # what the phone's browser keeps
     send(ana, "0.5")
     monkeypatch.setattr(learner, "browser_cookies", lambda: cookies)
@@ -334,10 +337,9 @@ def test_the_projector_screen_shows_code_qr_counts_and_mistakes_but_no_key_and_n
     send(bo, f"{log2_plus_1:.3f}")
     projector = page({"room": code, "key": key, "present": "1"})
     ok(projector)
-    assert dict(projector.query_params) in (
-        {"room": [code], "present": ["1"]},
-        {"room": code, "present": "1"},
-    )
+    shown = {k: v[0] if isinstance(v, list) else v for k, v in projector.query_params.items()}
+    assert shown == {"room": code, "tag": shown.get("tag"), "present": "1"}  # the key is gone
+    assert re.fullmatch(r"[A-Z2-9]{6}", shown["tag"])
     assert [(m.label, m.value) for m in projector.metric] == [("Answered", "2"), ("Right", "?")]
     assert not any(m.value == "# Class" for m in projector.markdown)  # no page title
     # The room computes from the screen it sees: the list, top first, and the formula.
@@ -347,7 +349,8 @@ def test_the_projector_screen_shows_code_qr_counts_and_mistakes_but_no_key_and_n
     assert any(line.startswith("Formula: ") for line in data), data
     (qr,) = [h.proto.body for h in projector.get("html") if "<img" in h.proto.body]
     (address,) = [c.value for c in projector.code]
-    assert address.endswith(f"/class?room={code}") and f"link {address}" in qr.replace("&amp;", "&")
+    assert address.endswith(f"/class?room={code}&tag={shown['tag']}")
+    assert f"link {address}" in qr.replace("&amp;", "&")
     projector.button(key="cp_reveal").click().run()
     ok(projector)
     assert projector.metric[1].value == "50%"
@@ -361,4 +364,4 @@ def test_the_projector_screen_shows_code_qr_counts_and_mistakes_but_no_key_and_n
     assert "Zelda" not in shown and "Yorick" not in shown
     projector.button(key="cp_leave").click().run()
     ok(projector)
-    assert set(projector.query_params) == {"room"} and "cl_ask_button" in keys(projector)
+    assert set(projector.query_params) == {"room", "tag"} and "cl_ask_button" in keys(projector)

@@ -57,10 +57,10 @@ def cookie(page: Page, name: str, timeout: float = 30.0) -> str:
 
 
 def open_lecturer(page: Page, url: str) -> tuple[str, str]:
-    """Create a room: the address bar gets its code, never its key (a cookie keeps that)."""
+    """Create a room: the address bar gets its code and join tag, never its key (a cookie keeps that)."""
     page.goto(f"{url}/class", timeout=90_000)
     page.locator(".st-key-cl_create button").click()
-    expect(page).to_have_url(re.compile(r"/class\?room=\w{6}$"), timeout=30_000)
+    expect(page).to_have_url(re.compile(r"/class\?room=\w{6}&tag=\w{6}$"), timeout=30_000)
     code = re.search(r"room=(\w+)", page.evaluate("location.href")).group(1)
     return code, cookie(page, f"ndcg_lecturer_{code}")
 
@@ -185,7 +185,8 @@ def test_who_you_are_stays_out_of_the_address_bar_and_survives_a_reload(browser:
 
     phone = browser.new_context(viewport=PHONE).new_page()
     join(phone, url, code, "Ana")
-    expect(phone).to_have_url(f"{url}/class?room={code}")  # no student id in the link
+    # No student id in the link: the room's join tag (the same for everyone), once the room is found.
+    expect(phone).to_have_url(re.compile(rf"{re.escape(url)}/class\?room={code}&tag=\w{{6}}$"))
     token = cookie(phone, f"ndcg_student_{code}")
     assert store.student_name(code, token) == "Ana"
     send(phone, f"{RIGHT:.3f}")
@@ -196,7 +197,7 @@ def test_who_you_are_stays_out_of_the_address_bar_and_survives_a_reload(browser:
     projector = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     projector.goto(f"{url}/class?room={code}&key={key}&present=1", timeout=90_000)
     expect(projector.locator(".st-key-cp_numbers")).to_contain_text("1", timeout=30_000)
-    expect(projector).to_have_url(f"{url}/class?room={code}&present=1")
+    expect(projector).to_have_url(re.compile(rf"{re.escape(url)}/class\?room={code}&tag=\w{{6}}&present=1$"))
     assert cookie(projector, f"ndcg_lecturer_{code}") == key  # written though the sidebar is hidden
     projector.reload()
     expect(projector.locator(".st-key-cp_controls")).to_be_visible(timeout=30_000)
@@ -206,7 +207,7 @@ def test_who_you_are_stays_out_of_the_address_bar_and_survives_a_reload(browser:
     mallory.goto(f"{url}/class?room={code}&me={token}", timeout=90_000)
     expect(mallory.get_by_label("Your name")).to_be_visible(timeout=30_000)
     expect(mallory.locator(".st-key-cl_id_refused")).to_contain_text("was not used")
-    expect(mallory).to_have_url(f"{url}/class?room={code}")
+    expect(mallory).to_have_url(re.compile(rf"{re.escape(url)}/class\?room={code}&tag=\w{{6}}$"))
     expect(mallory.get_by_text("you are Ana")).to_have_count(0)
     for page in (lecturer, phone, projector, mallory):
         page.context.close()
@@ -270,7 +271,7 @@ def test_the_projector_results_screen_fits_without_names_or_key(browser: Browser
     text = page.locator("[data-testid=stMain]").inner_text()
     assert key not in text and not any(n.split()[0] in text for n in names)
     alt = page.locator(".st-key-cp_qr img").get_attribute("alt")
-    assert alt.endswith(f"/class?room={code}") and key not in alt
+    assert re.search(rf"/class\?room={code}&tag=\w{{6}}$", alt) and key not in alt
     assert key not in page.locator(".st-key-cp_qr img").get_attribute("src")
 
 

@@ -62,7 +62,7 @@ def test_a_linked_lesson_from_step_1_to_7_with_five_phones_and_the_projector(
     expect(presenter).not_to_have_url(re.compile("key="), timeout=30_000)  # checked, then taken off
     assert f"room={code}" in presenter.url
     qr = presenter.locator(".st-key-learn_room_join img")
-    expect(qr).to_have_attribute("alt", re.compile(rf"/class\?room={code}$"))
+    expect(qr).to_have_attribute("alt", re.compile(rf"/class\?room={code}&tag=\w{{6}}$"))
 
     projector = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     projector.goto(f"{url}/class?room={code}&key={key}&present=1", timeout=90_000)

@@ -1,6 +1,8 @@
 """A first-time student's path in real Chromium (issue 27, parts 1, 4 and 7): the start panel, Learn,
 Practice with an answer, a reload and a browser opened again with the progress kept, on a phone, in
-English and in Chinese; the phone's navigation, step tables and toolbars.
+English and in Chinese; the phone's navigation, step tables and toolbars. Issue 37, part 3: no
+address bar carries the learner token, and a laptop continues the phone's progress by a one-time
+code.
 
 These contexts are made here without the returning visitor's cookie (tests/browser/conftest.py).
 """
@@ -21,8 +23,18 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 720}
 CELL = "seed=11&ex=2&level=2&kind=cell"  # a step-table cell; 3 is the log2(i) mistake
 TEXT = {
-    "en": {"learn": "Learn NDCG in seven steps", "practice": "Practice", "progress": "Your progress"},
-    "zh": {"learn": "七步学会 NDCG", "practice": "练习", "progress": "你的进度"},
+    "en": {
+        "learn": "Learn NDCG in seven steps",
+        "practice": "Practice",
+        "progress": "Your progress",
+        "continue": "Continue on another device",
+    },
+    "zh": {
+        "learn": "七步学会 NDCG",
+        "practice": "练习",
+        "progress": "你的进度",
+        "continue": "在另一台设备上继续",
+    },
 }
 
 
@@ -47,6 +59,17 @@ def score(page: Page, lang: str, want: str = "0 / 1") -> str:
     with contextlib.suppress(AssertionError):  # the caller's assertion says what was shown instead
         expect(metric).to_have_text(want, timeout=15_000)
     return metric.inner_text()
+
+
+def learner_cookie(page: Page, timeout: float = 30.0) -> str:
+    """The learner token this browser keeps, once the page has written its cookie."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        found = [c["value"] for c in page.context.cookies() if c["name"] == "ndcg_learner"]
+        if found:
+            return found[0]
+        page.wait_for_timeout(100)
+    raise AssertionError(f"no learner cookie after {timeout} s")
 
 
 def answer_cell(page: Page, text: str) -> None:
@@ -80,7 +103,8 @@ def test_a_first_time_student_on_a_phone_keeps_their_progress(browser: Browser, 
         box.press("Enter")
         page.locator(".st-key-learn_check button").click()
         expect(page.locator(".st-key-learn_feedback [data-testid=stAlertContentSuccess]")).to_be_visible()
-        expect(page).to_have_url(re.compile(r"learner=[A-Za-z0-9_-]{24}"))
+        token = learner_cookie(page)
+        assert token not in page.evaluate("location.href")  # the cookie keeps it, never the link
         page.screenshot(path=str(artifacts / f"path-{lang}-2-learn-390x844.png"))
         for n in range(3, 8):
             page.locator(".st-key-learn_next button").click()
@@ -94,14 +118,17 @@ def test_a_first_time_student_on_a_phone_keeps_their_progress(browser: Browser, 
         page.goto(f"{app_url}/practice?{CELL}" + ("&lang=zh" if lang == "zh" else ""))
         answer_cell(page, "3")
         assert score(page, lang) == "0 / 1"
-        expect(page).to_have_url(re.compile(r"learner=[A-Za-z0-9_-]{24}"))
-        token = re.search(r"learner=([A-Za-z0-9_-]{24})", page.evaluate("location.href")).group(1)
+        assert learner_cookie(page) == token and "learner=" not in page.evaluate("location.href")
         page.screenshot(path=str(artifacts / f"path-{lang}-3-practice-390x844.png"))
 
         page.reload()
         expect(page.locator(".st-key-pr_exercise")).to_be_visible(timeout=30_000)
         assert score(page, lang) == "0 / 1", "a reload lost the progress"
-        expect(page.locator(".st-key-lr_continue_practice")).to_contain_text(f"learner={token}")
+        transfer = page.locator(".st-key-lr_devices_practice").get_by_role(
+            "button", name=TEXT[lang]["continue"]
+        )
+        expect(transfer).to_be_visible()  # a code on request, not a link
+        assert token not in page.locator("[data-testid=stMain]").inner_text()
         page.screenshot(path=str(artifacts / f"path-{lang}-4-reloaded-390x844.png"))
 
         cookie = next(c for c in context.cookies() if c["name"] == "ndcg_learner")
@@ -118,7 +145,7 @@ def test_a_first_time_student_on_a_phone_keeps_their_progress(browser: Browser, 
         page.goto(f"{app_url}/practice" + ("?lang=zh" if lang == "zh" else ""))
         expect(page.locator(".st-key-pr_exercise")).to_be_visible(timeout=30_000)
         assert score(page, lang) == "0 / 1"
-        expect(page).to_have_url(re.compile(rf"seed=11&ex=2&level=2&kind=cell.*learner={token}"))
+        expect(page).to_have_url(re.compile(r"\?seed=11&ex=2&level=2&kind=cell(&lang=zh)?$"))
         page.goto(f"{app_url}/learn" + ("?lang=zh" if lang == "zh" else ""))
         expect(page.locator(".st-key-learn_step_no")).to_be_visible(timeout=30_000)
         expect(page.locator(".st-key-learn_step_no")).to_contain_text("7")  # the step reached
@@ -140,6 +167,35 @@ def test_two_students_on_one_server_never_see_each_others_progress(browser: Brow
     finally:
         ana.close()
         ben.close()
+
+
+def test_a_laptop_continues_the_phones_progress_by_a_one_time_code(browser: Browser, app_url):
+    """Issue 37, part 3: "Continue on another device" makes a code and a link that carries only it;
+    the laptop opens the link, gets the phone's progress and cookie, and the code leaves its
+    address bar."""
+    phone, laptop = browser.new_context(viewport=PHONE), browser.new_context(viewport=DESKTOP)
+    try:
+        p = phone.new_page()
+        p.goto(f"{app_url}/practice?{CELL}")
+        answer_cell(p, "3")
+        assert score(p, "en") == "0 / 1"
+        token = learner_cookie(p)
+        devices = p.locator(".st-key-lr_devices_practice")
+        devices.get_by_role("button", name="Continue on another device").click()
+        shown = p.locator(".st-key-lr_code_practice [data-testid=stCode]")
+        expect(shown.first).to_contain_text(re.compile(r"^[A-Z2-9]{4}-[A-Z2-9]{4}$"))
+        link = shown.nth(1).inner_text().strip()
+        assert re.fullmatch(r"http://[^?]+/practice\?continue=[A-Z2-9]{8}", link), link
+        assert token not in p.locator("[data-testid=stMain]").inner_text()
+        q = laptop.new_page()
+        q.goto(app_url + "/practice?" + link.split("?", 1)[1])
+        expect(q.locator(".st-key-pr_exercise")).to_be_visible(timeout=30_000)
+        assert score(q, "en") == "0 / 1"
+        assert learner_cookie(q) == token
+        expect(q).not_to_have_url(re.compile(r"continue="))
+    finally:
+        phone.close()
+        laptop.close()
 
 
 def test_on_a_phone_the_sidebar_closes_after_choosing_a_page(browser: Browser, app_url, artifacts: Path):
@@ -235,12 +291,11 @@ def test_no_toolbar_covers_a_title_or_caption(page: Page, app_url, size):
     expect(page.locator(".st-key-learn_step_no")).to_be_visible(timeout=30_000)
     page.locator(".st-key-learn_skip button").click()
     expect(page.locator(".st-key-learn_feedback")).to_be_visible()
-    expect(page).to_have_url(re.compile(r"learner="))
-    learner = re.search(r"learner=[A-Za-z0-9_-]{24}", page.evaluate("location.href")).group(0)
+    learner_cookie(page)  # the step's answer is kept: this browser's next visits show it
     for url, selector in [
         ("/practice?seed=3&ex=1&kind=winner", "[data-testid=stDataFrame]"),
-        (f"/learn?step=4&{learner}", "[data-testid=stPlotlyChart]"),
-        (f"/learn?step=4&{learner}", ".st-key-learn_steps [data-testid=stDataFrame]"),
+        ("/learn?step=4", "[data-testid=stPlotlyChart]"),
+        ("/learn?step=4", ".st-key-learn_steps [data-testid=stDataFrame]"),
     ]:
         page.goto(app_url + url)
         elements = page.locator(selector)

@@ -135,7 +135,7 @@ def test_a_lecturer_creates_and_runs_a_room_by_keyboard(page: Page, class_server
     page.keyboard.press("Enter")
     projected = page.locator(".st-key-cp_status")
     expect(projected).to_contain_text(words["revealed"])
-    expect(page).to_have_url(re.compile(rf"/class\?room={code}&present=1"))
+    expect(page).to_have_url(re.compile(rf"/class\?room={code}&tag=\w{{6}}&present=1"))
     settled(page)
     for press, now in (("o", "open"), ("x", "closed"), ("a", "revealed"), ("o", "open")):
         page.keyboard.press(press)

@@ -174,9 +174,10 @@ def test_class_defaults_to_no_room():
     st.text(min_size=1, max_size=12) | st.none(),
     st.text(max_size=40) | st.none(),
     st.booleans(),
+    st.text(min_size=1, max_size=16) | st.none(),
 )
-def test_class_round_trip(room, key, present):
-    state = ClassState(room, key, present=present)
+def test_class_round_trip(room, key, present, tag):
+    state = ClassState(room, key, present=present, tag=tag)
     assert ClassState.from_params(state.to_params()) == (state, [])
 
 
@@ -184,6 +185,16 @@ def test_class_writes_room_and_key_in_that_order_and_never_a_student_id():
     """Issue 30, part 4: a student's id is never in a link (the phone's cookie keeps it)."""
     assert list(ClassState(me=ID, key="k", room="ABC234").to_params()) == ["room", "key"]
     assert ClassState(room="ABC234").to_params() == {"room": "ABC234"}
+
+
+def test_the_class_link_carries_the_rooms_join_tag_after_its_code():
+    """Issue 37, part 4: the join link is ``room=CODE&tag=TAG`` (the same for every student)."""
+    state = ClassState("ABC234", tag="K7PQ2M")
+    assert state.to_params() == {"room": "ABC234", "tag": "K7PQ2M"}
+    assert ClassState.from_params(state.to_params()) == (state, [])
+    full = ClassState("ABC234", "k", me=ID, present=True, tag="K7PQ2M")
+    assert list(full.to_params()) == ["room", "tag", "key", "present"]
+    assert ClassState.from_params({"room": "ABC234", "tag": "x" * 5000})[0].tag == "x" * 16
 
 
 def test_class_present_is_the_projector_screen():

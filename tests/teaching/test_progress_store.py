@@ -1,5 +1,6 @@
 """A learner's saved progress (issue 27, part 4): the store on a real SQLite file and a real
-PostgreSQL server, the token's rules, and the documents Learn and Practice keep.
+PostgreSQL server, the token's rules, and the documents Learn and Practice keep; the one-time
+continue codes that replace a token in a link (issue 37, part 3).
 
 The PostgreSQL server is a throwaway cluster (tests/postgres_support.py), as for Class mode's store.
 """
@@ -16,8 +17,11 @@ from ndcg_core.classroom.progress import (
     MAX_BYTES,
     ProgressStore,
     Saved,
+    clean_transfer_code,
     learners,
     new_token,
+    shown_transfer_code,
+    transfers,
     valid_token,
 )
 from ndcg_core.classroom.store import metadata
@@ -180,14 +184,86 @@ def test_a_stored_document_that_is_not_an_object_loads_as_empty(store):
 # ------------------------------------------------------------------ the link's token
 
 
-def test_the_link_carries_the_token_and_rejects_what_cannot_be_one():
+def test_a_link_never_carries_the_token():
+    """Issue 37, part 3: ``learner=`` is read only to be taken off the address bar; nothing is written."""
     token = new_token()
-    assert LearnerState.from_params({"learner": token}) == (LearnerState(token), [])
-    assert LearnerState(token).to_params() == {"learner": token}
-    assert LearnerState().to_params() == {}
-    assert LearnerState.from_params({}) == (LearnerState(), [])
-    assert LearnerState.from_params({"learner": "../../etc"}) == (LearnerState(rejected=True), [])
-    assert LearnerState.carried_by({"learner": "x"}) and not LearnerState.carried_by({"seed": "1"})
+    assert LearnerState.from_params({"learner": token}) == (LearnerState(stale=True), [])
+    assert LearnerState.from_params({"continue": "abcd-efgh"}) == (LearnerState(code="abcd-efgh"), [])
+    assert LearnerState(code="ABCDEFGH", stale=True).to_params() == {}
+    assert LearnerState.from_params({"continue": "x" * 5000})[0].code == "x" * 16
+    assert LearnerState.carried_by({"learner": "x"}) and LearnerState.carried_by({"continue": ""})
+    assert not LearnerState.carried_by({"seed": "1"})
+
+
+# ------------------------------------------------------------------ continue codes (issue 37, part 3)
+
+
+def test_a_continue_code_gives_the_token_once(make_store):
+    store = make_store(clock=Clock())
+    token = store.issue()
+    store.save(token, "practice", PRACTICE)
+    code, expires = store.transfer(token)
+    assert len(code) == 8 and set(code) <= set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+    assert expires == datetime(2026, 11, 22, 9, 30, 0)  # the clock's 9:00, and 30 minutes
+    assert store.redeem(shown_transfer_code(code).lower()) == token  # as typed: dash, lower case
+    assert store.redeem(code) is None  # used
+    assert store.load(token).practice == PRACTICE  # the progress itself is untouched
+    assert store.transfer("A" * 24) is None and store.transfer(None) is None  # a token never issued
+
+
+def test_a_continue_code_is_stored_neither_in_the_clear_nor_beside_the_token(store):
+    token = store.issue()
+    code, _expires = store.transfer(token)
+    with store.engine.connect() as conn:
+        stored = " ".join(str(v) for row in conn.execute(transfers.select()).all() for v in row)
+    assert code not in stored and token not in stored
+    assert len(stored.split()[1]) == 64  # the code's SHA-256, hex
+
+
+def test_a_continue_code_expires_after_thirty_minutes(make_store):
+    clock = Clock()
+    store = make_store(clock=clock)
+    token = store.issue()
+    code, _expires = store.transfer(token)
+    clock.now += timedelta(minutes=30)
+    assert store.redeem(code) is None
+    later, _expires = store.transfer(token)
+    clock.now += timedelta(minutes=29, seconds=59)
+    assert store.redeem(later) == token
+
+
+def test_a_new_code_replaces_the_last_and_unknown_codes_give_nothing(store):
+    ana, ben = store.issue(), store.issue()
+    first, _ = store.transfer(ana)
+    second, _ = store.transfer(ana)
+    bens, _ = store.transfer(ben)
+    assert store.redeem(first) is None  # replaced by the second
+    assert (store.redeem(second), store.redeem(bens)) == (ana, ben)
+    for typed in (None, "", "ABCD-EFG", "ABCD-EFGH-J", "ABCD-EFG0", "<script>", "A" * 5000):
+        assert store.redeem(typed) is None
+
+
+def test_a_learner_forgotten_or_purged_takes_its_code_along(make_store):
+    clock = Clock()
+    store = make_store(clock=clock, days=30)
+    gone, stale = store.issue(), store.issue()
+    gone_code, _ = store.transfer(gone)
+    store.forget(gone)
+    assert store.redeem(gone_code) is None
+    clock.now += timedelta(days=31)
+    store.transfer(stale)  # a code does not keep a learner: the learner's last visit does
+    fresh = store.issue()  # purges the stale learner, and its code with it
+    with store.engine.connect() as conn:
+        assert conn.execute(select(transfers.c.id)).all() == []
+    assert store.load(fresh) == Saved()
+
+
+def test_a_typed_code_is_read_as_people_type_it():
+    assert clean_transfer_code(" abcd efgh ") == "ABCDEFGH"
+    assert clean_transfer_code("AbCd-EfGh") == "ABCDEFGH"
+    assert clean_transfer_code("ABCD-EFGI") is None  # I is not in the alphabet (nor 0, O, 1, L)
+    assert clean_transfer_code(None) is None
+    assert shown_transfer_code("ABCDEFGH") == "ABCD-EFGH"
 
 
 # ------------------------------------------------------------------ the documents

@@ -1,6 +1,8 @@
 """Issue 30, part 4: the token buckets behind Class mode's rate limits, on an injected clock (no sleeps),
 and who a client is behind trusted proxies; part 5: the room-code buckets shared by replicas through
-the class database (a SQLite file, and a throwaway PostgreSQL 15: tests/postgres_support.py)."""
+the class database (a SQLite file, and a throwaway PostgreSQL 15: tests/postgres_support.py).
+Issue 37, part 4: guesses limited per session, per address and for everyone, right codes given
+back, refusals counted for the lecturer, and join tags every replica agrees on."""
 
 from __future__ import annotations
 
@@ -10,8 +12,23 @@ import pytest
 from postgres_support import postgres_server
 
 from ndcg_core.classroom import RateLimit, SharedRateLimit, Store, client_of, trusted_proxies
-from ndcg_core.classroom.limits import ANSWERS, ANSWERS_SECONDS, CODE_TRIES, CODE_TRIES_SECONDS
+from ndcg_core.classroom.limits import (
+    ANSWERS,
+    ANSWERS_SECONDS,
+    CODE_TRIES,
+    CODE_TRIES_ADDRESS,
+    CODE_TRIES_ALL,
+    CODE_TRIES_SECONDS,
+    TRANSFER_TRIES,
+    TRANSFER_TRIES_ADDRESS,
+    TRANSFER_TRIES_ALL,
+    TRANSFER_TRIES_SECONDS,
+    Guesses,
+    Refusals,
+    refusals,
+)
 from ndcg_core.classroom.store import metadata
+from ndcg_core.classroom.tags import JoinTags
 
 
 class Clock:
@@ -22,9 +39,57 @@ class Clock:
         return self.now
 
 
-def test_the_limits_are_ten_wrong_codes_and_thirty_answers_a_minute():
-    assert (CODE_TRIES, CODE_TRIES_SECONDS) == (10, 60.0)
+def test_the_limits_are_the_documented_ones():
+    """Wrong room codes: 10 a minute per session, 100 per address, 300 for everyone (limits.py's
+    docstring and docs/deployment.md); continue codes 5, 30 and 120; answers 30 a minute."""
+    assert (CODE_TRIES, CODE_TRIES_ADDRESS, CODE_TRIES_ALL, CODE_TRIES_SECONDS) == (10, 100, 300, 60.0)
+    assert (TRANSFER_TRIES, TRANSFER_TRIES_ADDRESS, TRANSFER_TRIES_ALL) == (5, 30, 120)
+    assert TRANSFER_TRIES_SECONDS == 60.0
     assert (ANSWERS, ANSWERS_SECONDS) == (30, 60.0)
+
+
+def test_a_right_code_gets_its_try_back_but_never_more_than_the_bucket():
+    clock = Clock()
+    limit = RateLimit(2, 60, clock=clock)
+    assert limit.take("a") == 0.0 and limit.take("a") == 0.0
+    limit.give_back("a")
+    assert limit.take("a") == 0.0 and limit.take("a") == pytest.approx(30.0)
+    limit.give_back("b")  # never taken: nothing to give back, no bucket made
+    limit.give_back("a")
+    limit.give_back("a")  # past full: still two
+    assert [limit.take("a") for _ in range(3)][-1] == pytest.approx(30.0) and len(limit) == 1
+
+
+def test_guesses_are_limited_per_session_per_address_and_for_everyone():
+    """Issue 37, part 4: a session's own guesses stop it (10 a minute) long before its address's
+    (100) fill, so one guessing tab no longer holds up the rest of a hall behind one NAT; the
+    address's ceiling stops many tabs, and everyone's stops many addresses."""
+    clock = Clock()
+    guesses = Guesses(*(RateLimit(n, 60, clock=clock) for n in (10, 100, 300)))
+    assert [guesses.take("tab", "hall") for _ in range(10)] == [0.0] * 10
+    assert guesses.take("tab", "hall") == pytest.approx(6.0)  # one every 6 s for this tab
+    assert guesses.take("another tab", "hall") == 0.0  # the rest of the hall is not held up
+    # 89 more from nine more tabs (ten each, the last nine): the address has had 100 ...
+    assert [guesses.take(n // 10, "hall") for n in range(89)] == [0.0] * 89
+    assert guesses.take("a new tab", "hall") == pytest.approx(0.6)  # ... then one every 0.6 s
+    for address in range(2):  # two more addresses of 100: everyone has had 300 ...
+        assert [guesses.take((address, tab), address) for tab in range(100)][-1] == 0.0
+    assert guesses.take("fresh", "fresh address") == pytest.approx(0.2)  # ... then 5 a second
+    clock.now += 0.2
+    assert guesses.take("fresh", "fresh address") == 0.0
+
+
+def test_a_refused_guess_spends_nothing_and_a_right_code_gives_every_bucket_its_try_back():
+    clock = Clock()
+    session, address, everyone = (RateLimit(n, 60, clock=clock) for n in (5, 2, 9))
+    guesses = Guesses(session, address, everyone)
+    assert guesses.take("a", "hall") == 0.0 and guesses.take("b", "hall") == 0.0
+    assert guesses.take("c", "hall") == pytest.approx(30.0)  # the hall's two are spent ...
+    assert session.wait("c") == 0.0 and session.take("c") == 0.0  # ... and c's own try was not
+    guesses.give_back("b", "hall")  # b's code was right
+    assert guesses.take("c", "hall") == 0.0
+    assert [everyone.take(Guesses.EVERYONE) for _ in range(7)][-1] == 0.0  # 2 guesses + 7 = 9
+    assert everyone.take(Guesses.EVERYONE) > 0
 
 
 def test_a_client_gets_ten_tries_then_waits_and_gets_one_back_every_six_seconds():
@@ -223,3 +288,65 @@ def test_a_shared_limit_keeps_only_clients_seen_within_a_refill(two_replicas):
     # Whatever a client sends as its address, a row keeps 64 characters.
     a.take("x" * 10_000)
     assert a.wait("x" * 10_000) == 0.0 and len(a) == 1
+
+
+# ------------------------------------------------------------------ issue 37, part 4, shared by replicas
+
+
+def test_two_replicas_share_the_address_and_everyone_buckets_and_count_refusals(two_replicas):
+    clock = Clock()
+
+    def replica(store):
+        return Guesses(
+            RateLimit(10, 60, clock=clock),  # a session's, in its own process
+            SharedRateLimit(store, "room_code", 3, 60, clock=clock),
+            SharedRateLimit(store, "room_code_all", 5, 60, clock=clock),
+            Refusals(store, "room_code", clock=clock),
+        )
+
+    a, b = (replica(s) for s in two_replicas)
+    assert a.take("tab 1", "hall") == 0.0 and b.take("tab 2", "hall") == 0.0
+    assert b.take("tab 3", "hall") == 0.0
+    assert a.take("tab 4", "hall") == pytest.approx(20.0)  # the hall's three, across both replicas
+    b.give_back("tab 3", "hall")  # tab 3's code was right
+    assert a.take("tab 4", "hall") == 0.0
+    assert b.take("tab 5", "elsewhere") == 0.0 and a.take("tab 6", "elsewhere") == 0.0  # five in all
+    assert b.take("tab 7", "third") == pytest.approx(12.0)  # everyone's bucket: one every 12 s
+    assert a.refused.recent() == b.refused.recent() == 2  # counted once, seen by both
+    clock.now += 50
+    assert a.refused.recent() == 2
+    clock.now += 20  # a minute and more: gone
+    assert b.refused.recent() == 0
+
+
+def test_refusals_count_in_slots_of_ten_seconds_and_forget_old_ones(two_replicas):
+    clock = Clock()  # 1000 s: the slot of 1000 to 1010
+    a, b = (Refusals(s, "room_code", clock=clock) for s in two_replicas)
+    other = Refusals(two_replicas[0], "elsewhere", clock=clock)
+    for _ in range(3):
+        a.note()
+    b.note()
+    clock.now += 30
+    b.note()
+    assert (a.recent(), a.recent(30), other.recent()) == (5, 1, 0)
+    clock.now += 300
+    a.note()  # also drops the counts over two minutes old
+    with two_replicas[0].engine.connect() as conn:
+        rows = conn.execute(refusals.select()).all()
+    assert [(r.name, r.refused) for r in rows] == [("room_code", 1)]
+
+
+def test_join_tags_are_the_same_on_every_replica_and_differ_per_room_and_per_database(two_replicas, tmp_path):
+    a, b = (JoinTags(s) for s in two_replicas)
+    tag = a.tag("ABC234")
+    assert len(tag) == 6 and b.tag("abc234") == tag
+    assert b.valid("ABC234", tag) and a.valid("abc234", tag.lower())
+    assert not a.valid("ABC235", tag) and not a.valid("ABC234", None) and not a.valid("ABC234", tag[:5])
+    assert not a.valid("nonsense", tag)
+    others = {a.tag(code) for code in ("ABC235", "ABC236", "ZZZ999", "222222")}
+    assert tag not in others and len(others) == 4
+    elsewhere = Store(f"sqlite:///{tmp_path / 'other.sqlite3'}", hours=24)  # another deployment
+    try:
+        assert JoinTags(elsewhere).tag("ABC234") != tag  # its own secret: a tag cannot be worked out
+    finally:
+        elsewhere.dispose()

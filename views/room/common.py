@@ -1,9 +1,11 @@
 """What Class mode's views share: the store, the link, who this browser is in a room, the rate
 limits, the join link, guarded callbacks, showing an exercise.
 
-Every link to a room is ``room=CODE`` (``&present=1`` for the projector screen). Who this browser
-is there is kept out of the address bar, in the session and in a cookie per room, so a reload (or a
-reconnect through another replica) keeps it and the projected address bar never shows it:
+Every link to a room is ``room=CODE&tag=TAG`` (``&present=1`` for the projector screen): the join
+tag (:mod:`ndcg_core.classroom.tags`) lets the link through while wrong codes are being refused; a
+typed code has none and is a guess (:data:`ROOM_GUESSES`). Who this browser is there is kept out of
+the address bar, in the session and in a cookie per room, so a reload (or a reconnect through
+another replica) keeps it and the projected address bar never shows it:
 
 - the lecturer's key (cookie :func:`lecturer_cookie`): from "Create a room", or from a lecturer's
   link ``room=CODE&key=SECRET``, which the page checks and then writes back without the key;
@@ -12,8 +14,9 @@ reconnect through another replica) keeps it and the projected address bar never 
   student is asked for their name again, with a word why.
 
 Who may open, close and reveal is decided by the store (``ndcg_core.classroom``), which checks the
-key on every lecturer operation; these views only draw what the key allows. Wrong room codes and
-answers are rate-limited per client and per student (:mod:`ndcg_core.classroom.limits`).
+key on every lecturer operation; these views only draw what the key allows. Wrong room codes are
+rate-limited per session, per address and for everyone, and answers per student
+(:mod:`ndcg_core.classroom.limits`).
 """
 
 from __future__ import annotations
@@ -45,7 +48,17 @@ from ndcg_core.classroom import (
     client_of,
     trusted_proxies,
 )
-from ndcg_core.classroom.limits import ANSWERS, ANSWERS_SECONDS, CODE_TRIES, CODE_TRIES_SECONDS
+from ndcg_core.classroom.limits import (
+    ANSWERS,
+    ANSWERS_SECONDS,
+    CODE_TRIES,
+    CODE_TRIES_ADDRESS,
+    CODE_TRIES_ALL,
+    CODE_TRIES_SECONDS,
+    Guesses,
+    Refusals,
+)
+from ndcg_core.classroom.tags import JoinTags
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import N_, _, ngettext
 from ndcg_core.teaching.export import table_html
@@ -225,9 +238,18 @@ ID_REFUSED = {
 
 # ------------------------------------------------------------------ rate limits
 
-#: Wrong room codes, per client (see ndcg_core.classroom.limits): kept in the class database, which
-#: every replica shares, so a client guessing through several replicas is counted once.
-CODE_LIMIT = SharedRateLimit(get_store, "room_code", CODE_TRIES, CODE_TRIES_SECONDS)
+#: Typed room codes (see ndcg_core.classroom.limits): per session in this process (a session stays on
+#: one replica), per address and for everyone in the class database, which every replica shares, so
+#: a client guessing through several replicas is counted once. Every refusal is counted there too,
+#: for the lecturer's page (:func:`refusals_note`).
+ROOM_GUESSES = Guesses(
+    RateLimit(CODE_TRIES, CODE_TRIES_SECONDS),
+    SharedRateLimit(get_store, "room_code", CODE_TRIES_ADDRESS, CODE_TRIES_SECONDS),
+    SharedRateLimit(get_store, "room_code_all", CODE_TRIES_ALL, CODE_TRIES_SECONDS),
+    Refusals(get_store, "room_code"),
+)
+#: The join tags of the class database (its secret read once per process).
+JOIN_TAGS = JoinTags(get_store)
 #: Answers, per student (room and id): kept in this process, outside Streamlit's caches, which any
 #: client can clear (a phone stays on one replica: session affinity).
 ANSWER_LIMIT = RateLimit(ANSWERS, ANSWERS_SECONDS)
@@ -242,6 +264,24 @@ def client() -> str:
     except Exception:  # no browser behind the session (AppTest)
         forwarded = []
     return client_of(ip if isinstance(ip, str) else None, forwarded, trusted_proxies())
+
+
+@st.fragment(run_every=5.0)
+def refusals_note() -> None:
+    """On the lecturer's page, one sentence while wrong room codes are being refused (anyone's, on
+    any replica, in the last minute): the count only, never an address."""
+    try:
+        refused = ROOM_GUESSES.refused.recent(60)
+    except STORE_FAILURES:
+        return  # the page's other parts say the database cannot be reached
+    if refused:
+        with st.container(key="cl_refused"):
+            st.caption(
+                _(
+                    "Wrong room codes are being refused: {n} in the last minute. Phones opening "
+                    "your link or QR code are not held up."
+                ).format(n=refused)
+            )
 
 
 def wait_text(seconds: float) -> int:
@@ -271,12 +311,13 @@ ROOM_PAGES = ("/class", "/learn")
 
 
 def join_link(code: str, base: JoinBase | None = None, key: str | None = None) -> str:
-    """The students' link to room ``code``, on :func:`join_base`; with ``key``, the lecturer's link."""
+    """The students' link to room ``code``, with its join tag, on :func:`join_base`; with ``key``,
+    the lecturer's link."""
     base = (base or join_base()).url.rstrip("/")
     for page in ROOM_PAGES:  # the lecturer's own address ends in the page's path
         base = base.removesuffix(page)
     # Students see the room's language.
-    params = {**ClassState(room=code, key=key).to_params(), **ui_params()}
+    params = {**ClassState(room=code, key=key, tag=JOIN_TAGS.tag(code)).to_params(), **ui_params()}
     return f"{base}/class?{urlencode(params, quote_via=quote)}"
 
 

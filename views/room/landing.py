@@ -11,14 +11,14 @@ from ndcg_core.i18n import _
 from ndcg_core.teaching.pages import ClassState
 from views.ui import keys
 
-from .common import focus_next, get_store, guarded, remember_key, set_link, shown
+from .common import JOIN_TAGS, focus_next, get_store, guarded, remember_key, set_link, shown
 
 
 @guarded
 def _create_room() -> None:
     code, key = get_store().create_room()
     remember_key(code, key)  # in this browser's session and cookie: the link is the students' own
-    set_link(ClassState(room=code))
+    set_link(ClassState(room=code, tag=JOIN_TAGS.tag(code)))  # the room's own link: never held up
     focus_next(".st-key-cl_ask_button button")  # the landing is gone: to the next thing, asking
 
 

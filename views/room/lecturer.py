@@ -34,6 +34,7 @@ from .common import (
     join_link,
     live_part,
     qr_html,
+    refusals_note,
     set_link,
     show_exercise,
 )
@@ -119,6 +120,7 @@ def join_panel(code: str, key: str) -> None:
     with st.container(key="cl_join_link"):  # wraps instead of scrolling (assets: CSS of views.room.common)
         st.code(link, language=None, wrap_lines=True)
     address_note(base)
+    refusals_note()  # while a flood of wrong codes is refused, one sentence
     st.button(
         _("Projector screen"),
         key="cl_present",

@@ -16,6 +16,7 @@ from __future__ import annotations
 # ------------------------------------------------------------------ script runs (views.ui.session)
 
 RUN = "_run"  # the number of this script run
+SESSION_ID = "_session_id"  # a random name of this session: its own rate-limit buckets
 
 
 def drawn(tag: str) -> str:
@@ -237,8 +238,13 @@ def cl_order(question: int) -> str:
 # ------------------------------------------------------------------ saved progress (views.ui.learner)
 
 LR_TOKEN = "lr_token"  # this session's learner token (None until the server issued one)
-LR_URL = "lr_url"  # the learner link's parameters last written or read
-LR_MESSAGE = "lr_message"  # why a link's or this browser's saved progress was not found
+LR_READ = "_lr_read"  # this session has read its cookie (on its first run)
+LR_MESSAGE = "lr_message"  # why this browser's saved progress was not found
+LR_NOTE = "_lr_note"  # (where, kind, text): what became of a continue code, said once
+LR_OFFER = "_lr_offer"  # (where, token) a continue code brought, while the student chooses
+LR_CODES = "_lr_codes"  # continue codes this session has tried already (Back to one is not another try)
+LR_TRANSFER = "_lr_transfer"  # (code, expires) this session made to continue on another device
+LR_CODE_INPUT = "lr_code_input"  # the box to type a continue code in
 LR_LOADED = "_lr_loaded"  # saved documents a page has yet to put in place, per section
 LR_SAVED = "_lr_saved"  # the documents last saved, per section (an unchanged one is not written again)
 LR_FAILED = "_lr_failed"  # the database could not be reached: progress is kept in this session only

@@ -1,18 +1,23 @@
-"""A student's progress that outlasts the session: a learner token in the link and in a cookie.
+"""A student's progress that outlasts the session: a learner token in a cookie, never in a link.
 
 The server issues the token (:class:`ndcg_core.classroom.progress.ProgressStore`) the first time
 a student has something to keep (a checked Practice answer, a Learn prediction); from then on
 Learn and Practice save their document (:mod:`ndcg_core.teaching.saved`) whenever it changes.
-The token travels in those pages' links as ``learner=`` (:data:`LEARNER`) and in the cookie
-:data:`COOKIE`, written by a small script (:func:`cookie_writer`) and read by Streamlit
-(``st.context.cookies``) when a later session starts: a reload keeps the link, and a new
-tab, or the browser opened again, finds the cookie.
+The token lives in the session and in the cookie :data:`COOKIE`, written by a small script
+(:func:`cookie_writer`) and read by Streamlit (``st.context.cookies``) when a later session starts:
+a reload, a new tab, or the browser opened again finds it.
 
-A link's token wins over the cookie (it is how a student continues on another device). A token
-the store does not know (mistyped, forgotten, or never issued) loads nothing: the page says so and
-the student starts afresh, with a new token once there is something to keep. A database that
-cannot be reached costs only the saving: the pages work on, and say progress is kept in this
-session only.
+A link never carries it (issue 37, part 3): links are shared, copied and projected, and whoever
+opened one saw and added to its owner's record. An old link's ``learner=`` is taken off the address
+bar and never looked up. Continuing on another device is an explicit step
+(:mod:`views.ui.transfer`): "Continue on another device" makes a one-time code, typed on the other
+device or opened there as a link ``?continue=CODE`` (taken off the address bar once read); a code
+that would replace this browser's own progress asks first.
+
+A token the store does not know (purged after months unused, or never issued) loads nothing: the
+page says so and the student starts afresh, with a new token once there is something to keep. A
+database that cannot be reached costs only the saving: the pages work on, and say progress is
+kept in this session only.
 """
 
 from __future__ import annotations
@@ -29,7 +34,6 @@ from ndcg_core.teaching.pages import LearnerState
 
 from . import keys
 from .language import ui_params
-from .share import Link, adopt
 
 if TYPE_CHECKING:
     from ndcg_core.classroom.progress import ProgressStore
@@ -39,14 +43,6 @@ COOKIE = "ndcg_learner"
 #: The cookie that says this browser has seen the start panel (views.ui.start).
 START_COOKIE = "ndcg_start"
 COOKIE_DAYS = 365
-
-LEARNER: Link[LearnerState] = Link(
-    keys.LR_URL,
-    LearnerState.PARAMS,
-    LearnerState.carried_by,
-    LearnerState.from_params,
-    LearnerState.to_params,
-)
 
 #: Writes the cookies it is given into the page's document (Streamlit reads cookies, never writes):
 #: ``{name: [value, seconds]}``, each kept that many seconds on every path of the app.
@@ -72,7 +68,7 @@ def _store(url: str) -> ProgressStore:
     return ProgressStore(url)
 
 
-def _failures() -> tuple[type[Exception], ...]:
+def failures() -> tuple[type[Exception], ...]:
     """What a database that cannot be reached raises. SQLAlchemy is imported only when a session
     has progress to load or save: a first visit to the Playground never loads it."""
     from sqlalchemy.exc import SQLAlchemyError
@@ -82,13 +78,18 @@ def _failures() -> tuple[type[Exception], ...]:
     return (SQLAlchemyError, OSError, StoreUnusable)
 
 
-def _database() -> ProgressStore | None:
-    """The progress store, or None (and the session told so) when the database cannot be reached."""
+def progress_store() -> ProgressStore:
+    """The progress store of this process's database; raises what :func:`failures` names."""
     from ndcg_core.classroom.store import database_url
 
+    return _store(database_url())
+
+
+def database() -> ProgressStore | None:
+    """The progress store, or None (and the session told so) when the database cannot be reached."""
     try:
-        return _store(database_url())
-    except _failures():
+        return progress_store()
+    except failures():
         st.session_state[keys.LR_FAILED] = True
         return None
 
@@ -106,11 +107,6 @@ def token() -> str | None:
     return st.session_state.get(keys.LR_TOKEN)
 
 
-def learner_state() -> LearnerState:
-    """The page-state Learn and Practice write into their link."""
-    return LearnerState(token())
-
-
 def want_cookie(name: str, value: str, seconds: float = COOKIE_DAYS * 86400) -> None:
     """Ask the browser to keep ``name=value`` for ``seconds`` (a year unless told), written by
     :func:`cookie_writer` at the end of the run."""
@@ -122,15 +118,16 @@ def want_cookie(name: str, value: str, seconds: float = COOKIE_DAYS * 86400) -> 
 # ------------------------------------------------------------------ loading
 
 
-def _use(given: str | None, *, from_link: bool) -> bool:
-    """Load the progress saved under ``given``; False when the store does not know it."""
+def use(given: str | None, *, keep: bool = False) -> bool:
+    """Load the progress saved under ``given`` into this session (``keep``: and into this browser's
+    cookie); False when the store does not know it."""
     ss = st.session_state
-    store = _database()
+    store = database()
     if store is None or given is None:
         return False
     try:
         saved = store.load(given)
-    except _failures():
+    except failures():
         ss[keys.LR_FAILED] = True
         return False
     if saved is None:
@@ -138,52 +135,35 @@ def _use(given: str | None, *, from_link: bool) -> bool:
     ss[keys.LR_TOKEN] = given
     ss[keys.LR_LOADED] = {"practice": saved.practice, "learn": saved.learn}
     ss[keys.LR_SAVED] = {"practice": saved.practice, "learn": saved.learn}
-    if from_link:
-        ss.pop(keys.LR_MESSAGE, None)
+    if keep:
         want_cookie(COOKIE, given)
     return True
 
 
-def _from_link(state: LearnerState, warnings: list[str]) -> None:
-    """A link's learner token (adopted by :func:`views.ui.share.adopt`)."""
-    ss = st.session_state
-    if state.token is None and not state.rejected:
-        return  # no token in the link
-    if state.token is not None and state.token == token():
-        return
-    if _use(state.token, from_link=True):
-        return
-    if ss.get(keys.LR_FAILED):
-        return
-    ss[keys.LR_MESSAGE] = _(
-        "The saved progress in this link was not found (the link may be mistyped, or the progress "
-        "was deleted after months unused). You start afresh here; your progress is saved again as "
-        "soon as you answer."
-    )
-
-
 def init_learner() -> None:
-    """Every run, before the page: the learner of the link (first visit, Back and Forward), else,
-    on a session's first run, the one this browser's cookie names."""
+    """Every run, before the page: on a session's first run, the progress this browser's cookie
+    names; then a link's continue code, if any (:mod:`views.ui.transfer`). Both ``continue`` and an
+    old link's ``learner`` are taken off the address bar; the latter is never looked up."""
     ss = st.session_state
-    first = keys.LR_URL not in ss
-    adopt(LEARNER, _from_link)
-    if not first or token() is not None:
-        return
-    kept = browser_cookies().get(COOKIE)
-    if not kept:
-        return
-    if _use(kept, from_link=False):
-        if keys.LR_MESSAGE in ss:  # the link's token was not found: this browser's own is shown
+    if keys.LR_READ not in ss:
+        ss[keys.LR_READ] = True
+        kept = browser_cookies().get(COOKIE)
+        if kept and not use(kept) and not ss.get(keys.LR_FAILED):
             ss[keys.LR_MESSAGE] = _(
-                "The saved progress in this link was not found (the link may be mistyped, or the "
-                "progress was deleted after months unused). This device's own saved progress is shown."
+                "The progress saved in this browser was not found (it may have been deleted after months "
+                "unused). You start afresh; your progress is saved again as soon as you answer."
             )
-    elif not ss.get(keys.LR_FAILED) and keys.LR_MESSAGE not in ss:
-        ss[keys.LR_MESSAGE] = _(
-            "The progress saved in this browser was not found (it may have been deleted after months "
-            "unused). You start afresh; your progress is saved again as soon as you answer."
-        )
+    params = st.query_params.to_dict()
+    if not LearnerState.carried_by(params):
+        return
+    state, _warnings = LearnerState.from_params(params)
+    for name in LearnerState.PARAMS:
+        if name in st.query_params:
+            del st.query_params[name]
+    if state.code is not None:
+        from . import transfer  # the rate limits and the store: only when a code comes
+
+        transfer.continue_with(state.code)
 
 
 def take_loaded(section: str) -> Any:
@@ -207,7 +187,7 @@ def save(section: str, data: dict[str, Any], *, worth_keeping: bool) -> None:
         return
     if token() is None and not worth_keeping:
         return
-    store = _database()
+    store = database()
     if store is None:
         return
     try:
@@ -220,7 +200,7 @@ def save(section: str, data: dict[str, Any], *, worth_keeping: bool) -> None:
                 store.save(token(), other, document)
             store.save(token(), section, data)
             want_cookie(COOKIE, token())
-    except (*_failures(), ValueError):
+    except (*failures(), ValueError):
         ss[keys.LR_FAILED] = True
         return
     ss[keys.LR_SAVED] = {**saved, section: data}
@@ -230,10 +210,15 @@ def save(section: str, data: dict[str, Any], *, worth_keeping: bool) -> None:
 
 
 def learner_message() -> None:
-    """Why a link's or the browser's progress was not loaded, where the page shows its warnings."""
+    """Why this browser's saved progress was not found, and what became of a link's continue code
+    (a choice, when it would replace this browser's own progress), where the page shows its
+    warnings."""
     message = st.session_state.get(keys.LR_MESSAGE)
     if message:
         st.warning(message, icon=":material/history:")
+    from . import transfer
+
+    transfer.draw_outcome("link")
 
 
 def page_url(page: str, params: Mapping[str, str]) -> str:
@@ -256,33 +241,42 @@ def page_url(page: str, params: Mapping[str, str]) -> str:
     return f"{root}/{page}?{urlencode({**params, **ui_params()}, quote_via=quote)}"
 
 
-def continue_link(page: str) -> str:
-    """The link that opens ``page`` with this learner's progress, on any device."""
-    return page_url(page, learner_state().to_params())
-
-
 def progress_note(page: str) -> None:
-    """Where the student's progress is kept, and the link to continue on another device."""
+    """Where the student's progress is kept; "Continue on another device" (a one-time code and link,
+    made on request), and the box for a code made on another device."""
+    from . import transfer  # imports nothing heavy: the store and the limits only when used
+
     ss = st.session_state
     if ss.get(keys.LR_FAILED):
         st.caption(_("Your progress cannot be saved just now: it is kept until you close this tab."))
         return
-    if token() is None:
-        st.caption(
-            _(
-                "Your answers are saved on this device as soon as you give one, with no account: "
-                "come back later and carry on."
+    with st.container(key=f"lr_devices_{page}"):
+        if token() is None:
+            st.caption(
+                _(
+                    "Your answers are saved on this device as soon as you give one, with no account: "
+                    "come back later and carry on."
+                )
             )
-        )
-        return
-    with st.container(key=f"lr_continue_{page}"):
-        st.caption(
-            _(
-                "Saved on this device. To continue on another device, open this link there "
-                "(keep it to yourself: whoever opens it continues your progress):"
+        else:
+            st.caption(_("Your progress is saved in this browser, with no account."))
+            st.button(  # pressed again: a new code, and the one before stops working
+                _("Continue on another device"),
+                key=f"lr_transfer_{page}",
+                icon=":material/devices:",
+                on_click=transfer.make_code,
+                help=_("Makes a one-time code (and a link) that opens your progress on another device."),
             )
-        )
-        st.code(continue_link(page), language=None, wrap_lines=True)
+            transfer.draw_code(page)
+        with st.form("lr_code_form", border=False, enter_to_submit=False):
+            st.text_input(
+                _("Code from your other device"),
+                key=keys.LR_CODE_INPUT,
+                max_chars=12,
+                placeholder="ABCD-EFGH",
+            )
+            st.form_submit_button(_("Continue with this code"), on_click=transfer.typed_code)
+        transfer.draw_outcome("form")
 
 
 def cookie_writer() -> None:

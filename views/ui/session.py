@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import secrets
 import threading
 import time
 
@@ -53,6 +54,15 @@ def collect_garbage() -> None:
             return
         _last_gc[0] = now
     gc.collect()
+
+
+def session_id() -> str:
+    """A random name of this browser session, made at first use: the key of its own rate-limit
+    buckets (wrong room codes, wrong continue codes)."""
+    ss = st.session_state
+    if keys.SESSION_ID not in ss:
+        ss[keys.SESSION_ID] = secrets.token_hex(12)
+    return ss[keys.SESSION_ID]
 
 
 def count_run() -> None:

@@ -18,7 +18,7 @@ import streamlit as st
 
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import _
-from ndcg_core.teaching.pages import ClassState, LearnState, PracticeState
+from ndcg_core.teaching.pages import ClassState, LearnerState, LearnState, PracticeState
 from ndcg_core.teaching.playground import (
     UI_PARAMS,
     PlaygroundState,
@@ -72,8 +72,8 @@ SHARED: Link[PlaygroundState] = Link(keys.PG_URL, None, _carries_a_list, from_qu
 LEARN: Link[LearnState] = _page(LearnState, keys.LEARN_URL)
 PRACTICE: Link[PracticeState] = _page(PracticeState, keys.PR_URL)
 CLASS: Link[ClassState] = _page(ClassState, keys.CL_URL)
-#: Share-link parameters of one page, not of the shared state.
-PAGE_PARAMS = LearnState.PARAMS + PracticeState.PARAMS + ClassState.PARAMS
+#: Share-link parameters of one page, not of the shared state (and a continue code, read by every page).
+PAGE_PARAMS = LearnState.PARAMS + PracticeState.PARAMS + ClassState.PARAMS + LearnerState.PARAMS
 
 
 def adopt(link: Link[S], load: Callable[[S, list[str]], None]) -> bool:
