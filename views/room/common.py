@@ -266,14 +266,14 @@ def client() -> str:
     return client_of(ip if isinstance(ip, str) else None, forwarded, trusted_proxies())
 
 
-@st.fragment(run_every=5.0)
 def refusals_note() -> None:
     """On the lecturer's page, one sentence while wrong room codes are being refused (anyone's, on
-    any replica, in the last minute): the count only, never an address."""
-    try:
-        refused = ROOM_GUESSES.refused.recent(60)
-    except STORE_FAILURES:
-        return  # the page's other parts say the database cannot be reached
+    any replica, in the last minute): the count only, never an address. Polled every 5 s."""
+    _refusals_note()
+
+
+def _refusals_note() -> None:
+    refused = ROOM_GUESSES.refused.recent(60)
     if refused:
         with st.container(key="cl_refused"):
             st.caption(
@@ -380,6 +380,9 @@ def live_part(run_every: float):
         return st.fragment(run_every=run_every)(guarded_draw)
 
     return wrap
+
+
+_refusals_note = live_part(run_every=5.0)(_refusals_note)
 
 
 def guarded(callback):
