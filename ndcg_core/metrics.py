@@ -24,6 +24,7 @@ import pandas as pd
 
 from .errors import NDCGError
 from .presets import Preset, as_spec
+from .rules import DISCOUNT_RULES, GAIN_RULES
 from .spec import Spec
 from .variants import Variant, check_choice, check_log_base
 
@@ -96,10 +97,12 @@ def gains(grades: Any, gain: GainSpec = "linear") -> np.ndarray:
     ----------
     grades : array-like of float
         Relevance grades.
-    gain : {"linear", "exponential"} or mapping
+    gain : {"linear", "exponential", "binary"} or mapping
         ``"linear"``: the gain is the grade. ``"exponential"``: ``2**g - 1``,
         so each grade step doubles the gain; a negative grade is mirrored to
         ``-(2**|g| - 1)``, so a Bad (-1) costs exactly what a Fair (+1) earns.
+        ``"binary"``: 1 for a grade above 0, else 0. (The records:
+        :data:`ndcg_core.rules.GAIN_RULES`.)
         A mapping is a custom gain table from grade to gain (trec_eval's
         ``ndcg`` parameters, LightGBM's ``label_gain``).
 
@@ -134,17 +137,11 @@ def gains(grades: Any, gain: GainSpec = "linear") -> np.ndarray:
             out[i] = table[grade]
         return out
     check_choice("gain", gain)
-    if gain == "linear":
-        return g.copy()
-    with np.errstate(over="ignore"):
-        out = np.sign(g) * np.expm1(np.abs(g) * math.log(2.0))
+    out = GAIN_RULES[gain].gains(g)
     bad = np.flatnonzero(~np.isfinite(out))
-    if bad.size:
+    if bad.size:  # 2**grade past the largest float
         i = int(bad[0])
         raise NDCGError("grade_overflows", g=f"{g[i]:g}", n=i + 1)
-    # expm1(x*ln2) is 2**x - 1 without cancellation; round integers exactly.
-    exact = np.abs(g) == np.round(np.abs(g))
-    out[exact] = np.sign(g[exact]) * (np.exp2(np.abs(g[exact])) - 1.0)
     return out
 
 
@@ -162,11 +159,7 @@ def divisors(n: int, discount: str = "log", log_base: float = 2.0) -> np.ndarray
     """
     check_choice("discount", discount)
     check_log_base(log_base)
-    positions = np.arange(1, n + 1, dtype=float)
-    ln_b = math.log(log_base)
-    if discount == "log":
-        return np.log1p(positions) / ln_b
-    return np.maximum(1.0, np.log(positions) / ln_b)
+    return DISCOUNT_RULES[discount].divisors(np.arange(1, n + 1, dtype=float), math.log(log_base))
 
 
 def _dcg_of_gains(ranked_gains: np.ndarray, k: int, discount: str, log_base: float) -> float:

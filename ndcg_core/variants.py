@@ -32,6 +32,7 @@ from typing import Any
 from .errors import NDCGError
 from .i18n import N_
 from .lists import read_list
+from .rules import DISCOUNT_RULES, GAIN_RULES
 
 __all__ = [
     "DISCOUNTS",
@@ -124,18 +125,29 @@ class Option:
         return text
 
 
-GAINS: dict[str, str] = {
-    "linear": N_("gain = grade: a grade-2 item is worth twice a grade-1 item"),
-    "exponential": N_("gain = 2^grade - 1: each grade step about doubles the worth (Burges et al. 2005)"),
-}
-DISCOUNTS: dict[str, str] = {
-    "log": N_(
-        "divide the gain at position i by log_b(i + 1): the divisor grows from the top (1 there when b = 2)"
-    ),
-    "jarvelin": N_(
-        "divide by max(1, log_b(i)): positions up to b are not discounted (Järvelin & Kekäläinen 2002)"
-    ),
-}
+class _RuleField(Mapping):
+    """A live view of one field of a rule registry, ``{name: rule.field}``: the schema reads the
+    records (:mod:`ndcg_core.rules`) themselves, so a rule added there is offered everywhere."""
+
+    def __init__(self, rules: Mapping[str, Any], field: str) -> None:
+        self._rules, self._field = rules, field
+
+    def __getitem__(self, name: Any) -> str:
+        return getattr(self._rules[name], self._field)
+
+    def __iter__(self):
+        return iter(self._rules)
+
+    def __len__(self) -> int:
+        return len(self._rules)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+#: Each gain's and discount's one-line description (the records themselves: :mod:`ndcg_core.rules`).
+GAINS: Mapping[str, str] = _RuleField(GAIN_RULES, "help")
+DISCOUNTS: Mapping[str, str] = _RuleField(DISCOUNT_RULES, "help")
 LOG_BASES: dict[float, str] = {
     2.0: N_("base 2: the usual choice"),
     math.e: N_("base e (natural log), as in Burges et al. 2005"),
@@ -181,7 +193,7 @@ SCHEMA: tuple[Option, ...] = (
         N_("How a relevance grade becomes a gain."),
         GAINS,
         url_key="gain",
-        labels={"linear": N_("linear"), "exponential": N_("exponential")},
+        labels=_RuleField(GAIN_RULES, "label"),
         kind="gain",
     ),
     Option(
@@ -191,7 +203,7 @@ SCHEMA: tuple[Option, ...] = (
         N_("What the gain at each position is divided by."),
         DISCOUNTS,
         url_key="discount",
-        labels={"log": "log(i+1)", "jarvelin": "Järvelin–Kekäläinen"},
+        labels=_RuleField(DISCOUNT_RULES, "label"),
     ),
     Option(
         "log_base",

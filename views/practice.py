@@ -243,13 +243,13 @@ def _table(frame: pd.DataFrame, key: str) -> None:
 
 def _show_data(e: Exercise) -> None:
     if e.kind in {"cell", "metric", "drag"}:
-        st.markdown(_("**Formula:** {formula}").format(formula=md_escape(e.formula.describe())))
+        st.markdown(_("**Formula:** {formula}").format(formula=md_escape(e.formula_text)))
     if e.kind == "winner":
-        st.markdown(_("**First formula:** {formula}").format(formula=md_escape(e.formula.describe())))
-        changed = e.alt_formula.changes_from(e.formula)
+        st.markdown(_("**First formula:** {formula}").format(formula=md_escape(e.formula_text)))
+        changed = e.alt_changes
         st.markdown(
             _("**Second formula:** {formula} (changed: {changed})").format(
-                formula=md_escape(e.alt_formula.describe()), changed=md_escape(changed)
+                formula=md_escape(e.alt_formula_text), changed=md_escape(changed)
             )
         )
         a, b = st.columns(2)

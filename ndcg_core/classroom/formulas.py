@@ -1,7 +1,8 @@
 """What every Class question's definition shares: the error for a definition that describes no
-question, and a formula as Practice states it, as data a definition stores.
+question, and a formula (the engine's :class:`~ndcg_core.variants.Variant`, as Practice states it)
+as data a definition stores.
 
->>> f = PracticeFormula(k=3, discount="jarvelin")
+>>> f = Variant(k=3, discount="jarvelin")
 >>> formula_from_data(formula_data(f)) == f
 True
 """
@@ -13,34 +14,40 @@ from typing import Any
 
 from ..errors import NDCGError
 from ..spec import Spec
-from ..teaching.practice import Formula as PracticeFormula
+from ..variants import Variant
 
-__all__ = ["BadQuestion", "PracticeFormula", "formula_data", "formula_from_data", "formula_of_spec"]
+__all__ = ["BadQuestion", "formula_data", "formula_from_data", "formula_of_spec"]
 
 
 class BadQuestion(NDCGError):
     """A definition that does not describe a question."""
 
 
-def formula_of_spec(spec: Spec) -> PracticeFormula | None:
-    """The playground's formula as a Practice formula, or None when Practice cannot state it.
+def formula_of_spec(spec: Spec) -> Variant | None:
+    """The playground's formula as a question states it, or None when a question cannot state it.
 
-    Practice's questions know linear or exponential gains and the log2(i + 1) or
-    Järvelin–Kekäläinen discounts, with any log base and cutoff.
+    A question states a named gain rule and discount rule (any of :mod:`ndcg_core.rules`), with
+    any log base and cutoff; not a custom gain table. The IDCG = 0 rule and the tie rule are the
+    schema's defaults (a question with scores sets its tie rule).
     """
     v = spec.variant
-    if v.gain not in ("linear", "exponential") or v.discount not in ("log", "jarvelin"):
+    if v.gain_table is not None:
         return None
-    return PracticeFormula(k=v.k, gain=v.gain, discount=v.discount, log_base=v.log_base)
+    return Variant(k=v.k, gain=v.gain, discount=v.discount, log_base=v.log_base)
 
 
-def formula_data(f: PracticeFormula) -> dict[str, Any]:
-    """A formula as a definition stores it (JSON-able)."""
+def formula_data(f: Variant) -> dict[str, Any]:
+    """A formula as a definition stores it (JSON-able): its choices by name."""
     return {"k": f.k, "gain": f.gain, "discount": f.discount, "log_base": f.log_base, "ties": f.ties}
 
 
-def formula_from_data(d: Mapping[str, Any]) -> PracticeFormula:
-    """The formula a definition stores (``ties`` may be missing: older definitions have none)."""
-    return PracticeFormula(
-        k=d["k"], gain=d["gain"], discount=d["discount"], log_base=d["log_base"], ties=d.get("ties")
+def formula_from_data(d: Mapping[str, Any]) -> Variant:
+    """The formula a definition stores (``ties`` may be missing or None: older definitions have none,
+    and mean the listed order)."""
+    return Variant(
+        k=d["k"],
+        gain=d["gain"],
+        discount=d["discount"],
+        log_base=d["log_base"],
+        ties=d.get("ties") or "stable",
     )

@@ -40,6 +40,7 @@ import pandas as pd
 
 from ..explanation import Explanation, explain
 from ..i18n import _
+from ..spec import Spec
 from ..teaching.lesson import N_STEPS, LessonStep, lesson_step, step_frame
 from ..teaching.playground import PlaygroundState
 from ..teaching.practice import Exercise
@@ -82,8 +83,7 @@ def lesson_definition(step: int, state: PlaygroundState) -> dict[str, Any]:
     formula = formula_of_spec(state.spec)
     if formula is None:
         raise BadQuestion("class_lesson_formula")
-    scored = state.scores is not None
-    ties = state.spec.variant.ties if scored else None
+    ties = state.spec.variant.ties  # it counts only when the items carry scores
     definition = {
         "source": "lesson",
         "step": int(step),
@@ -110,7 +110,7 @@ def _explanation(d: Mapping[str, Any]) -> Explanation:
         scores=d["scores"],
         ideal=[*d["grades"], *pool] if pool else None,
         ideal_labels=[*d["labels"], *d["pool_labels"]] if pool else None,
-        spec=formula_from_data(d["formula"]).spec,
+        spec=Spec(formula_from_data(d["formula"])),
     )
 
 

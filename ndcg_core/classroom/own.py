@@ -8,11 +8,11 @@ a relevant item, a position within the cutoff), and every refusal names the form
 ``Grades: entry 2 ('x') is not a number; type grades such as 3, 2, 0``. A multiple-choice question
 is checked by :func:`~.questions.choice_definition`.
 
->>> d = list_definition("0, 1, 1", "", PracticeFormula(), "ndcg")
+>>> d = list_definition("0, 1, 1", "", Variant(), "ndcg")
 >>> d["labels"], d["grades"]
 (['D1', 'D2', 'D3'], [0.0, 1.0, 1.0])
 >>> try:
-...     list_definition("3, two", "", PracticeFormula(), "ndcg")
+...     list_definition("3, two", "", Variant(), "ndcg")
 ... except BadQuestion as err:
 ...     print(err)
 Grades: entry 2 ('two') is not a number; type grades such as 3, 2, 0
@@ -25,7 +25,8 @@ import re
 from typing import Any
 
 from ..errors import Message
-from .questions import BadQuestion, PracticeFormula, field_error, playground_definition, text_field
+from ..variants import Variant
+from .questions import BadQuestion, field_error, playground_definition, text_field
 
 __all__ = ["MAX_GRADE", "MAX_LABEL", "list_definition", "read_grades", "read_labels"]
 
@@ -90,7 +91,7 @@ def read_labels(text: Any, n: int) -> list[str]:
 def list_definition(
     grades_text: Any,
     labels_text: Any,
-    formula: PracticeFormula,
+    formula: Variant,
     ask: str,
     position: int | None = None,
 ) -> dict[str, Any]:

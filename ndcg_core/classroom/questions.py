@@ -15,7 +15,7 @@ A question is stored as a small JSON-able *definition* (a dict), rebuilt into a 
 * ``{"source": "choice", "prompt": "...", "options": [...], "right": 0}``: the lecturer's own
   multiple-choice question, its text as typed (:func:`choice_definition` checks it).
 
->>> d = playground_definition(["A", "B", "C"], [0, 1, 1], PracticeFormula(), "ndcg")
+>>> d = playground_definition(["A", "B", "C"], [0, 1, 1], Variant(), "ndcg")
 >>> e = exercise(d)
 >>> e.answer_type, grade(e, "0.69").correct   # DCG 0.5 + 0.631 over IDCG 1.631: 0.693
 ('number', True)
@@ -42,9 +42,10 @@ from ..teaching.practice import (
     Question,
     check,
     make_exercise,
+    ndcg_under,
 )
-from ..teaching.practice import Formula as PracticeFormula
-from .formulas import BadQuestion, formula_of_spec
+from ..variants import Variant
+from .formulas import BadQuestion, formula_from_data, formula_of_spec
 from .lesson_questions import lesson_exercise
 from .names import name_problem
 
@@ -55,7 +56,6 @@ __all__ = [
     "MAX_OPTIONS",
     "MAX_PROMPT",
     "Graded",
-    "PracticeFormula",
     "Summary",
     "choice_definition",
     "correct_answer",
@@ -103,7 +103,7 @@ def practice_definition(seed: int, number: int, kind: str, level: int) -> dict[s
 def playground_definition(
     labels: Sequence[str],
     grades: Sequence[float],
-    formula: PracticeFormula,
+    formula: Variant,
     ask: str,
     position: int | None = None,
 ) -> dict[str, Any]:
@@ -204,16 +204,15 @@ def exercise(definition: Mapping[str, Any]) -> Exercise:
         return _choice_exercise(definition)
     if source != "playground":
         raise BadQuestion("class_question_source", source=repr(source))
-    f = definition["formula"]
-    formula = PracticeFormula(k=f["k"], gain=f["gain"], discount=f["discount"], log_base=f["log_base"])
+    formula = formula_from_data(definition["formula"])
     grades = tuple(float(g) for g in definition["grades"])
     labels = tuple(definition["labels"])
     ask = definition["ask"]
     base = {"seed": 0, "number": 0, "level": 1, "grades": grades, "labels": labels, "formula": formula}
     cut = "" if formula.k is None else f"@{formula.k}"
     if ask == "highest":
-        best = formula.ndcg(sorted(grades, reverse=True))
-        worst = formula.ndcg(sorted(grades))
+        best = ndcg_under(formula, sorted(grades, reverse=True))
+        worst = ndcg_under(formula, sorted(grades))
         prompt = _("Put the items in the order that gives the highest NDCG{cut}.").format(cut=cut)
         return Exercise(
             **base, kind="drag", prompt=prompt, goal="highest", values=(("best", best), ("worst", worst))
@@ -243,7 +242,7 @@ def _choice_exercise(definition: Mapping[str, Any]) -> Exercise:
         prompt=d["prompt"],
         grades=(),
         labels=(),
-        formula=PracticeFormula(),
+        formula=Variant(),
         choices=tuple(d["options"]),
         answer_choice=d["right"],
     )

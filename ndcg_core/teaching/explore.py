@@ -4,18 +4,21 @@ Examples
 --------
 One excellent item, or four fair ones? Against a pool of one grade-3 and
 four grade-1 items, the usual formula prefers A; the original
-Järvelin–Kekäläinen discount, which spares the first positions, prefers B:
+Järvelin–Kekäläinen discount, which spares the first positions, prefers B,
+and so does binary gain, for which a grade-1 item is worth a grade-3 one:
 
 >>> table = variant_matrix({"A": [3, 0, 0, 0], "B": [1, 1, 1, 1]}, ideal=[3, 1, 1, 1, 1], ks=(None, 3))
->>> len(table)
-48
->>> flipped = table[table["flips"]]
+>>> len(table)  # 3 gains x 2 discounts x 3 bases x 2 ideal sources x 2 cutoffs
+72
+>>> flipped = table[table["flips"] & (table["gain"] == "linear")]
 >>> print(flipped[["discount", "log_base", "k", "winner"]].to_string(index=False))
 discount log_base    k     winner
 jarvelin        2 None          B
 jarvelin        e None          B
 jarvelin       10 None          B
 jarvelin       10    3 tie: A = B
+>>> set(table.loc[(table["gain"] == "binary") & (table["ideal"] == "pool"), "winner"])
+{'B'}
 
 """
 
@@ -30,12 +33,11 @@ import pandas as pd
 
 from ..errors import NDCGError
 from ..metrics import ndcg, to_grades
-from ..variants import format_base
+from ..rules import DISCOUNT_RULES, GAIN_RULES
+from ..variants import Variant, format_base
 
 __all__ = ["variant_matrix"]
 
-_GAINS = ("linear", "exponential")
-_DISCOUNTS = ("log", "jarvelin")
 _BASES = (2.0, math.e, 10.0)
 
 
@@ -55,9 +57,9 @@ def variant_matrix(
 ) -> pd.DataFrame:
     """NDCG of several rankings under every combination of formula choices.
 
-    The combinations are gain (linear, exponential) x discount (log,
-    Järvelin–Kekäläinen) x log base (2, e, 10) x ideal source (the list
-    itself, or the judged pool ``ideal``; only the list when no pool is
+    The combinations are every gain rule (:data:`ndcg_core.rules.GAIN_RULES`: linear,
+    exponential, binary) x every discount rule (log, Järvelin–Kekäläinen) x log base (2, e,
+    10) x ideal source (the list itself, or the judged pool ``ideal``; only the list when no pool is
     given) x each cutoff in ``ks``.
 
     Parameters
@@ -97,7 +99,7 @@ def variant_matrix(
     pool = None if ideal is None else to_grades(ideal, "ideal")
     sources = ("list",) if pool is None else ("list", "pool")
     rows = []
-    for gain, discount, base, source, k in itertools.product(_GAINS, _DISCOUNTS, _BASES, sources, ks):
+    for gain, discount, base, source, k in itertools.product(GAIN_RULES, DISCOUNT_RULES, _BASES, sources, ks):
         values = {
             name: ndcg(
                 grades,
@@ -118,7 +120,7 @@ def variant_matrix(
                 "k": k,
                 **values,
                 "winner": _winner(values),
-                "default": gain == "linear" and discount == "log" and base == 2.0,
+                "default": Variant(gain=gain, discount=discount, log_base=base) == Variant(),
             }
         )
     default_winner = {(row["ideal"], row["k"]): row["winner"] for row in rows if row["default"]}

@@ -18,6 +18,7 @@ import plotly.io as pio
 from ..explanation import Explanation
 from ..i18n import _, ngettext
 from ..metrics import ndcg
+from ..rules import DISCOUNT_RULES
 
 __all__ = ["cumulative_figure", "gains_figure", "ndcg_at_k_figure"]
 
@@ -275,17 +276,16 @@ def base_sensitivity_figure(
     """NDCG against the log base, for both discounts: flat for log(i+1), moving for Järvelin–Kekäläinen."""
     bases = np.exp(np.linspace(np.log(1.2), np.log(12.0), 60))
     fig = go.Figure()
-    for discount, label, color in (
-        ("log", "log_b(i + 1)", RANKING),
-        ("jarvelin", "max(1, log_b i)", IDEAL),
-    ):
+    lines = ("solid", "dash", "dot", "dashdot")  # each discount its own line, not only its colour
+    for n, (discount, rule) in enumerate(DISCOUNT_RULES.items()):
+        label, color = rule.text.format(log="log_b", i="i"), (RANKING, IDEAL, MUTED)[n % 3]
         values = [ndcg(grades, k, discount=discount, log_base=float(b), ideal=ideal) for b in bases]
         fig.add_scatter(
             x=bases,
             y=values,
             name=label,
             mode="lines",
-            line={"color": color, "width": 3},
+            line={"color": color, "width": 3, "dash": lines[n % len(lines)]},
             hovertemplate="b = %{x:.2f}: NDCG %{y:.3f}<extra></extra>",
         )
         here = ndcg(grades, k, discount=discount, log_base=base, ideal=ideal)

@@ -16,21 +16,24 @@ import math
 import pandas as pd
 
 from ..explanation import Explanation
-from ..i18n import N_, _, separator
+from ..i18n import _, separator
+from ..rules import DISCOUNT_RULES, GAIN_RULES, log_symbol
 from ..spec import Spec
-from ..variants import SCHEMA, Variant, choice_label, format_base
+from ..variants import SCHEMA, Variant, choice_label
 
 __all__ = [
     "dcg_latex",
     "definition_latex",
+    "divisor_latex",
+    "divisor_text",
+    "gain_latex",
+    "gain_text",
     "latex_number",
     "ndcg_latex",
     "number",
     "spec_words",
     "trimmed",
 ]
-
-_GAIN_WORDS = {"linear": N_("linear gain"), "exponential": N_("exponential gain")}
 
 MAX_TERMS = 8
 
@@ -45,12 +48,9 @@ def spec_words(spec: Spec) -> str:
     "trec_eval's rules"
     """
     v = spec.variant
-    b = format_base(v.log_base)
-    log = "ln" if b == "e" else f"log{b}" if b in {"2", "10"} else f"log_{b}"
-    form = f"{log}(i + 1)" if v.discount == "log" else f"max(1, {log} i)"
     parts = [
-        _("a gain table") if v.gain_table is not None else _(_GAIN_WORDS[v.gain]),
-        _("divisor {rule}").format(rule=form),
+        _("a gain table") if v.gain_table is not None else _(GAIN_RULES[v.gain].words),
+        _("divisor {rule}").format(rule=divisor_text(v)),
         _("whole list (no k)") if v.k is None else f"k = {v.k}",
     ]
     for option in SCHEMA:
@@ -143,15 +143,34 @@ def ndcg_latex(ex: Explanation) -> str:
     return f"{head}:\\ \\mathrm{{IDCG}} = {latex_number(ex.idcg)},\\ {rule}\\ {latex_number(ex.ndcg)}"
 
 
-def definition_latex(variant: Variant) -> str:
-    """The general formula of a variant, in symbols."""
+def divisor_text(variant: Variant, i: object = "i") -> str:
+    """The variant's divisor at position ``i`` as plain text: ``log2(i + 1)``, ``max(1, ln 3)``."""
+    return DISCOUNT_RULES[variant.discount].text.format(log=log_symbol(variant.log_base), i=i)
+
+
+def divisor_latex(variant: Variant, i: object = "i") -> str:
+    """The variant's divisor at position ``i`` in LaTeX: ``\\log_{2}(i+1)``."""
+    return DISCOUNT_RULES[variant.discount].latex.format(log=log_symbol(variant.log_base, latex=True), i=i)
+
+
+def gain_text(variant: Variant, rel: object = None) -> str:
+    """The variant's gain of a grade as plain text, in the reader's language: ``2^grade − 1``, or
+    with a number for ``rel``: ``2^3 − 1``. A custom table: ``table(grade)``."""
+    rel = _("grade") if rel is None else rel
     if variant.gain_table is not None:
-        gain = "\\text{" + _("table") + "}(\\mathrm{rel}_i)"
-    elif variant.gain == "exponential":
-        gain = "2^{\\mathrm{rel}_i} - 1"
-    else:
-        gain = "\\mathrm{rel}_i"
-    b = format_base(variant.log_base)
-    log = "\\ln" if b == "e" else f"\\log_{{{b}}}"
-    divisor = f"{log}(i+1)" if variant.discount == "log" else f"\\max(1, {log} i)"
-    return f"\\mathrm{{DCG@k}} = \\sum_{{i=1}}^{{k}} \\frac{{{gain}}}{{{divisor}}}"
+        return _("table({rel})").format(rel=rel)
+    return _(GAIN_RULES[variant.gain].text).format(rel=rel)
+
+
+def gain_latex(variant: Variant, rel: str = "\\mathrm{rel}_i") -> str:
+    """The variant's gain in LaTeX, ``rel`` standing for the grade: ``2^{\\mathrm{rel}_i} - 1``."""
+    if variant.gain_table is not None:
+        return "\\text{" + _("table") + "}(" + rel + ")"
+    return GAIN_RULES[variant.gain].latex.format(rel=rel)
+
+
+def definition_latex(variant: Variant) -> str:
+    """The general formula of a variant, in symbols (from its gain's and discount's records)."""
+    return (
+        f"\\mathrm{{DCG@k}} = \\sum_{{i=1}}^{{k}} \\frac{{{gain_latex(variant)}}}{{{divisor_latex(variant)}}}"
+    )

@@ -28,9 +28,10 @@ from ..errors import NDCGError, error_text
 from ..explanation import Explanation
 from ..i18n import N_, _, ngettext, separator
 from ..metrics import divisors, gains
-from ..variants import choice_label, format_base
+from ..rules import DISCOUNT_RULES, GAIN_RULES
+from ..variants import choice_label
 from .answers import MISTAKE, RIGHT, TOO_ROUGH, judge, parse_answer
-from .formula import dcg_latex, ndcg_latex, trimmed
+from .formula import dcg_latex, divisor_latex, divisor_text, gain_latex, gain_text, ndcg_latex, trimmed
 from .practice.mistakes import MISTAKES, mistake_text
 
 __all__ = [
@@ -190,16 +191,6 @@ def _probe(ex: Explanation) -> int:
     return min(3, len(ex.steps))
 
 
-def _log(base: float) -> str:
-    b = format_base(base)
-    return "\\ln" if b == "e" else f"\\log_{{{b}}}"
-
-
-def _log_text(base: float) -> str:
-    b = format_base(base)
-    return "ln" if b == "e" else f"log{b}" if b in {"2", "10"} else f"log_{b}"
-
-
 def _group_gain(ex: Explanation, position: int, gain) -> float:
     """The gain row ``position`` counts under another ``gain`` rule: its grade's gain, or under the
     'average' tie rule its tie group's mean gain (as the engine's step table does)."""
@@ -211,24 +202,27 @@ def _group_gain(ex: Explanation, position: int, gain) -> float:
 
 
 def _gain_mistakes(ex: Explanation, position: int) -> dict[str, float]:
-    """The gain of row ``position`` under each gain mistake that applies: linear for exponential
-    and the reverse (a custom gain table has none)."""
-    other = {"exponential": "linear_gain", "linear": "exponential_gain"}
-    gain = ex.variant.gain
-    if ex.variant.gain_table is not None or gain not in other:
+    """The gain of row ``position`` under each other gain rule, by that rule's mistake (a custom
+    gain table has none)."""
+    v = ex.variant
+    if v.gain_table is not None:
         return {}
-    return {other[gain]: _group_gain(ex, position, "linear" if gain == "exponential" else "exponential")}
+    return {
+        rule.mistake: _group_gain(ex, position, name)
+        for name, rule in GAIN_RULES.items()
+        if name != v.gain and rule.mistake is not None
+    }
 
 
 def _divisor_mistakes(ex: Explanation, position: int) -> dict[str, float]:
-    """The divisor of ``position`` under each discount mistake: the other discount form, and the
-    natural log where the base is not e."""
+    """The divisor of ``position`` under each other discount rule, by that rule's mistake, and under
+    the natural log where the base is not e."""
     v = ex.variant
-    out = {}
-    other = "jarvelin" if v.discount == "log" else "log"
-    out["log2_i" if v.discount == "log" else "log2_i_plus_1"] = float(
-        divisors(position, other, v.log_base)[-1]
-    )
+    out = {
+        rule.mistake: float(divisors(position, name, v.log_base)[-1])
+        for name, rule in DISCOUNT_RULES.items()
+        if name != v.discount and rule.mistake is not None
+    }
     if v.log_base != math.e:
         out["natural_log"] = float(divisors(position, v.discount, math.e)[-1])
     return out
@@ -240,6 +234,24 @@ def _mistakes(found: dict[str, float | list[float]]) -> tuple[tuple[str, tuple[f
     return tuple((name, as_lists[name]) for name in MISTAKES if name in as_lists)
 
 
+def _examples(v, asked: float, gain: float) -> str:
+    """One or two grades and their gains under ``v``'s rule, none of them the grade asked about and
+    none worth the gain asked for (either would be the answer)."""
+    picks = [x for x in (1.0, 2.0, 3.0, 0.0, 4.0) if x != asked]
+    worth = dict(zip(picks, gains(picks, v.gain_spec).tolist(), strict=True))
+    shown = [(x, w) for x, w in worth.items() if w != gain][:2]
+    if not shown:
+        return ""
+    values = {
+        f"{name}{n}": text
+        for n, (x, w) in enumerate(shown)
+        for name, text in (("g", f"{x:g}"), ("w", trimmed(w)))
+    }
+    if len(shown) == 1:
+        return " " + _("For example, grade {g0} is worth {w0}.").format(**values)
+    return " " + _("For example, grade {g0} is worth {w0} and grade {g1} is worth {w1}.").format(**values)
+
+
 def _gain_step(ex: Explanation) -> LessonStep:
     v = ex.variant
     steps = ex.steps
@@ -247,36 +259,34 @@ def _gain_step(ex: Explanation) -> LessonStep:
     row = _row(ex, top)
     g, gain = float(row["Grade"]), float(row["Gain"])
     hints: tuple[str, ...] = ()
+    gain_word, grade_word = _("gain"), _("grade")
     if v.gain_table is not None:
         rule = _("Here a custom table turns each grade into its gain: {pairs}").format(
             pairs=", ".join(f"{a:g} → {b:g}" for a, b in sorted(v.gain_table.items()))
         )
-        gain_word = _("gain")
         formula = f"\\text{{{gain_word}}}({trimmed(g)}) = {trimmed(gain)}"
         why = _("the table gives grade {g} the gain {gain}").format(g=f"{g:g}", gain=f"{gain:g}")
-    elif v.gain == "exponential":
-        # Two examples, neither of them the grade asked about (its gain is the answer).
-        a, b = [x for x in (1, 2, 3) if x != g][:2]
-        rule = _(
-            "Here the gain is 2^grade − 1: grade {a} is worth {ga} and grade {b} is worth {gb}. Each "
-            "step up the scale doubles the worth (plus one), so one excellent item outweighs two good ones."
-        ).format(a=a, ga=2**a - 1, b=b, gb=2**b - 1)
-        gain_word, grade_word = _("gain"), _("grade")
-        formula = (
-            f"\\text{{{gain_word}}} = 2^{{\\text{{{grade_word}}}}} - 1 "
-            f"= 2^{{{trimmed(g)}}} - 1 = {trimmed(gain)}"
-        )
-        why = f"2^{g:g} − 1 = {trimmed(gain)}"
     else:
-        rule = _(
-            "Here the gain is the grade itself (linear gain). Many search teams use 2^grade − 1 "
-            "instead: grades 0, 1, 2, 3 are then worth 0, 1, 3, 7, so one excellent item "
-            "outweighs two good ones."
+        record = GAIN_RULES[v.gain]
+        # The rule and what to know of it, with no number of this list (its gain is the answer).
+        rule = _("Here the gain is {rule} ({words}).").format(rule=gain_text(v), words=_(record.words))
+        rule += " " + _(record.about) + _examples(v, g, gain)
+        symbol = gain_latex(v, f"\\text{{{grade_word}}}")
+        worked = gain_latex(v, trimmed(g))
+        formula = f"\\text{{{gain_word}}} = {symbol} = " + (f"{worked} = " if worked != trimmed(g) else "")
+        formula += trimmed(gain)
+        worked_text = gain_text(v, f"{g:g}")
+        why = (
+            f"{worked_text} = {trimmed(gain)}"
+            if worked_text != f"{g:g}"
+            else _("with {words} the gain is the grade, {g}").format(words=_(record.words), g=f"{g:g}")
         )
-        hints = (_("Try 'exponential' under Gain in the sidebar."),)
-        gain_word, grade_word = _("gain"), _("grade")
-        formula = f"\\text{{{gain_word}}} = \\text{{{grade_word}}} = {trimmed(gain)}"
-        why = _("with linear gain the gain is the grade, {g}").format(g=f"{g:g}")
+        others = [_(r.label) for name, r in GAIN_RULES.items() if name != v.gain]
+        hints = (
+            _("Try another rule under Gain in the sidebar: {rules}.").format(
+                rules=separator(", ").join(others)
+            ),
+        )
     text = (
         _("Each grade becomes a gain: the points the item is worth, before its position counts."),
         rule,
@@ -321,36 +331,28 @@ def _discount_step(ex: Explanation) -> LessonStep:
     p = _probe(ex)
     d = float(_row(ex, p)["Divisor"])
     first = ", ".join(trimmed(x) for x in ex.steps["Divisor"].iloc[:4])
-    log, b = _log(v.log_base), format_base(v.log_base)
-    if v.discount == "log":
-        yours = _("Here the divisor at position i is {log}(i + 1), the common form.").format(
-            log=_log_text(v.log_base)
-        )
-        seen = _("Your first divisors: {first}.").format(first=first)
-        formula = f"d_{{{p}}} = {log}({p} + 1) = {trimmed(d)}"
-        why = f"{_log_text(v.log_base)}({p} + 1) = {trimmed(d)}"
-    else:
-        yours = _("Here the divisor at position i is max(1, {log} i), the original form.").format(
-            log=_log_text(v.log_base)
-        )
-        seen = _(
-            "Your first divisors: {first}. Positions up to {b} are not discounted at all (divisor 1)."
-        ).format(first=first, b=b)
-        formula = f"d_{{{p}}} = \\max(1, {log} {p}) = {trimmed(d)}"
-        why = f"max(1, {_log_text(v.log_base)} {p}) = {trimmed(d)}"
-    # Before the prediction: the idea and both forms, with no divisor of this list (each one
+    record = DISCOUNT_RULES[v.discount]
+    yours = _("Here the divisor at position i is {rule}, {form}.").format(
+        rule=divisor_text(v), form=_(record.form)
+    )
+    seen = _("Your first divisors: {first}.").format(first=first)
+    formula = f"d_{{{p}}} = {divisor_latex(v, p)} = {trimmed(d)}"
+    why = f"{divisor_text(v, p)} = {trimmed(d)}"
+    # Before the prediction: the idea and every form, with no divisor of this list (each one
     # printed here could be the answer).
+    base2 = v.with_(log_base=2.0)
+    forms = tuple(
+        _("Dividing by {rule}, {form}: {about}").format(
+            rule=divisor_text(base2.with_(discount=name)), form=_(rule.form), about=_(rule.about)
+        )
+        for name, rule in DISCOUNT_RULES.items()
+    )
     text = (
         _(
             "People read from the top and stop early, so a good item lower down is worth less to them. "
             "Each gain is therefore divided by a divisor that never shrinks as the position goes down."
         ),
-        _(
-            "The common form divides by log2(i + 1): scikit-learn, trec_eval and Wikipedia's main "
-            "formula use it. It grows fast near the top, then slowly, so positions 9 and 10 are "
-            "discounted almost equally."
-        ),
-        _("The original form, by Järvelin and Kekäläinen (2002), divides by max(1, log2 i) instead."),
+        *forms,
         yours,
     )
     question = Question(

@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 import ndcg_core
 import ndcg_core.teaching
+from ndcg_core.rules import DISCOUNT_RULES, GAIN_RULES
 from ndcg_core.teaching.cards import CARDS
 
 APP = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "app.py")
@@ -89,7 +90,8 @@ def test_variant_matrix_marks_flips():
     at.button(key="cmp_preset_shop-binary").click().run()
     ok(at)
     matrix = next(d.value for d in at.dataframe if "flips" in d.value.columns)
-    assert len(matrix) == 2 * 2 * 3 * 2 * 4  # pool rows: the lists leave an item out
+    # every gain and discount rule x 3 bases x 2 ideal sources (the lists leave an item out) x 4 cutoffs
+    assert len(matrix) == len(GAIN_RULES) * len(DISCOUNT_RULES) * 3 * 2 * 4
     assert set(matrix["ideal"]) == {"list", "pool"}
     row = matrix[(matrix.gain == "linear") & (matrix.discount == "log") & (matrix.log_base == "2")]
     row = row[(row.ideal == "pool") & (row.k == "3")]

@@ -66,7 +66,7 @@ def test_the_room_answers_and_the_reveal_shows_how_it_did(data_dir):
     shown = html(at)
     assert "Answered <b>3</b>" in shown and "Right <b>67%</b>" in shown
     # 3 / log2(3 + 1) = 1.5: the divisor log2(i + 1) where max(1, log2 i) was asked.
-    assert "33% of the answers: divided by log2(i+1)" in shown
+    assert "33% of the answers: divided by log2(i + 1)" in shown
     assert len(at.get("plotly_chart")) == 1  # the answers' histogram, in the step chart's place
 
 

@@ -89,13 +89,17 @@ def test_mistake_is_named_then_show_me_gives_the_row_and_the_formula():
     assert md_escape("divided by max(1, log2(i)), leaving position 2 undiscounted too") in messages(at)
     assert f"{right:.3f}".replace(".", "\\.") not in messages(at) and not at.latex
     frames = [d.value for d in at.dataframe if "Step" in d.value.columns]
-    assert len(frames) == 1 and list(frames[0].columns) == ["Step", "Your way: log2(i)"]
+    assert len(frames) == 1 and list(frames[0].columns) == ["Step", "Your way: divisor = max(1, log2 i)"]
     assert at.session_state["pr_progress"].streak == 0
     at = at.button(key=f"pr_show_{e.key}").click().run()
     ok(at)
     assert f"The right value is {right:.3f}".replace(".", "\\.") in messages(at)
     frames = [d.value for d in at.dataframe if "Step" in d.value.columns]
-    assert len(frames) == 1 and list(frames[0].columns) == ["Step", "Asked", "Your way: log2(i)"]
+    assert len(frames) == 1 and list(frames[0].columns) == [
+        "Step",
+        "Asked",
+        "Your way: divisor = max(1, log2 i)",
+    ]
     assert at.latex  # the formula with the numbers
     assert not [b for b in at.button if b.key == f"pr_show_{e.key}"]
 
@@ -277,7 +281,7 @@ def test_level_three_scored_exercise_shows_scores_and_names_the_tie_mistake():
     other = "stable" if e.formula.ties == "average" else "average"
     f = e.formula
     ex = ndcg_core.explain(
-        list(e.grades), f.k, gain=f.gain_arg, discount=f.discount, scores=list(e.scores), ties=other
+        list(e.grades), f.k, gain=f.gain_spec, discount=f.discount, scores=list(e.scores), ties=other
     )
     wrong = ex.dcg if e.question.quantity == "dcg" else ex.ndcg
     at = answer(at, e, f"{wrong:.3f}")

@@ -17,17 +17,17 @@ from room_support import data_dir, db  # noqa: F401 (fixtures)
 from sqlalchemy.exc import OperationalError
 
 from ndcg_core.classroom import (
-    PracticeFormula,
     Store,
     Summary,
     choice_definition,
     exercise,
     playground_definition,
 )
+from ndcg_core.variants import Variant
 from views.room import poll
 from views.room.bars import AnswerBars, Bar, answer_bars, answers_figure, bars_html
 
-QUESTION = playground_definition(["A", "B", "C"], [0, 1, 1], PracticeFormula(), "ndcg")
+QUESTION = playground_definition(["A", "B", "C"], [0, 1, 1], Variant(), "ndcg")
 
 
 class Clock:

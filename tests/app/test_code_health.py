@@ -147,3 +147,32 @@ def test_data_holds_no_tracked_file():
     """data/ is where Class mode keeps its rooms (with their lecturer keys): never in a clone."""
     out = subprocess.run(["git", "ls-files", "data"], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_no_layer_decides_by_a_gain_or_discount_name():
+    """Issue 41: a gain or discount is one record (ndcg_core/rules.py) every layer reads; a module
+    that compares a choice with a rule's name (``if discount == "log"``) writes the rule again."""
+    names = {"linear", "exponential", "binary", "log", "jarvelin"}
+    root = CORE.parent
+    found = []
+    for path in [*SOURCES, root / "app.py", *sorted((root / "views").rglob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Compare):
+                continue
+            sides = [node.left, *node.comparators]
+            said = {s.value for s in sides if isinstance(s, ast.Constant) and isinstance(s.value, str)}
+            said |= {
+                e.value
+                for s in sides
+                if isinstance(s, (ast.Tuple, ast.List, ast.Set))
+                for e in s.elts
+                if isinstance(e, ast.Constant)
+            }
+            choice = any(
+                (isinstance(s, ast.Attribute) and s.attr in {"gain", "discount"})
+                or (isinstance(s, ast.Name) and s.id in {"gain", "discount"})
+                for s in sides
+            )
+            if choice and said & names:
+                found.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert found == []

@@ -21,7 +21,7 @@ import pytest
 from browser_support import open_question
 from playwright.sync_api import Browser, Page, expect
 
-from ndcg_core.classroom import NotLecturer, PracticeFormula, playground_definition
+from ndcg_core.classroom import NotLecturer, Variant, playground_definition
 
 pytestmark = pytest.mark.browser
 
@@ -39,7 +39,7 @@ PHONE = {"width": 390, "height": 844}
 QUESTION = playground_definition(
     [f"D{i}" for i in range(1, 7)],
     GRADES,
-    PracticeFormula(k=None, gain="linear", discount="jarvelin", log_base=2.0),
+    Variant(k=None, gain="linear", discount="jarvelin", log_base=2.0),
     "ndcg",
 )
 CONTROLS = (".st-key-cl_open", ".st-key-cl_close", ".st-key-cl_reveal", ".st-key-cl_ask_button")
@@ -235,7 +235,7 @@ def test_the_projector_results_screen_fits_without_names_or_key(browser: Browser
     cut, numbers ≥ 48 px at 1920×1080; no name and no key on it; the QR's text is the join link."""
     url, store = class_server
     grades = [3, 2, 3, 0, 1, 2]
-    formula = PracticeFormula(gain="linear", discount="jarvelin")
+    formula = Variant(gain="linear", discount="jarvelin")
     labels = [f"D{i}" for i in range(1, 7)]
     code, key, _number = open_question(store, playground_definition(labels, grades, formula, "ndcg"))
     names = ["Xanthe Quill", "Yorick Vance", "Zora Pike", "Wendell Moss", "Ulla Birch"]
@@ -279,7 +279,7 @@ def test_a_students_phone_never_loads_plotly(browser: Browser, class_server):
     """Issue 26, part 7: phones join fast. Plotly is about 4.7 MB of script; the student's page, from
     joining to the feedback after the reveal, draws no chart, so the phone never fetches it."""
     url, store = class_server
-    formula = PracticeFormula(k=None, gain="linear", discount="jarvelin", log_base=2.0)
+    formula = Variant(k=None, gain="linear", discount="jarvelin", log_base=2.0)
     labels = [f"D{i}" for i in range(1, 7)]
     code, key, number = open_question(store, playground_definition(labels, GRADES, formula, "ndcg"))
     phone = browser.new_context(viewport=PHONE)

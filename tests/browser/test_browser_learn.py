@@ -265,7 +265,7 @@ def test_a_wrong_divisor_is_named_not_called_close(page: Page, app_url, artifact
     expect(page.get_by_test_id("stMain")).not_to_contain_text("1.585")
     predict(page, "2")
     diagnosis = page.locator(".st-key-learn_diagnosis")
-    expect(diagnosis).to_contain_text("divided by log2(i+1)")
+    expect(diagnosis).to_contain_text("divided by log2(i + 1)")
     expect(page.get_by_test_id("stMain")).not_to_contain_text("Close")
     expect(page.get_by_test_id("stMain")).not_to_contain_text("1.585")
     page.screenshot(path=str(artifacts / "learn-step3-wrong-1280x720.png"))

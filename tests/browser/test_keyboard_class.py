@@ -15,7 +15,7 @@ import pytest
 from browser_support import focused, open_question, settled, tab_to
 from playwright.sync_api import Page, expect
 
-from ndcg_core.classroom import PracticeFormula, playground_definition
+from ndcg_core.classroom import Variant, playground_definition
 
 pytestmark = pytest.mark.browser
 
@@ -47,7 +47,7 @@ WORDS = {  # what the pages say, per language
 
 
 def definition() -> dict:
-    return playground_definition(LABELS, GRADES, PracticeFormula(gain="linear", discount="log"), "ndcg")
+    return playground_definition(LABELS, GRADES, Variant(gain="linear", discount="log"), "ndcg")
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -12,7 +12,6 @@ import pytest
 
 from ndcg_core.classroom import (
     BadQuestion,
-    PracticeFormula,
     choice_definition,
     correct_answer,
     exercise,
@@ -24,9 +23,10 @@ from ndcg_core.classroom import (
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import set_language
 from ndcg_core.teaching.practice import check
+from ndcg_core.variants import Variant
 
 GRADES = [3, 2, 3, 0, 1, 2]
-JK = PracticeFormula(discount="jarvelin")  # gain = grade, divisor = max(1, log2(i))
+JK = Variant(discount="jarvelin")  # gain = grade, divisor = max(1, log2(i))
 
 
 def jk(i: int) -> float:
@@ -63,7 +63,7 @@ def test_a_cell_of_the_typed_list_is_the_step_tables(ask, position, expected):
 def test_the_typed_list_with_exponential_gain_and_k():
     gain = lambda g: 2**g - 1  # noqa: E731
     plus_one = lambda i: math.log2(i + 1)  # noqa: E731
-    formula = PracticeFormula(k=3, gain="exponential", discount="log")
+    formula = Variant(k=3, gain="exponential", discount="log")
     ideal = sorted(GRADES, reverse=True)
     assert value(list_definition("3 2 3 0 1 2", "", formula, "dcg")) == pytest.approx(
         dcg(GRADES, plus_one, gain, 3)
@@ -87,7 +87,7 @@ def test_a_wrong_cell_is_diagnosed_as_practice_does():
 def test_labels_are_optional_and_kept_as_typed():
     d = list_definition("1, 0", "", JK, "ndcg")
     assert d["labels"] == ["D1", "D2"] and d["grades"] == [1.0, 0.0]
-    d = list_definition("1, 0", " <b>A</b> ,  **B** ", PracticeFormula(), "highest")  # 1/log2(3) second
+    d = list_definition("1, 0", " <b>A</b> ,  **B** ", Variant(), "highest")  # 1/log2(3) second
     assert d["labels"] == ["<b>A</b>", "**B**"]
     e = exercise(d)
     assert e.answer_type == "order" and grade(e, ["<b>A</b>", "**B**"]).correct
@@ -131,7 +131,7 @@ def test_bad_lists_are_refused_naming_the_field(grades, labels, ask, position, s
 
 def test_a_cell_beyond_k_is_refused():
     with pytest.raises(BadQuestion, match="from 1 to 2"):
-        list_definition("3, 2, 1", "", PracticeFormula(k=2), "discounted_gain", 3)
+        list_definition("3, 2, 1", "", Variant(k=2), "discounted_gain", 3)
 
 
 def test_a_multiple_choice_question_is_judged_by_its_marked_option():

@@ -27,7 +27,6 @@ from ndcg_core.classroom import (
     Joined,
     NotJoined,
     NotLecturer,
-    PracticeFormula,
     QuestionNotOpen,
     RoomExpired,
     RoomNotFound,
@@ -39,6 +38,7 @@ from ndcg_core.classroom import (
 )
 from ndcg_core.classroom.store import answers, metadata, students, timers
 from ndcg_core.teaching.practice import make_exercise
+from ndcg_core.variants import Variant
 
 
 @pytest.fixture(scope="session")
@@ -85,8 +85,8 @@ IDCG = 1 / math.log2(2) + 1 / math.log2(3)
 NDCG = DCG / IDCG
 # The log2(i) mistake (first position undivided): DCG 0 + 1/1 + 1/log2(3), IDCG 1/1 + 1/1.
 NDCG_LOG2_I = (1 + 1 / math.log2(3)) / 2
-QUESTION = playground_definition(["A", "B", "C"], [0, 1, 1], PracticeFormula(), "ndcg")
-ORDER = playground_definition(["A", "B", "C"], [0, 1, 1], PracticeFormula(), "highest")
+QUESTION = playground_definition(["A", "B", "C"], [0, 1, 1], Variant(), "ndcg")
+ORDER = playground_definition(["A", "B", "C"], [0, 1, 1], Variant(), "highest")
 
 
 def room_with(store: Store, definition=QUESTION, status="open"):

@@ -49,7 +49,6 @@ from ndcg_core.teaching.playground import (
     state_from_file,
 )
 from ndcg_core.teaching.practice import check, diagnose, make_exercise
-from ndcg_core.teaching.practice.model import Formula
 from ndcg_core.teaching.rendering import state_figure
 from ndcg_core.variants import Variant
 
@@ -80,7 +79,7 @@ def problem_of(e, response) -> Message:
 _NUMBER = make_exercise(7, 1, kind="metric", level=1)
 _ORDER = make_exercise(7, 1, kind="drag", level=1)
 _CHOICE = make_exercise(7, 1, kind="winner", level=1)
-_FORMULA = Formula(k=None, gain="linear", discount="log", log_base=2.0)
+_FORMULA = Variant(k=None, gain="linear", discount="log", log_base=2.0)
 _DEFINITION = playground_definition(["A", "B", "C"], [3, 0, 1], _FORMULA, "ndcg")
 
 

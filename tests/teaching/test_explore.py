@@ -5,12 +5,13 @@ import math
 import pytest
 
 from ndcg_core import ndcg
+from ndcg_core.rules import DISCOUNT_RULES, GAIN_RULES
 from ndcg_core.teaching import variant_matrix
 
 
 def test_shape_and_values():
     table = variant_matrix({"A": [3, 0, 0, 0], "B": [1, 1, 1, 1]}, ideal=[3, 1, 1, 1, 1], ks=(None, 3))
-    assert len(table) == 2 * 2 * 3 * 2 * 2
+    assert len(table) == len(GAIN_RULES) * len(DISCOUNT_RULES) * 3 * 2 * 2
     row = table[
         (table["gain"] == "exponential")
         & (table["discount"] == "jarvelin")
@@ -30,7 +31,10 @@ def test_flips_against_the_default_formula():
     flipped = table[table["flips"]]
     assert len(flipped) > 0
     assert set(flipped["winner"]) <= {"B", "tie: A = B"}
-    assert (flipped["discount"] == "jarvelin").all()
+    # B wins where the first positions are spared (Järvelin–Kekäläinen) or every grade above 0 is
+    # worth the same (binary gain: A's one hit against B's four)
+    assert ((flipped["discount"] == "jarvelin") | (flipped["gain"] == "binary")).all()
+    assert (table.loc[(table["gain"] == "binary") & (table["ideal"] == "pool"), "winner"] == "B").all()
 
 
 def test_without_pool_only_list_rows_and_ties_named():

@@ -352,8 +352,9 @@ def test_practice_and_learn_say_previous_each_their_own_way(zh):
 
 
 def test_pieces_joined_into_a_chinese_sentence_take_chinese_separators(zh):
-    from ndcg_core.teaching.practice import Formula
+    from ndcg_core.teaching.practice import describe
+    from ndcg_core.variants import Variant
 
-    described = Formula(k=3, discount="jarvelin").describe()
-    assert described == "增益 = 等级；折损因子 = max(1, log2(i))；k = 3"
+    described = describe(Variant(k=3, discount="jarvelin"))
+    assert described == "增益 = 等级；折损因子 = max(1, log2 i)；k = 3"
     assert not ASCII_BETWEEN_CJK.search(described)

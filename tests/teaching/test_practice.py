@@ -19,7 +19,6 @@ from ndcg_core.teaching.practice import (
     LEVELS,
     WINNER_CHOICES,
     Feedback,
-    Formula,
     Progress,
     Question,
     check,
@@ -31,6 +30,7 @@ from ndcg_core.teaching.practice import (
     make_exercise,
     next_kind,
 )
+from ndcg_core.variants import Variant
 
 SEEDS = range(200)
 
@@ -47,7 +47,7 @@ def engine(e, grades=None, formula=None, ideal="same"):
     return ndcg_core.explain(
         list(grades if grades is not None else e.grades),
         f.k,
-        gain=f.gain_arg,
+        gain=f.gain_spec,
         discount=f.discount,
         log_base=f.log_base,
         ideal=list(e.ideal) if ideal == "same" and e.ideal is not None else None,
@@ -100,7 +100,7 @@ def test_metric_exercises(level):
             direct = ndcg_core.ndcg(
                 list(e.grades),
                 f.k,
-                gain=f.gain_arg,
+                gain=f.gain_spec,
                 discount=f.discount,
                 ideal=e.ideal and list(e.ideal),
                 scores=e.scores and list(e.scores),
@@ -126,7 +126,7 @@ def test_drag_exercises(level):
         f = e.formula
 
         def score(grades, f=f):
-            return ndcg_core.ndcg(list(grades), f.k, gain=f.gain_arg, discount=f.discount)
+            return ndcg_core.ndcg(list(grades), f.k, gain=f.gain_spec, discount=f.discount)
 
         best, worst = score(sorted(e.grades, reverse=True)), score(sorted(e.grades))
         start = check(e, list(e.labels))
@@ -173,7 +173,7 @@ def test_formula_exercises(level):
         for c in e.candidates:
             ideal = list(e.ideal) if (c.from_pool and e.ideal is not None) else None
             f = c.formula
-            v = ndcg_core.ndcg(list(e.grades), f.k, gain=f.gain_arg, discount=f.discount, ideal=ideal)
+            v = ndcg_core.ndcg(list(e.grades), f.k, gain=f.gain_spec, discount=f.discount, ideal=ideal)
             assert round(v, 3) == pytest.approx(c.value)
             values.append(round(v, 3))
         assert len(set(values)) == len(values)  # only one choice prints the number
@@ -278,7 +278,7 @@ def test_ideal_unsorted_for_ndcg_without_a_pool_is_one():
 
 
 def test_cumulative_for_row_and_row_for_cumulative():
-    f = Formula()
+    f = Variant()
     # Row 3 of 3, 2, 3: discounted gain 3/2 = 1.5; running total 3 + 2/log2(3) + 1.5.
     total = 3 + 2 / math.log2(3) + 1.5
     q_row = Question((3.0, 2.0, 3.0), f, "discounted_gain", position=3)
@@ -292,15 +292,15 @@ def test_tie_mistakes():
     # the listed order gives 0/1 + 2/log2(3).
     averaged, listed = 1 + 1 / math.log2(3), 2 / math.log2(3)
     scores = (0.5, 0.5)
-    q = Question((0.0, 2.0), Formula(ties="average"), "dcg", scores=scores)
+    q = Question((0.0, 2.0), Variant(ties="average"), "dcg", scores=scores)
     assert diagnose_question(f"{averaged:.3f}", q) == []
     assert diagnose_question(f"{listed:.3f}", q) == ["ties_not_averaged"]
-    q = Question((0.0, 2.0), Formula(ties="stable"), "dcg", scores=scores)
+    q = Question((0.0, 2.0), Variant(ties="stable"), "dcg", scores=scores)
     assert diagnose_question(f"{averaged:.3f}", q) == ["ties_averaged"]
 
 
 def test_cell_mistakes():
-    f = Formula(gain="exponential")
+    f = Variant(gain="exponential")
     divisor = Question((3.0, 2.0, 3.0), f, "divisor", position=3)
     assert diagnose_question(f"{math.log2(3):.3f}", divisor) == ["log2_i"]
     assert diagnose_question(f"{math.log(4):.3f}", divisor) == ["natural_log"]
@@ -392,7 +392,7 @@ def test_a_correct_answer_with_tied_scores_is_never_a_mistake(data, grades, k, q
     scores = data.draw(st.lists(st.sampled_from([0.1, 0.5, 0.9]), min_size=len(grades), max_size=len(grades)))
     ex = ndcg_core.explain(grades, k, scores=scores, ties=ties)
     exact = ex.dcg if quantity == "dcg" else ex.ndcg
-    q = Question(tuple(grades), Formula(k=k, ties=ties), quantity, scores=tuple(scores))
+    q = Question(tuple(grades), Variant(k=k, ties=ties), quantity, scores=tuple(scores))
     assert diagnose_question(f"{exact:.{decimals}f}", q) == []
 
 
@@ -405,11 +405,11 @@ def test_a_correct_answer_with_tied_scores_is_never_a_mistake(data, grades, k, q
 )
 def test_a_correct_cell_is_never_labelled_a_mistake(grades, position, quantity, gain, decimals):
     position = min(position, len(grades))
-    f = Formula(gain=gain)
+    f = Variant(gain=gain)
     column = {"gain": "Gain", "divisor": "Divisor", "discounted_gain": "Discounted gain"}.get(
         quantity, "Cumulative DCG"
     )
-    exact = ndcg_core.explain(grades, gain=f.gain_arg).steps[column].iloc[position - 1]
+    exact = ndcg_core.explain(grades, gain=f.gain_spec).steps[column].iloc[position - 1]
     q = Question(tuple(grades), f, quantity, position=position)
     assert diagnose_question(f"{exact:.{decimals}f}", q) == []
 
@@ -489,11 +489,12 @@ def test_feedback_is_plain_data():
 def test_feedback_shows_the_row_under_both_formulas():
     # Wikipedia's list, DCG asked with log2(i+1), answered with log2(i): row 2 shows it.
     e = make_exercise(1, 1, "metric", 1)
-    e = type(e)(**{**e.__dict__, "question": Question(tuple(map(float, L)), Formula(), "dcg")})
+    e = type(e)(**{**e.__dict__, "question": Question(tuple(map(float, L)), Variant(), "dcg")})
     fb = check(e, f"{jk(L):.3f}")
     assert fb.mistakes == ("log2_i",) and fb.focus == ("steps", 2)
     rows = focus_rows(e, fb).set_index("Step")
-    assert list(rows.columns) == ["Asked", "Your way: log2(i)"]
+    # headed by the rule the mistake used, as the mistake names it (issue 38: "log2(i)" was not it)
+    assert list(rows.columns) == ["Asked", "Your way: divisor = max(1, log2 i)"]
     assert list(rows.loc["Divisor"]) == pytest.approx([math.log2(3), 1.0])
     assert list(rows.loc["Discounted gain"]) == pytest.approx([2 / math.log2(3), 2.0])
     assert list(rows.loc["Item"]) == ["D2", "D2"]

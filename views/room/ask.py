@@ -20,7 +20,6 @@ from ndcg_core.classroom import (
     MAX_OPTIONS,
     MAX_PROMPT,
     BadQuestion,
-    PracticeFormula,
     choice_definition,
     formula_of_spec,
     list_definition,
@@ -31,8 +30,11 @@ from ndcg_core.classroom.own import MAX_GRADE
 from ndcg_core.classroom.questions import MAX_ITEMS
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import N_, _
+from ndcg_core.rules import DISCOUNT_RULES, GAIN_RULES
 from ndcg_core.teaching.playground import DEFAULT_STATE
 from ndcg_core.teaching.practice import KINDS, LEVELS, QUANTITIES
+from ndcg_core.teaching.practice.model import formula_parts
+from ndcg_core.variants import Variant
 from views.ui import keys
 from views.ui.markup import md_escape
 
@@ -71,10 +73,10 @@ def _definition(source: str) -> dict:
             raise BadQuestion("class_formula")
         return playground_definition(labels, grades, formula, *_asked())
     if source == "list":
-        formula = PracticeFormula(
+        formula = Variant(
             k=ss.get(keys.CL_K) or None,
-            gain=ss.get(keys.CL_GAIN) or "linear",
-            discount=ss.get(keys.CL_DISCOUNT) or "log",
+            gain=ss.get(keys.CL_GAIN) or Variant().gain,
+            discount=ss.get(keys.CL_DISCOUNT) or Variant().discount,
         )
         return list_definition(ss.get(keys.CL_GRADES), ss.get(keys.CL_LABELS), formula, *_asked())
     options = [ss.get(keys.cl_mc_option(i)) or "" for i in range(MAX_OPTIONS)]
@@ -223,21 +225,20 @@ def _own_list() -> None:
         help=_("One per grade, separated by commas. Left empty: D1, D2, D3, …"),
     )
     c1, c2 = st.columns([0.42, 0.58])
+    # Each rule as its record writes it (ndcg_core.rules), the log in base 2.
     c1.radio(
         _("Gain"),
-        ["linear", "exponential"],
+        list(GAIN_RULES),
         key=keys.CL_GAIN,
         on_change=_changed,
-        format_func=lambda g: _("gain = grade") if g == "linear" else _("gain = 2^grade − 1"),
+        format_func=lambda g: formula_parts(Variant(gain=g))[0],
     )
     c2.radio(
         _("Discount"),
-        ["log", "jarvelin"],
+        list(DISCOUNT_RULES),
         key=keys.CL_DISCOUNT,
         on_change=_changed,
-        format_func=lambda d: (
-            _("divisor = {log}(i + 1)") if d == "log" else _("divisor = max(1, {log}(i))")
-        ).format(log="log2"),
+        format_func=lambda d: formula_parts(Variant(discount=d))[1],
     )
 
 

@@ -436,13 +436,11 @@ def show_exercise(e: Exercise, steps: pd.DataFrame | None = None) -> None:
     if e.kind == "choice":  # the lecturer's own multiple choice: no list, no formula
         return
     if e.kind in STATES_FORMULA:
-        st.markdown(_("**Formula:** {formula}").format(formula=md_escape(e.formula.describe())))
+        st.markdown(_("**Formula:** {formula}").format(formula=md_escape(e.formula_text)))
     with st.container(key="cl_data"):
         if e.kind == "winner":
-            st.markdown(_("**First formula:** {formula}").format(formula=md_escape(e.formula.describe())))
-            st.markdown(
-                _("**Second formula:** {formula}").format(formula=md_escape(e.alt_formula.describe()))
-            )
+            st.markdown(_("**First formula:** {formula}").format(formula=md_escape(e.formula_text)))
+            st.markdown(_("**Second formula:** {formula}").format(formula=md_escape(e.alt_formula_text)))
             a, b = st.columns(2)
             for column, title, labels, grades in (
                 (a, "A", e.labels, e.grades),

@@ -176,8 +176,8 @@ def data_lines(e: Exercise) -> list[str]:
         return [
             _("Ranking A: {items}").format(items=_items(e.labels, e.grades)),
             _("Ranking B: {items}").format(items=_items(e.other_labels, e.other)),
-            _("First formula: {formula}").format(formula=e.formula.describe()),
-            _("Second formula: {formula}").format(formula=e.alt_formula.describe()),
+            _("First formula: {formula}").format(formula=e.formula_text),
+            _("Second formula: {formula}").format(formula=e.alt_formula_text),
         ]
     lines = [_("The list, top first (item and grade): {items}").format(items=_items(e.labels, e.grades))]
     if e.scores is not None:
@@ -191,7 +191,7 @@ def data_lines(e: Exercise) -> list[str]:
             _("Judged but not retrieved: {items}").format(items=_items(e.ideal_labels[n:], e.ideal[n:]))
         )
     if e.kind in STATES_FORMULA:
-        lines.append(_("Formula: {formula}").format(formula=e.formula.describe()))
+        lines.append(_("Formula: {formula}").format(formula=e.formula_text))
     return lines
 
 

@@ -18,6 +18,7 @@ from ndcg_core import PRESETS, SCHEMA, Spec, Variant, resolve
 from ndcg_core.dataset import TIE_RULES
 from ndcg_core.errors import NDCGError, error_text
 from ndcg_core.i18n import N_, _
+from ndcg_core.rules import GAIN_RULES
 from ndcg_core.teaching.formula import spec_words
 from ndcg_core.teaching.playground import (
     all_scored,
@@ -156,12 +157,15 @@ def spec_from_controls(scope: FormulaScope) -> tuple[Spec, list[str]]:
                 raise NDCGError("grade_without_gain", g=g, entry=f"{g}:1")
         except ValueError as err:
             gain = last.variant.gain_table or last.variant.gain
-            if isinstance(gain, dict) and not grades <= set(gain):
-                gain = "linear"  # the previous table does not cover the grades either
+            uncovered = isinstance(gain, dict) and not grades <= set(gain)
+            if uncovered:
+                gain = OPTIONS["gain"].default  # the previous table does not cover the grades either
             problem = md_escape(error_text(err))
             errors.append(
-                _("Gain table: {problem}. Using linear gain.").format(problem=problem)
-                if gain == "linear"
+                _("Gain table: {problem}. Using {gain}.").format(
+                    problem=problem, gain=_(GAIN_RULES[gain].words)
+                )
+                if uncovered or isinstance(gain, str)
                 else _("Gain table: {problem}. Using the previous gain.").format(problem=problem)
             )
     base = NAMED_BASES.get(ss[scope.key("base")], ss[scope.key("base_custom")])

@@ -3,7 +3,8 @@
 Everything the Practice page needs, as plain data and pure functions, one concern a module:
 
 * :mod:`.model`: the kinds (:data:`KINDS`), levels (:data:`LEVELS`) and the records an exercise is
-  made of (:class:`Formula`, :class:`Question`, :class:`Exercise`, :class:`Feedback`, :class:`Hint`);
+  made of (:class:`Question`, :class:`Exercise`, :class:`Feedback`, :class:`Hint`), an exercise's
+  formula being the engine's :class:`~ndcg_core.variants.Variant` (:func:`describe` says it in words);
 * :mod:`.generators`: :func:`make_exercise` builds exercise number ``n`` of a seed, for a kind and a
   level: the same arguments always give the same exercise, so a share link (``seed=``, ``ex=``)
   hands out a set;
@@ -28,7 +29,19 @@ from .checking import ROW_COLUMNS, check, feedback_latex, focus_rows, solution
 from .generators import LIBRARY_CHOICES, WINNER_CHOICES, kind_for, make_exercise
 from .hints import hints
 from .mistakes import MISTAKES, diagnose, diagnose_question, judge_question, mistake_text, wrong_formula
-from .model import KINDS, LEVELS, QUANTITIES, Candidate, Exercise, Feedback, Formula, Hint, Question
+from .model import (
+    KINDS,
+    LEVELS,
+    QUANTITIES,
+    Candidate,
+    Exercise,
+    Feedback,
+    Hint,
+    Question,
+    describe,
+    explain_under,
+    ndcg_under,
+)
 from .progress import Progress, next_kind
 
 __all__ = [
@@ -42,13 +55,14 @@ __all__ = [
     "Candidate",
     "Exercise",
     "Feedback",
-    "Formula",
     "Hint",
     "Progress",
     "Question",
     "check",
+    "describe",
     "diagnose",
     "diagnose_question",
+    "explain_under",
     "feedback_latex",
     "focus_rows",
     "hints",
@@ -56,6 +70,7 @@ __all__ = [
     "kind_for",
     "make_exercise",
     "mistake_text",
+    "ndcg_under",
     "next_kind",
     "solution",
     "wrong_formula",

@@ -15,11 +15,13 @@ import pandas as pd
 
 from ...errors import Message, error_text
 from ...i18n import N_, _
+from ...rules import rule_mistakes
+from ...variants import Variant
 from ..answers import MAX_DECIMALS, MISTAKE, RIGHT, TOO_ROUGH, parse_answer
-from ..formula import dcg_latex, ndcg_latex, trimmed
+from ..formula import dcg_latex, divisor_text, gain_text, ndcg_latex, trimmed
 from .generators import _order_reaches
 from .mistakes import MISTAKES, exact_value, judge_question, mistake_text, wrong_formula
-from .model import QUANTITIES, Exercise, Feedback, Question
+from .model import QUANTITIES, Exercise, Feedback, Question, ndcg_under
 
 
 def check(exercise: Exercise, response: Any) -> Feedback:
@@ -109,9 +111,10 @@ def _focus(q: Question, mistake: str) -> tuple[str, int]:
     if mistake == "k_not_on_ideal":
         beyond = table[table["Beyond k"]]
         return ("ideal_steps", int(beyond["Position"].iloc[0]) if len(beyond) else 1)
-    if mistake in {"linear_gain", "exponential_gain"}:
+    field = rule_mistakes().get(mistake, ("", ""))[0]
+    if field == "gain":  # gain rules differ most on the higher grades
         pick = rows[rows["Grade"] >= 2]
-    elif mistake in {"log2_i", "log2_i_plus_1"}:
+    elif field == "discount":  # discount rules agree at the top
         pick = rows[(rows["Position"] >= 2) & (rows["Gain"] != 0)]
     else:
         pick = rows[rows["Gain"] != 0]
@@ -124,16 +127,24 @@ def _focus(q: Question, mistake: str) -> tuple[str, int]:
 ROW_COLUMNS = ("Position", "Item", "Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG")
 
 
+#: How a "Your way" column names the way a mistake computes, where that is not a formula choice's
+#: own rule (those say their rule: see :func:`_your_way`).
 _SHORT = {
-    "log2_i": "log2(i)",
-    "log2_i_plus_1": "log2(i + 1)",
     "natural_log": "ln",
-    "linear_gain": N_("gain = grade"),
-    "exponential_gain": N_("gain = 2^grade − 1"),
     "ideal_retrieved_only": N_("retrieved items only"),
     "ties_not_averaged": N_("listed order"),
     "ties_averaged": N_("average gain"),
 }
+
+
+def _your_way(mistake: str, wrong: Variant | None) -> str:
+    """The heading's words for the way a mistake computed: its rule, said by the rule's record."""
+    field = rule_mistakes().get(mistake, ("", ""))[0]
+    if field == "discount" and wrong is not None:
+        return _("divisor = {rule}").format(rule=divisor_text(wrong))
+    if field == "gain" and wrong is not None:
+        return _("gain = {rule}").format(rule=gain_text(wrong))
+    return _(_SHORT[mistake])
 
 
 def focus_rows(exercise: Exercise, feedback: Feedback) -> pd.DataFrame:
@@ -152,9 +163,9 @@ def focus_rows(exercise: Exercise, feedback: Feedback) -> pd.DataFrame:
     mistake = feedback.mistakes[0] if feedback.mistakes else ""
     wrong = wrong_formula(q, mistake)
     if wrong is not None:
-        columns[_("Your way: {how}").format(how=_(_SHORT[mistake]))] = q.explanation(wrong)
+        columns[_("Your way: {how}").format(how=_your_way(mistake, wrong))] = q.explanation(wrong)
     elif mistake == "ideal_retrieved_only" and table == "ideal_steps":
-        columns[_("Your way: {how}").format(how=_(_SHORT[mistake]))] = q.explanation(ideal=None)
+        columns[_("Your way: {how}").format(how=_your_way(mistake, None))] = q.explanation(ideal=None)
     out = pd.DataFrame({_("Step"): list(ROW_COLUMNS)})
     for name, ex in columns.items():
         steps = getattr(ex, table)
@@ -191,7 +202,7 @@ def _check_order(exercise: Exercise, order: Sequence[str]) -> Feedback:
     if sorted(order) != sorted(exercise.labels):
         return _unreadable(Message("bad_order"))
     grades = [by_label[label] for label in order]
-    value = exercise.formula.ndcg(grades)
+    value = ndcg_under(exercise.formula, grades)
     best, worst = dict(exercise.values)["best"], dict(exercise.values)["worst"]
     ok = _order_reaches(value, exercise.goal, exercise.target, best, worst)
     if ok:

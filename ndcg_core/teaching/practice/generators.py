@@ -17,6 +17,8 @@ from ...errors import NDCGError
 from ...i18n import N_, _, ngettext, separator
 from ...metrics import ndcg
 from ...presets import PRESETS
+from ...rules import DISCOUNT_RULES, GAIN_RULES
+from ...variants import Variant
 from .model import (
     _CELLS,
     _CLEAR_GAP,
@@ -27,8 +29,9 @@ from .model import (
     QUANTITIES,
     Candidate,
     Exercise,
-    Formula,
     Question,
+    formula_parts,
+    ndcg_under,
 )
 
 
@@ -52,14 +55,15 @@ def _grades(rng: random.Random, level: int, n: int | None = None) -> list[float]
             return grades
 
 
-def _formula(rng: random.Random, level: int, n: int) -> Formula:
+def _formula(rng: random.Random, level: int, n: int) -> Variant:
+    """Level 1: the default formula; level 2: any gain rule and a cutoff; level 3: any discount too."""
     if level == 1:
-        return Formula()
+        return Variant()
     k = rng.choice([None, rng.randint(3, n - 1)])
-    gain = rng.choice(["linear", "exponential"])
+    gain = rng.choice([name for name, rule in GAIN_RULES.items() if rule.drawn])
     if level == 2:
-        return Formula(k=k, gain=gain)
-    return Formula(k=k, gain=gain, discount=rng.choice(["log", "jarvelin"]))
+        return Variant(k=k, gain=gain)
+    return Variant(k=k, gain=gain, discount=rng.choice(list(DISCOUNT_RULES)))
 
 
 def _pool(rng: random.Random, level: int, grades: list[float]) -> list[float] | None:
@@ -137,7 +141,7 @@ def _exercise_metric(rng: random.Random, base: dict, level: int) -> Exercise:
 
 
 def _exercise_metric_scored(
-    rng: random.Random, base: dict, grades: list[float], f: Formula, quantity: str
+    rng: random.Random, base: dict, grades: list[float], f: Variant, quantity: str
 ) -> Exercise:
     """Level 3: the items carry model scores, some tied; the tie rule matters to the answer."""
     other = replace(f, ties="stable" if f.ties == "average" else "average")
@@ -166,8 +170,8 @@ def _exercise_drag(rng: random.Random, base: dict, level: int) -> Exercise:
     while True:
         grades = _grades(rng, level)
         f = _formula(rng, level, len(grades))
-        best = f.ndcg(sorted(grades, reverse=True))
-        worst = f.ndcg(sorted(grades))
+        best = ndcg_under(f, sorted(grades, reverse=True))
+        worst = ndcg_under(f, sorted(grades))
         if best - worst > 0.05:
             break
     goal = {1: "highest", 2: rng.choice(["highest", "lowest"]), 3: "target"}[level]
@@ -176,7 +180,7 @@ def _exercise_drag(rng: random.Random, base: dict, level: int) -> Exercise:
         for _n in range(50):
             trial = grades[:]
             rng.shuffle(trial)
-            target = round(f.ndcg(trial), 2)
+            target = round(ndcg_under(f, trial), 2)
             if worst + 0.02 < target < best - 0.02:
                 break
     order = list(range(len(grades)))
@@ -184,7 +188,7 @@ def _exercise_drag(rng: random.Random, base: dict, level: int) -> Exercise:
     for _n in range(50):
         rng.shuffle(order)
         start = [grades[i] for i in order]
-        if not _order_reaches(f.ndcg(start), goal, target, best, worst):
+        if not _order_reaches(ndcg_under(f, start), goal, target, best, worst):
             break
     if goal == "target":
         prompt = _(
@@ -227,19 +231,25 @@ WINNER_CHOICES = (
 )
 
 
-def _winner_formulas(rng: random.Random, level: int, n: int) -> tuple[Formula, Formula]:
+def _others(rules, chosen: str) -> list[str]:
+    return [name for name in rules if name != chosen]
+
+
+def _winner_formulas(rng: random.Random, level: int, n: int) -> tuple[Variant, Variant]:
+    """Two formulas that differ in one choice: the cutoff (level 1), the gain rule (level 2), or
+    the discount, the gain or the cutoff (level 3)."""
     if level == 1:
-        return Formula(), Formula(k=rng.randint(2, n - 1))
+        return Variant(), Variant(k=rng.randint(2, n - 1))
     if level == 2:
-        first = Formula(gain="linear")
-        return first, replace(first, gain=rng.choice(["binary", "exponential"]))
+        first = Variant()
+        return first, first.with_(gain=rng.choice(_others(GAIN_RULES, first.gain)))
     first = _formula(rng, 3, n)
     changes = [
-        {"discount": "log" if first.discount == "jarvelin" else "jarvelin"},
-        {"gain": "linear" if first.gain == "exponential" else "exponential"},
+        {"discount": rng.choice(_others(DISCOUNT_RULES, first.discount))},
+        {"gain": rng.choice(_others(GAIN_RULES, first.gain))},
         {"k": rng.randint(2, n - 1) if first.k is None else None},
     ]
-    return first, replace(first, **rng.choice(changes))
+    return first, first.with_(**rng.choice(changes))
 
 
 def _exercise_winner(rng: random.Random, base: dict, level: int) -> Exercise:
@@ -254,7 +264,7 @@ def _exercise_winner(rng: random.Random, base: dict, level: int) -> Exercise:
         )
         a, b = [grades[i] for i in order_a], [grades[i] for i in order_b]
         first, second = _winner_formulas(rng, level, len(grades))
-        v = [(first.ndcg(a), first.ndcg(b)), (second.ndcg(a), second.ndcg(b))]
+        v = [(ndcg_under(first, a), ndcg_under(first, b)), (ndcg_under(second, a), ndcg_under(second, b))]
         if any(abs(x - y) < _CLEAR_GAP for x, y in v):
             continue
         a_first, a_second = v[0][0] > v[0][1], v[1][0] > v[1][1]
@@ -288,24 +298,23 @@ def _exercise_winner(rng: random.Random, base: dict, level: int) -> Exercise:
 
 
 def _formula_candidates(level: int, n: int, rng: random.Random, has_pool: bool) -> list[Candidate]:
+    """The formulas a "which formula" exercise offers: every discount rule, with and without a
+    cutoff, under the default gain (level 1) or every gain rule (levels 2 and 3), with and without
+    the judged pool as the ideal when there is one."""
     k = rng.randint(2, n - 1)
-    discounts = [("log", "log2(i + 1)"), ("jarvelin", "Järvelin–Kekäläinen max(1, log2(i))")]
-    cuts = [(None, _("whole list")), (k, f"k = {k}")]
-    gains = [("linear", _("gain = grade"))]
-    if level >= 2:
-        gains.append(("exponential", _("gain = 2^grade − 1")))
+    gains = [name for name, rule in GAIN_RULES.items() if rule.drawn] if level >= 2 else [Variant().gain]
     pools = [True, False] if has_pool else [True]
     out = []
-    for gain, gain_text in gains:
-        for discount, discount_text in discounts:
-            for cut, cut_text in cuts:
+    for gain in gains:
+        for discount in DISCOUNT_RULES:
+            for cut in (None, k):
                 for from_pool in pools:
-                    parts = [gain_text, _("divisor {rule}").format(rule=discount_text), cut_text]
+                    formula = Variant(k=cut, gain=gain, discount=discount)
+                    parts = formula_parts(formula)
                     if has_pool:
                         parts.append(
                             _("ideal from all judged items") if from_pool else _("ideal from the list only")
                         )
-                    formula = Formula(k=cut, gain=gain, discount=discount)
                     out.append(Candidate(separator("; ").join(parts), formula, from_pool))
     return out
 
@@ -318,7 +327,7 @@ def _exercise_formula(rng: random.Random, base: dict, level: int) -> Exercise:
         rng.shuffle(candidates)
         shown, seen = [], set()
         for c in candidates:
-            value = round(c.formula.ndcg(grades, pool if c.from_pool else None), 3)
+            value = round(ndcg_under(c.formula, grades, pool if c.from_pool else None), 3)
             if value not in seen:
                 seen.add(value)
                 shown.append((c, value))
@@ -389,7 +398,7 @@ def _exercise_library(rng: random.Random, base: dict, level: int) -> Exercise:
         prompt=prompt,
         grades=tuple(grades),
         labels=labels,
-        formula=Formula(k=k),
+        formula=Variant(k=k),
         scores=tuple(scores),
         choices=tuple(_(PRESETS[p].library) for p, _v in values),
         answer_choice=answer,

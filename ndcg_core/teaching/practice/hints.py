@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ...i18n import _, separator
 from ...presets import PRESETS
-from ..formula import dcg_latex, ndcg_latex, number, trimmed
-from .model import _CELL_COLUMN, _CELLS, _DG, Exercise, Hint, _log_name
+from ..formula import dcg_latex, divisor_text, ndcg_latex, number, trimmed
+from .model import _CELL_COLUMN, _CELLS, _DG, Exercise, Hint, formula_parts
 
 
 def hints(exercise: Exercise) -> tuple[Hint, Hint, Hint]:
@@ -29,11 +29,10 @@ def _hints_number(e: Exercise) -> tuple[Hint, Hint, Hint]:
             "cumulative_dcg": _("The cumulative DCG adds the discounted gains of rows 1 to i."),
         }[quantity]
         g, d, i = trimmed(row["Gain"]), trimmed(row["Divisor"]), q.position
-        log = _log_name(e.formula.log_base)
-        divisor_rule = f"{log}({i} + 1) = {d}" if e.formula.discount == "log" else f"max(1, {log}({i})) = {d}"
+        divisor_rule = f"{divisor_text(e.formula, i)} = {d}"
         filled = {
             "gain": _("Grade {grade} gives gain {g} ({rule}).").format(
-                grade=trimmed(row["Grade"]), g=g, rule=e.formula.parts()[0]
+                grade=trimmed(row["Grade"]), g=g, rule=formula_parts(e.formula)[0]
             ),
             "divisor": _("Divisor at position {i}: {rule}.").format(i=i, rule=divisor_rule),
             "discounted_gain": _("Gain {g}, divisor {rule}: {g} / {d} = {dg}.").format(

@@ -19,20 +19,13 @@ from ...errors import NDCGError
 from ...explanation import Explanation, explain
 from ...i18n import N_
 from ...metrics import dcg
+from ...rules import DISCOUNT_RULES, GAIN_RULES, rule_mistakes
+from ...variants import Variant
 from ..answers import MISTAKE, RIGHT, TOO_ROUGH, Answer, Verdict, is_correct, judge, parse_answer
-from .model import _TOTALS, Formula, Question, _rounded_total
+from .model import _TOTALS, Question, _rounded_total
 
-#: The common wrong formulas :func:`diagnose` recognises: {id: one-line description}.
-MISTAKES: dict[str, str] = {
-    "log2_i": N_(
-        "divided by max(1, log2(i)), leaving position 2 undiscounted too, where log2(i+1) was asked"
-    ),
-    "log2_i_plus_1": N_(
-        "divided by log2(i+1) where the Järvelin–Kekäläinen discount max(1, log2(i)) was asked"
-    ),
-    "natural_log": N_("used the natural log (ln) where the formula asks for log base 2"),
-    "linear_gain": N_("used the grade as the gain where 2^grade − 1 was asked"),
-    "exponential_gain": N_("used 2^grade − 1 as the gain where the grade itself was asked"),
+#: The common wrong formulas that are not a formula choice's own rule: {id: one-line description}.
+_OTHER_MISTAKES: dict[str, str] = {
     "ideal_retrieved_only": N_(
         "built the ideal ordering from the retrieved items only, leaving out judged items the ranking missed"
     ),
@@ -53,6 +46,35 @@ MISTAKES: dict[str, str] = {
     "ties_averaged": N_("averaged the gains of tied items where they keep the listed order"),
     "too_few_decimals": N_("typed fewer than 2 decimals: give at least 2 so the answer can be checked"),
 }
+_NATURAL_LOG = N_("used the natural log (ln) where the formula asks for log base 2")
+
+
+class _Mistakes(Mapping):
+    """The common wrong formulas :func:`diagnose` recognises, ``{id: one-line description}``: the
+    mistake of each gain's and discount's record (:mod:`ndcg_core.rules`, read each time, so a new
+    rule brings its mistake), the natural log, then the others, in that order."""
+
+    def _table(self) -> dict[str, str]:
+        made = rule_mistakes()
+        words = {"discount": {}, "gain": {}}
+        for mistake, (field, name) in made.items():
+            words[field][mistake] = (DISCOUNT_RULES if field == "discount" else GAIN_RULES)[
+                name
+            ].mistake_words
+        return {**words["discount"], "natural_log": _NATURAL_LOG, **words["gain"], **_OTHER_MISTAKES}
+
+    def __getitem__(self, mistake: str) -> str:
+        return self._table()[mistake]
+
+    def __iter__(self):
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+
+#: The common wrong formulas :func:`diagnose` recognises: {id: one-line description}.
+MISTAKES: Mapping[str, str] = _Mistakes()
 
 #: How a mistake reads for one quantity, where its general description would be vague.
 _FOR_QUANTITY: dict[tuple[str, str], str] = {
@@ -73,30 +95,26 @@ def mistake_text(mistake: str, quantity: str | None = None) -> str:
     return _FOR_QUANTITY.get((mistake, quantity or ""), MISTAKES[mistake])
 
 
-def wrong_formula(q: Question, mistake: str) -> Formula | None:
+def wrong_formula(q: Question, mistake: str) -> Variant | None:
     """The formula a student used when making ``mistake`` on ``q``, for the formula-choice mistakes.
 
     None when the mistake is not a different formula choice, or does not apply
-    (no gain mistake on a divisor; no discount mistake on a gain).
+    (no gain mistake on a divisor; no discount mistake on a gain; no mistake of using the rule
+    that was asked).
 
-    >>> wrong_formula(Question((1.0, 0.0), Formula()), "log2_i").discount
+    >>> wrong_formula(Question((1.0, 0.0), Variant()), "log2_i").discount
     'jarvelin'
     """
     f = q.formula
-    if mistake in _DISCOUNT_MISTAKES and q.quantity == "gain":
+    if mistake in _discount_mistakes() and q.quantity == "gain":
         return None
-    if mistake in _GAIN_MISTAKES and q.quantity == "divisor":
+    if mistake in _gain_mistakes() and q.quantity == "divisor":
         return None
-    if mistake == "log2_i" and f.discount == "log":
-        return replace(f, discount="jarvelin")
-    if mistake == "log2_i_plus_1" and f.discount == "jarvelin":
-        return replace(f, discount="log")
+    if mistake in (made := rule_mistakes()):
+        field, name = made[mistake]
+        return None if getattr(f, field) == name else replace(f, **{field: name})
     if mistake == "natural_log" and f.log_base != math.e:
         return replace(f, log_base=math.e)
-    if mistake == "linear_gain" and f.gain == "exponential":
-        return replace(f, gain="linear")
-    if mistake == "exponential_gain" and f.gain == "linear":
-        return replace(f, gain="exponential")
     if q.scores is not None:
         if mistake == "ties_not_averaged" and f.ties == "average":
             return replace(f, ties="stable")
@@ -105,10 +123,13 @@ def wrong_formula(q: Question, mistake: str) -> Formula | None:
     return None
 
 
-_DISCOUNT_MISTAKES = ("log2_i", "log2_i_plus_1", "natural_log")
+def _discount_mistakes() -> tuple[str, ...]:
+    return (*(m for m, (field, _) in rule_mistakes().items() if field == "discount"), "natural_log")
 
 
-_GAIN_MISTAKES = ("linear_gain", "exponential_gain", "ties_not_averaged", "ties_averaged")
+def _gain_mistakes() -> tuple[str, ...]:
+    made = (m for m, (field, _) in rule_mistakes().items() if field == "gain")
+    return (*made, "ties_not_averaged", "ties_averaged")
 
 
 def _wrong_values(q: Question, decimals: int = 99) -> dict[str, list[float]]:
@@ -120,7 +141,7 @@ def _wrong_values(q: Question, decimals: int = 99) -> dict[str, list[float]]:
     roundings = tuple(r for r in (1, 2) if r < decimals or r == decimals == 2)
     out: dict[str, list[float]] = {}
     pos = q.position
-    for mistake in _DISCOUNT_MISTAKES + _GAIN_MISTAKES:
+    for mistake in _discount_mistakes() + _gain_mistakes():
         wrong = wrong_formula(q, mistake)
         if wrong is not None:
             out[mistake] = [q.value(wrong)]
@@ -146,7 +167,7 @@ def _wrong_totals(
     dcg_ok, idcg_ok = ex.dcg, ex.idcg
     # Without a pool, the "given order" is the list as the student sees it ranked (by score when scored).
     pool = list(q.ideal) if q.ideal is not None else [float(g) for g in ex.steps["Grade"]]
-    kw = {"gain": f.gain_arg, "discount": f.discount, "log_base": f.log_base}
+    kw = {"gain": f.gain_spec, "discount": f.discount, "log_base": f.log_base}
     # IDCG under the wrong ideals, each computed by the engine.
     wrong_idcg = {
         "ideal_unsorted": [dcg(pool, ex.ideal_k, **kw)],  # the pool as given, not sorted
@@ -258,7 +279,7 @@ def diagnose(
         raise NDCGError("diagnose_quantity", quantity=repr(quantity))
     question = Question(
         grades=tuple(float(g) for g in relevances),
-        formula=Formula(k=k, gain=gain, discount=discount, log_base=log_base),
+        formula=Variant(k=k, gain=gain, discount=discount, log_base=log_base),
         quantity=quantity,
         ideal=None if ideal is None else tuple(float(g) for g in ideal),
     )

@@ -1,6 +1,7 @@
 """Practice's data: kinds, levels, quantities, and the plain records an exercise is made of.
 
-A :class:`Formula` is the formula an exercise states; a :class:`Question` is one quantity of one
+An exercise states its formula as the engine's :class:`~ndcg_core.variants.Variant`, said in words
+from its gain's and discount's records (:func:`describe`); a :class:`Question` is one quantity of one
 list under it; an :class:`Exercise` is everything to show and check one exercise; :class:`Feedback`
 and :class:`Hint` are what checking and hinting return.
 """
@@ -20,6 +21,7 @@ from ...i18n import N_, _, separator
 from ...metrics import ndcg
 from ...spec import Spec
 from ...variants import Variant
+from ..formula import divisor_text, gain_text
 
 #: Exercise kinds, in the order the issue lists them.
 KINDS: dict[str, str] = {
@@ -72,95 +74,59 @@ _DG = "Discounted gain"
 _CLEAR_GAP = 0.005  # two NDCG values closer than this are not a clear "winner"
 
 
-@dataclass(frozen=True)
-class Formula:
-    """The formula choices an exercise uses, said the way a student reads them.
+def explain_under(
+    formula: Variant,
+    grades: Sequence[float],
+    ideal: Sequence[float] | None = None,
+    scores: Sequence[float] | None = None,
+) -> Explanation:
+    """The step tables of ``grades`` under an exercise's ``formula`` (the engine's
+    :class:`~ndcg_core.variants.Variant`: Practice and Class state formulas as the engine does)."""
+    return explain(
+        list(grades),
+        ideal=None if ideal is None else list(ideal),
+        scores=None if scores is None else list(scores),
+        spec=Spec(formula),
+    )
 
-    ``gain`` is ``"linear"``, ``"exponential"`` or ``"binary"`` (any grade
-    above 0 counts 1: a gain table, as in the documents' Shaped example).
-    ``ties`` is the rule for equal scores (``"stable"``: the listed order;
-    ``"average"``: the tie group's mean gain), or None when no scores are involved.
+
+def ndcg_under(formula: Variant, grades: Sequence[float], ideal: Sequence[float] | None = None) -> float:
+    """NDCG of ``grades`` under ``formula``."""
+    return ndcg(list(grades), ideal=None if ideal is None else list(ideal), spec=Spec(formula))
+
+
+def formula_parts(formula: Variant, scored: bool = False) -> list[str]:
+    """The choices an exercise's formula states, each in words from its rule's record: ``gain =
+    grade``, ``divisor = log2(i + 1)``, ``k = 3``, and with ``scored`` (the items carry scores) the
+    tie rule."""
+    gain = _("gain = {rule}").format(rule=gain_text(formula))
+    divisor = _("divisor = {rule}").format(rule=divisor_text(formula))
+    cut = _("whole list (no k)") if formula.k is None else f"k = {formula.k}"
+    parts = [gain, divisor, cut]
+    if scored:
+        parts.append(_(_TIES_TEXT[formula.ties]))
+    return parts
+
+
+def describe(formula: Variant, scored: bool = False) -> str:
+    """In words: ``gain = grade; divisor = log2(i + 1); k = 3`` (the separator translated too).
+
+    >>> describe(Variant(k=3, discount="jarvelin"))
+    'gain = grade; divisor = max(1, log2 i); k = 3'
     """
+    return separator("; ").join(formula_parts(formula, scored))
 
-    k: int | None = None
-    gain: str = "linear"
-    discount: str = "log"
-    log_base: float = 2.0
-    ties: str | None = None
 
-    @property
-    def gain_arg(self) -> str | dict[float, float]:
-        """The ``gain=`` argument for the engine."""
-        if self.gain == "binary":
-            return {0.0: 0.0, 1.0: 1.0, 2.0: 1.0, 3.0: 1.0, 4.0: 1.0}
-        return self.gain
-
-    @property
-    def spec(self) -> Spec:
-        """These choices as the engine's one :class:`~ndcg_core.spec.Spec`."""
-        variant = Variant(
-            k=self.k,
-            gain=self.gain_arg,
-            discount=self.discount,
-            log_base=self.log_base,
-            ties=self.ties or "stable",
-        )
-        return Spec(variant)
-
-    def explain(
-        self,
-        grades: Sequence[float],
-        ideal: Sequence[float] | None = None,
-        scores: Sequence[float] | None = None,
-    ) -> Explanation:
-        return explain(
-            list(grades),
-            ideal=None if ideal is None else list(ideal),
-            scores=None if scores is None else list(scores),
-            spec=self.spec,
-        )
-
-    def ndcg(self, grades: Sequence[float], ideal: Sequence[float] | None = None) -> float:
-        return ndcg(list(grades), ideal=None if ideal is None else list(ideal), spec=self.spec)
-
-    def changes_from(self, other: Formula) -> str:
-        """The parts of :meth:`describe` that differ from ``other``'s: ``k = 3``."""
-        theirs = set(other.parts())
-        return separator("; ").join(part for part in self.parts() if part not in theirs)
-
-    def describe(self) -> str:
-        """In words: ``gain = grade; divisor = log2(i + 1); k = 3`` (the separator translated too)."""
-        return separator("; ").join(self.parts())
-
-    def parts(self) -> list[str]:
-        """The choices :meth:`describe` names, each in words."""
-        gain = {
-            "linear": _("gain = grade"),
-            "exponential": _("gain = 2^grade − 1"),
-            "binary": _("binary: any grade above 0 counts 1"),
-        }[self.gain]
-        log = _log_name(self.log_base)
-        if self.discount == "log":
-            divisor = _("divisor = {log}(i + 1)").format(log=log)
-        else:
-            divisor = _("divisor = max(1, {log}(i))").format(log=log)
-        cut = _("whole list (no k)") if self.k is None else f"k = {self.k}"
-        parts = [gain, divisor, cut]
-        if self.ties is not None:
-            parts.append(_(_TIES_TEXT[self.ties]))
-        return parts
+def changes_from(formula: Variant, other: Variant, scored: bool = False) -> str:
+    """The parts of :func:`describe` that differ from ``other``'s: ``k = 3``."""
+    theirs = set(formula_parts(other, scored))
+    return separator("; ").join(part for part in formula_parts(formula, scored) if part not in theirs)
 
 
 _TIES_TEXT = {
     "stable": N_("tied scores keep the listed order"),
     "average": N_("tied scores share their group's average gain"),
 }
-
-
-def _log_name(base: float) -> str:
-    if base == math.e:
-        return "ln"
-    return f"log{base:g}"
 
 
 @dataclass(frozen=True)
@@ -173,17 +139,17 @@ class Question:
     """
 
     grades: tuple[float, ...]
-    formula: Formula
+    formula: Variant
     quantity: str = "ndcg"
     ideal: tuple[float, ...] | None = None
     position: int | None = None
     scores: tuple[float, ...] | None = None
 
-    def explanation(self, formula: Formula | None = None, ideal: Any = "same") -> Explanation:
+    def explanation(self, formula: Variant | None = None, ideal: Any = "same") -> Explanation:
         pool = self.ideal if ideal == "same" else ideal
-        return (formula or self.formula).explain(self.grades, pool, self.scores)
+        return explain_under(formula or self.formula, self.grades, pool, self.scores)
 
-    def value(self, formula: Formula | None = None, ideal: Any = "same") -> float:
+    def value(self, formula: Variant | None = None, ideal: Any = "same") -> float:
         """The quantity, under this question's formula or another one."""
         return _pick(self.explanation(formula, ideal), self.quantity, self.position)
 
@@ -217,7 +183,7 @@ class Exercise:
     prompt: str
     grades: tuple[float, ...]
     labels: tuple[str, ...]
-    formula: Formula
+    formula: Variant
     ideal: tuple[float, ...] | None = None
     ideal_labels: tuple[str, ...] | None = None
     scores: tuple[float, ...] | None = None
@@ -228,7 +194,7 @@ class Exercise:
     target: float | None = None
     other: tuple[float, ...] | None = None  # list B (kind "winner")
     other_labels: tuple[str, ...] | None = None
-    alt_formula: Formula | None = None  # the second formula (kind "winner")
+    alt_formula: Variant | None = None  # the second formula (kind "winner")
     values: tuple[tuple[str, float], ...] = ()  # what each choice computes to, for hints
     candidates: tuple[Candidate, ...] = ()  # kind "formula": the formulas behind the choices
     why: str = ""  # the answer's one-line working, when the exercise states it (a lesson's question)
@@ -253,13 +219,28 @@ class Exercise:
     def key(self) -> str:
         return f"{self.seed}-{self.number}-{self.kind}-{self.level}"
 
+    @property
+    def formula_text(self) -> str:
+        """The formula the exercise states, in words (the tie rule too when the items carry scores)."""
+        return describe(self.formula, scored=self.scores is not None)
+
+    @property
+    def alt_formula_text(self) -> str:
+        """The second formula of a "winner" exercise, in words."""
+        return describe(self.alt_formula, scored=self.scores is not None)
+
+    @property
+    def alt_changes(self) -> str:
+        """What the second formula changes from the first, in words."""
+        return changes_from(self.alt_formula, self.formula, scored=self.scores is not None)
+
 
 @dataclass(frozen=True)
 class Candidate:
     """One answer of a "which formula" exercise: its text, formula, ideal source and NDCG."""
 
     text: str
-    formula: Formula
+    formula: Variant
     from_pool: bool = True
     value: float = math.nan
 
