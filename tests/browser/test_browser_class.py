@@ -21,7 +21,8 @@ import pytest
 from browser_support import open_question
 from playwright.sync_api import Browser, Page, expect
 
-from ndcg_core.classroom import NotLecturer, Variant, playground_definition
+from ndcg_core.classroom import NotLecturer, playground_definition
+from ndcg_core.variants import Variant
 
 pytestmark = pytest.mark.browser
 
