@@ -15,7 +15,8 @@ import pytest
 from browser_support import focused, open_question, settled, tab_to
 from playwright.sync_api import Page, expect
 
-from ndcg_core.classroom import Variant, playground_definition
+from ndcg_core.classroom import playground_definition
+from ndcg_core.variants import Variant
 
 pytestmark = pytest.mark.browser
 
