@@ -186,8 +186,7 @@ _DISCOUNTS = (
         latex="{log}({i}+1)",
         form=N_("the common form"),
         about=N_(
-            "scikit-learn, trec_eval and Wikipedia's main formula use it. It grows fast near the top, "
-            "then slowly, so two neighbours far down are discounted almost equally."
+            "scikit-learn, trec_eval and Wikipedia's main formula use it; it grows fast near the top, then slowly."
         ),
         compute=lambda i, ln_b: np.log1p(i) / ln_b,
         mistake="log2_i_plus_1",
@@ -203,8 +202,7 @@ _DISCOUNTS = (
         latex="\\max(1, {log} {i})",
         form=N_("the original form"),
         about=N_(
-            "Järvelin and Kekäläinen's (2002). Positions up to the log's base are not discounted at all, "
-            "so with the usual base the first two positions count in full."
+            "Järvelin and Kekäläinen's (2002): positions up to the log's base are not discounted at all."
         ),
         compute=lambda i, ln_b: np.maximum(1.0, np.log(i) / ln_b),
         mistake="log2_i",

@@ -269,7 +269,7 @@ def _gain_step(ex: Explanation) -> LessonStep:
     else:
         record = GAIN_RULES[v.gain]
         # The rule and what to know of it, with no number of this list (its gain is the answer).
-        rule = _("Here the gain is {rule} ({words}).").format(rule=gain_text(v), words=_(record.words))
+        rule = _("Here gain = {rule} ({words}).").format(rule=gain_text(v), words=_(record.words))
         rule += " " + _(record.about) + _examples(v, g, gain)
         symbol = gain_latex(v, f"\\text{{{grade_word}}}")
         worked = gain_latex(v, trimmed(g))

@@ -97,7 +97,7 @@ def test_the_formula_in_words_and_latex_and_the_lesson_say_it(new_rules):
     assert definition_latex(v) == "\\mathrm{DCG@k} = \\sum_{i=1}^{k} \\frac{{\\mathrm{rel}_i}^{2}}{i}"
     ex = ndcg_core.explain(WIKI, spec=Spec(v))
     gain_step, discount_step = lesson_step(2, ex), lesson_step(3, ex)
-    assert "Here the gain is grade² (square gain)." in " ".join(gain_step.text)
+    assert "Here gain = grade² (square gain)." in " ".join(gain_step.text)
     assert gain_step.question.exact == 9 and gain_step.question.why == "3² = 9"
     assert "Dividing by i, the position form" in " ".join(discount_step.text)
     assert discount_step.text[-1] == "Here the divisor at position i is i, the position form."

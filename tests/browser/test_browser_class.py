@@ -134,7 +134,7 @@ def test_five_students_answer_the_lecturer_sees_them_live_and_each_gets_feedback
             "Right" if text.startswith(f"{RIGHT:.3f}"[:4]) else "Not quite", timeout=60_000
         )
         expect(feedback).to_contain_text(f"The answer: {RIGHT:.3f}")
-    expect(students[2].locator(".st-key-cl_feedback")).to_contain_text("log2(i+1)")
+    expect(students[2].locator(".st-key-cl_feedback")).to_contain_text("log2(i + 1)")
     students[0].screenshot(path=str(artifacts / "class-student-feedback-390x844.png"))
     stored = store.answers(code, key, 1)
     assert sorted(a.name for a in stored) == sorted(names)

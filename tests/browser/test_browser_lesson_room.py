@@ -119,7 +119,7 @@ def test_a_linked_lesson_from_step_1_to_7_with_five_phones_and_the_projector(
         expect(last.locator(".st-key-cl_feedback")).to_contain_text("Not", timeout=60_000)
         if step == 4:
             first.screenshot(path=str(artifacts / "lesson-room-phone-step4-390x844.png"), full_page=True)
-            expect(last.locator(".st-key-cl_feedback")).to_contain_text("log2(i+1)")
+            expect(last.locator(".st-key-cl_feedback")).to_contain_text("log2(i + 1)")
 
     questions = store.questions(code, key)
     assert [q.definition["step"] for q in questions] == [2, 3, 4, 5, 6, 7]
