@@ -8,9 +8,10 @@ from pathlib import Path
 import streamlit as st
 
 from ndcg_core.i18n import _
+from views.pages import PAGES, navigation_page, page_at
 from views.ui.a11y import page_setup
 from views.ui.drag import DRAG_LIST_CSS
-from views.ui.formula import DATASETS, PLAYGROUND, formula_controls
+from views.ui.formula import formula_controls
 from views.ui.language import init_language, language_switch, language_warnings
 from views.ui.learner import cookie_writer, init_learner
 from views.ui.session import collect_garbage, count_run, warm_process
@@ -29,24 +30,12 @@ count_run()
 init_session()
 init_learner()  # the learner's saved progress, from the link or this browser's cookie
 
-VIEWS = ROOT / "views"
-pages = [
-    # Learn comes first in the navigation; the Playground stays the default page at "/".
-    st.Page(VIEWS / "learn.py", title=_("Learn"), icon=":material/school:", url_path="learn"),
-    st.Page(VIEWS / "playground.py", title=_("Playground"), icon=":material/tune:", default=True),
-    st.Page(VIEWS / "explore.py", title=_("Explore"), icon=":material/compare_arrows:", url_path="explore"),
-    st.Page(VIEWS / "datasets.py", title=_("Data sets"), icon=":material/table_view:", url_path="datasets"),
-    st.Page(VIEWS / "practice.py", title=_("Practice"), icon=":material/quiz:", url_path="practice"),
-    st.Page(VIEWS / "classroom.py", title=_("Class"), icon=":material/groups:", url_path="class"),
-]
-#: Which formula each page's sidebar shows (see views.ui.formula: shared and per-page settings).
-FORMULA_OF = {"learn": PLAYGROUND, "": PLAYGROUND, "explore": PLAYGROUND, "datasets": DATASETS}
-
-page = st.navigation(pages, position="top")
+# Every page once (views/pages.py): Learn first; the Playground stays the default page at "/".
+page = st.navigation([navigation_page(p) for p in PAGES.values()], position="top")
 # Each page its own browser-tab title (what a screen reader says first, and what a tab list shows).
 st.set_page_config(page_title=f"{page.title} · {APP_TITLE}")
 note_page(page.url_path)  # a first visit to "/" without a link gets the start panel
-scope = FORMULA_OF.get(page.url_path)
+scope = page_at(page.url_path).formula  # which formula the page's sidebar shows, if any
 with st.sidebar:
     language_switch()  # every page, with or without formula controls
     if scope is not None:

@@ -186,7 +186,8 @@ _DISCOUNTS = (
         latex="{log}({i}+1)",
         form=N_("the common form"),
         about=N_(
-            "scikit-learn, trec_eval and Wikipedia's main formula use it; it grows fast near the top, then slowly."
+            "scikit-learn, trec_eval and Wikipedia's main formula use it; it grows fast near the top, "
+            "then slowly."
         ),
         compute=lambda i, ln_b: np.log1p(i) / ln_b,
         mistake="log2_i_plus_1",

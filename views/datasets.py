@@ -30,6 +30,7 @@ from ndcg_core.teaching.figures import ndcg_histogram
 from ndcg_core.teaching.formula import latex_number, number
 from ndcg_core.variants import choice_label
 from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, get_table, load, read_as
+from views.pages import PAGES
 from views.ui import keys
 from views.ui.a11y import move_focus
 from views.ui.charts import chart
@@ -556,9 +557,9 @@ def _one_run_section(data: dict, run_name: str, per_query: pd.DataFrame, spec: S
 def render() -> None:
     ss = st.session_state
     if ss.pop(keys.GO_TO_PLAYGROUND, False):
-        st.switch_page("views/playground.py")
+        st.switch_page(PAGES["playground"].script)
     if ss.pop(keys.GO_TO_EXPLORE, False):
-        st.switch_page("views/explore.py")
+        st.switch_page(PAGES["explore"].script)
     if keys.DS_DATA not in ss:
         _load_sample()
     st.markdown("# " + _("Data sets: many queries at once"))

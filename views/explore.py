@@ -25,6 +25,7 @@ from ndcg_core.teaching.figures import base_sensitivity_figure
 from ndcg_core.teaching.formula import number
 from ndcg_core.teaching.lesson import COLUMN_HELP
 from ndcg_core.teaching.playground import state_from_example
+from views.pages import PAGES
 from views.ui import keys
 from views.ui.charts import chart
 from views.ui.comparison import NAME_CHARS, NAMES, load_comparison
@@ -428,7 +429,7 @@ def _render() -> None:
     _init()
     ss = st.session_state
     if ss.pop(keys.GO_TO_PLAYGROUND, False):
-        st.switch_page("views/playground.py")
+        st.switch_page(PAGES["playground"].script)
     st.markdown("# " + _("Explore: rankings, formulas, libraries"))
     formula_name(ss[keys.PG_SPEC])
     with st.sidebar:

@@ -53,6 +53,7 @@ from ndcg_core.teaching.rendering import explained, state_figure
 from ndcg_core.teaching.saved import learn_data, learn_from_data
 from ndcg_core.teaching.tries import Tries
 from ndcg_core.variants import format_number
+from views.pages import PAGES
 from views.ui import keys
 from views.ui.a11y import announce, focused_space_presses_the_button, move_focus
 from views.ui.charts import chart
@@ -65,7 +66,7 @@ from views.ui.markup import md_escape
 from views.ui.present import PRESENT_CSS, projected_chart
 from views.ui.session import bump
 from views.ui.share import LEARN, SHARED, adopt, sync_url
-from views.ui.start import PAGES, where_next
+from views.ui.start import where_next
 from views.ui.state import current_state, load_state
 from views.ui.tables import (
     CELL_FORMATS,
@@ -453,7 +454,9 @@ def _nav(present: bool, step: LessonStep | None = None, room=None, number: int |
                     "Esc leaves."
                 ),
             )
-            st.page_link("views/playground.py", label=_("Open in the playground"), icon=":material/tune:")
+            st.page_link(
+                PAGES["playground"].script, label=_("Open in the playground"), icon=":material/tune:"
+            )
     if present:
         # Clickers send PageDown/PageUp; Space also moves on. One shortcut per button, so two hidden ones.
         with st.container(key="learn_hidden_keys"):
@@ -614,7 +617,7 @@ def _lesson(step: LessonStep, state, ex) -> None:
     if step.number == N_STEPS:
         with st.container(key="learn_to_practice"):
             st.page_link(
-                PAGES["practice"][0],
+                PAGES["practice"].script,
                 label=_("You have built NDCG. Next: test yourself in Practice"),
                 icon=":material/quiz:",
             )

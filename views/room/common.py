@@ -67,6 +67,7 @@ from ndcg_core.teaching.lesson import COLUMN_HELP
 from ndcg_core.teaching.pages import ClassState
 from ndcg_core.teaching.practice import Exercise
 from ndcg_core.variants import format_number
+from views.pages import PAGES
 from views.ui import keys, learner
 from views.ui.a11y import move_focus
 from views.ui.language import ui_params
@@ -307,7 +308,7 @@ def join_base() -> JoinBase:
 
 
 #: The pages a lecturer runs a room from: their own address ends in one of these paths.
-ROOM_PAGES = ("/class", "/learn")
+ROOM_PAGES = (PAGES["class"].path, PAGES["learn"].path)
 
 
 def join_link(code: str, base: JoinBase | None = None, key: str | None = None) -> str:

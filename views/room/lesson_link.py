@@ -27,10 +27,10 @@ from ndcg_core.teaching.chart_text import chart_summary
 from ndcg_core.teaching.lesson import LessonStep
 from ndcg_core.teaching.playground import PlaygroundState
 from ndcg_core.teaching.practice import MISTAKES
+from views.pages import PAGES
 from views.ui import keys
 from views.ui.markup import md_escape
 from views.ui.present import screen_reader_numbers
-from views.ui.start import PAGES
 
 from .bars import answers_figure
 from .common import (
@@ -300,7 +300,7 @@ def room_menu(room: Room | None) -> None:
             return
         st.markdown(_("The lesson drives room **{code}**.").format(code=md_escape(room.code)))
         st.page_link(
-            PAGES["class"][0],
+            PAGES["class"].script,
             label=_("The room's results screen"),
             query_params={"room": room.code, "present": "1"},
             icon=":material/present_to_all:",

@@ -32,6 +32,7 @@ import streamlit as st
 from ndcg_core.i18n import _
 from ndcg_core.teaching.pages import LearnerState
 
+from ..pages import PAGES
 from . import keys
 from .language import ui_params
 
@@ -235,8 +236,8 @@ def page_url(page: str, params: Mapping[str, str]) -> str:
     ).url
     parts = urlsplit(base)
     path = parts.path.rstrip("/")
-    for own in ("learn", "practice"):
-        path = path.removesuffix("/" + own)
+    for own in (PAGES["learn"].path, PAGES["practice"].path):
+        path = path.removesuffix(own)
     root = f"{parts.scheme}://{parts.netloc}{path}" if parts.netloc else path
     return f"{root}/{page}?{urlencode({**params, **ui_params()}, quote_via=quote)}"
 

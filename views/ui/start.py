@@ -12,49 +12,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ndcg_core.i18n import N_, _
+from ndcg_core.i18n import _
 
+from ..pages import PAGES
 from . import keys, learner
 from .learner import START_COOKIE, want_cookie
-
-#: Every page: its script, its title (as the navigation names it), what it offers, its icon.
-PAGES = {
-    "learn": ("views/learn.py", N_("Learn"), N_("NDCG built in seven steps"), ":material/school:"),
-    "practice": (
-        "views/practice.py",
-        N_("Practice"),
-        N_("exercises that name your mistakes"),
-        ":material/quiz:",
-    ),
-    "playground": (
-        "views/playground.py",
-        N_("Playground"),
-        N_("drag a list, watch NDCG follow"),
-        ":material/tune:",
-    ),
-    "explore": (
-        "views/explore.py",
-        N_("Explore"),
-        N_("rankings and formulas side by side"),
-        ":material/compare_arrows:",
-    ),
-    "datasets": (
-        "views/datasets.py",
-        N_("Data sets"),
-        N_("score a whole run of queries"),
-        ":material/table_view:",
-    ),
-    "class": ("views/classroom.py", N_("Class"), N_("a live quiz for a lecture"), ":material/groups:"),
-}
-#: Where each page leads: the first is the suggested next step.
-NEXT = {
-    "learn": ("practice", "playground"),
-    "practice": ("learn", "playground"),
-    "playground": ("learn", "practice"),
-    "explore": ("datasets", "practice"),
-    "datasets": ("playground", "explore"),
-    "class": ("practice", "learn"),
-}
 
 #: On a narrow screen Streamlit moves the navigation into the sidebar, and the sidebar stayed open
 #: over the page a student had just picked. The run that draws a new page draws this script, which
@@ -126,10 +88,10 @@ def start_panel() -> None:
             )
             if learn:
                 end_start()
-                st.switch_page(PAGES["learn"][0])
+                st.switch_page(PAGES["learn"].script)
             if st.button(_("Test yourself"), key="start_practice", icon=":material/quiz:"):
                 end_start()
-                st.switch_page(PAGES["practice"][0])
+                st.switch_page(PAGES["practice"].script)
             st.button(
                 _("Play with a list"),
                 key="start_playground",
@@ -142,12 +104,15 @@ def start_panel() -> None:
 def where_next(page: str) -> None:
     """The end of a page: the suggested next pages, then every page (on a phone the navigation
     hides in the sidebar; these links are on the page itself)."""
+    suggested = PAGES[page].next
     with st.container(border=True, key=f"next_{page}"):
         st.markdown("**" + _("Where next") + "**")
-        for name in NEXT[page]:
-            path, title, offer, icon = PAGES[name]
-            st.page_link(path, label=_("{page}: {offer}").format(page=_(title), offer=_(offer)), icon=icon)
+        for name in suggested:
+            p = PAGES[name]
+            st.page_link(
+                p.script, label=_("{page}: {offer}").format(page=_(p.title), offer=_(p.offer)), icon=p.icon
+            )
         with st.container(horizontal=True, gap="small", key=f"all_pages_{page}"):
-            for name, (path, title, _offer, icon) in PAGES.items():
-                if name != page and name not in NEXT[page]:
-                    st.page_link(path, label=_(title), icon=icon)
+            for name, p in PAGES.items():
+                if name != page and name not in suggested:
+                    st.page_link(p.script, label=_(p.title), icon=p.icon)
