@@ -24,7 +24,6 @@ from ndcg_core.classroom import RoomExpired, RoomNotFound
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import _
 from views.room.common import (
-    CSS,
     JOIN_TAGS,
     ROOM_GUESSES,
     STORE_FAILURES,
@@ -44,7 +43,7 @@ from views.room.landing import landing
 from views.room.lecturer import lecturer
 from views.room.projector import projector
 from views.room.student import student
-from views.ui import keys
+from views.ui import keys, styles
 from views.ui.markup import md_escape
 from views.ui.session import session_id
 from views.ui.share import CLASS, adopt, sync_url
@@ -53,7 +52,7 @@ from views.ui.start import where_next
 
 def render() -> None:
     adopt(CLASS, adopt_link)
-    st.html(CSS)
+    st.html(styles.CLASS)
     for warning in st.session_state.get(keys.CL_LINK_WARNINGS, []):
         st.warning(md_escape(error_text(warning)))
     heading = st.empty()  # the page's title; on the projector screen, for screen readers only

@@ -54,7 +54,7 @@ from ndcg_core.teaching.saved import learn_data, learn_from_data
 from ndcg_core.teaching.tries import Tries
 from ndcg_core.variants import format_number
 from views.pages import PAGES
-from views.ui import keys
+from views.ui import keys, styles
 from views.ui.a11y import announce, focused_space_presses_the_button, move_focus
 from views.ui.charts import chart
 from views.ui.drag import drag_list
@@ -63,7 +63,7 @@ from views.ui.history import history_buttons, record_history
 from views.ui.items import items_editor
 from views.ui.learner import learner_message, progress_note, save, take_loaded
 from views.ui.markup import md_escape
-from views.ui.present import PRESENT_CSS, projected_chart
+from views.ui.present import projected_chart
 from views.ui.session import bump
 from views.ui.share import LEARN, SHARED, adopt, sync_url
 from views.ui.start import where_next
@@ -303,7 +303,7 @@ def _metrics(step: LessonStep, ex, revealed: bool) -> None:
     if not step.metrics:
         return
     values = {"NDCG": ex.ndcg, "DCG": ex.dcg, "IDCG": ex.idcg, "CG": ex.cg}
-    # One row that stays one row on a phone (assets/style.css), like the playground's.
+    # One row that stays one row on a phone (views/ui/styles.py), like the playground's.
     with st.container(horizontal=True, gap="small", key="metric_row_learn"):
         for name in step.metrics:
             value = values[name]
@@ -366,7 +366,7 @@ def _grid(frame, beyond, key: str) -> None:
     with st.container(key=key):
         st.dataframe(styled, hide_index=True, column_config=config, height=min(38 + 35 * len(frame), 390))
         # On a phone the grid cannot fit seven columns in 390 px: the same table as HTML, whose
-        # headers wrap, shows instead (assets/style.css picks one by the screen's width).
+        # headers wrap, shows instead (views/ui/styles.py picks one by the screen's width).
         table = table_html(
             frame,
             beyond=beyond,
@@ -529,7 +529,7 @@ def _presenter(step: LessonStep, ex, state) -> None:
         results = None if number is None else lesson_link.Results.of(room, number, revealed)
         lesson_link.room_notes()
     view = screen(step, revealed)
-    st.html(PRESENT_CSS)
+    st.html(styles.PRESENT)
     focused_space_presses_the_button(".st-key-learn_next_space")  # Space on a focused Previous: back
     with st.container(key="learn_stage"):
         st.html(
@@ -658,7 +658,7 @@ def render() -> None:
         if ex is not None:
             _presenter(lesson_step(ss[keys.LEARN_STEP], ex), ex, state)
         else:
-            st.html(PRESENT_CSS)
+            st.html(styles.PRESENT)
             st.info(problem)
             _nav(present=True)
         ss[keys.LEARN_FOCUS] = (ss.get(keys.LEARN_FOCUS, (0, ""))[0], "")  # the buttons stay, and the focus

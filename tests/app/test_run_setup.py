@@ -235,7 +235,7 @@ def test_dockerignore_keeps_the_host_venv_out_and_the_app_in():
     # A host .venv would carry the install stamp and links to the host's Python into the image.
     for path in [".venv", ".venv/bin/python", ".git", ".venv-heavy"]:
         assert ignored(path), path
-    for path in ["app.py", "views/ui/drag.py", "ndcg_core/__init__.py", "assets/style.css"]:
+    for path in ["app.py", "views/ui/drag.py", "ndcg_core/__init__.py", "assets/sample_run.tsv"]:
         assert (ROOT / path).exists() and not ignored(path), path
     for path in [".streamlit/config.toml", "pyproject.toml", "README.md", "Makefile"]:
         assert not ignored(path), path

@@ -88,7 +88,7 @@ def answer_bars(e: Exercise, summary: Summary, revealed: bool) -> AnswerBars:
 
 
 def bars_html(b: AnswerBars) -> str:
-    """The bars as HTML; how tall is the page's style sheet's to say (``assets/style.css``: the
+    """The bars as HTML; how tall is the page's style sheet's to say (``views/ui/styles.py``: the
     projector's are taller). A bar with no answer keeps its place (the slices stay evenly spaced)
     but says nothing, to the eye or to a screen reader."""
     top = max((bar.count for bar in b.bars), default=0) or 1

@@ -114,31 +114,6 @@ NAME_PROBLEMS = {
 }
 
 
-CSS = """
-<style>
-.st-key-cl_student button, .st-key-cl_student input, .st-key-cl_landing button, .st-key-cl_landing input {
-  min-height: 3rem; font-size: 1.15rem;
-}
-.st-key-cl_student [data-baseweb="select"] > div { min-height: 3rem; font-size: 1.15rem; }
-.st-key-cl_student label p, .st-key-cl_student [data-testid="stMarkdownContainer"] p { font-size: 1.15rem; }
-.st-key-cl_controls button { min-height: 3rem; font-size: 1.2rem; }
-.st-key-cl_live [data-testid="stMetricValue"], .st-key-cl_live [data-testid="stMetricValue"] * {
-  font-size: 4.5rem !important; line-height: 1.1 !important; font-weight: 700;
-}
-.st-key-cl_live [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
-.st-key-cl_live [data-testid="stMarkdownContainer"] p { font-size: 1.35rem; }
-.st-key-cl_prompt [data-testid="stMarkdownContainer"] p { font-size: 1.6rem; font-weight: 600; }
-/* The join link wraps anywhere: a box that scrolled sideways could not be reached by keyboard. */
-.st-key-cl_join_link code, .st-key-cl_lecturer_link code {
-  white-space: pre-wrap !important; word-break: break-all;
-}
-.st-key-cl_code [data-testid="stMarkdownContainer"] p {
-  font-size: clamp(2rem, 2.6vw, 3.2rem); font-weight: 700; letter-spacing: 0.12em; white-space: nowrap;
-}
-</style>
-"""
-
-
 @st.cache_resource
 def get_store() -> Store:
     """One store (one engine and connection pool) per server process."""

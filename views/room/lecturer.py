@@ -117,7 +117,7 @@ def join_panel(code: str, key: str) -> None:
         st.caption(_("Students scan the code or open the link, then type their name."))
     with picture, st.container(key="cl_qr"):
         st.html(qr_html(link, QR_WIDTH))
-    with st.container(key="cl_join_link"):  # wraps instead of scrolling (assets: CSS of views.room.common)
+    with st.container(key="cl_join_link"):  # wraps instead of scrolling (views/ui/styles.py: CLASS)
         st.code(link, language=None, wrap_lines=True)
     address_note(base)
     refusals_note()  # while a flood of wrong codes is refused, one sentence

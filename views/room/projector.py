@@ -19,6 +19,7 @@ from ndcg_core.classroom import QuestionInfo, correct_answer, exercise
 from ndcg_core.i18n import _, separator
 from ndcg_core.teaching.practice import Exercise
 from ndcg_core.variants import format_number
+from views.ui import styles
 from views.ui.markup import md_escape
 
 from .bars import show_bars
@@ -41,32 +42,6 @@ from .lecturer import mistakes_panel
 #: Sizes in viewport units, so the same screen fits 1280×720 and 1920×1080: numbers 4.2vw (54 px at
 #: 1280, 81 px at 1920), the code 3.4vw; the QR code as wide as the left column allows, and never
 #: taller than 46% of the screen's height.
-CSS = """
-<style>
-[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"],
-header[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecoration"] {
-  display: none !important;
-}
-[data-testid="stMainBlockContainer"], .block-container {
-  padding: 1.2vw 2vw 0.4vw 2vw !important; max-width: 100% !important;
-}
-.st-key-cp_code p { font-size: 3.4vw !important; font-weight: 800; letter-spacing: 0.14em; margin: 0;
-  line-height: 1.1; white-space: nowrap; }
-.st-key-cp_join p { font-size: 1.15vw; margin: 0; }
-.st-key-cp_join code { font-size: 1.1vw; white-space: pre-wrap; word-break: break-all; }
-.st-key-cp_qr img { width: min(24vw, 46vh) !important; height: auto; display: block; }
-.st-key-cp_prompt p { font-size: 1.5vw; font-weight: 600; line-height: 1.25; margin: 0; }
-.st-key-cp_status p { font-size: 1.1vw; margin: 0; color: #334155; }
-.st-key-cp_data p { font-size: 1.25vw; line-height: 1.3; margin: 0; }
-.st-key-cp_numbers [data-testid="stMetricValue"], .st-key-cp_numbers [data-testid="stMetricValue"] * {
-  font-size: 4.2vw !important; line-height: 1.05 !important; font-weight: 800;
-}
-.st-key-cp_numbers [data-testid="stMetricLabel"] p { font-size: 1.4vw !important; }
-.st-key-cp_side [data-testid="stMarkdownContainer"] p { font-size: 1.25vw; line-height: 1.3; }
-.st-key-cp_controls button p { font-size: 1vw; }
-.st-key-cp_side [data-testid="stAlert"] p { font-size: 1.25vw; }
-</style>
-"""
 
 
 #: Where the keyboard focus goes after a button its own press disables (by Tab and Enter, not its key).
@@ -89,7 +64,7 @@ def leave() -> None:
 
 
 def projector(code: str, key: str) -> None:
-    st.html(CSS)
+    st.html(styles.PROJECTOR)
     left, right = st.columns([0.3, 0.7], gap="large")
     with left:
         _join(code)

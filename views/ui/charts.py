@@ -39,7 +39,7 @@ def chart(figure, *, key: str) -> None:
         st.plotly_chart(figure, key=key)
     else:
         ss[keys.CHART_SENT] = True  # the next run draws the chart, whatever asks for it
-        # Every figure is FIGURE_HEIGHT tall. The key's prefix is what assets/style.css styles.
+        # Every figure is FIGURE_HEIGHT tall. The key's prefix is what views/ui/styles.py styles.
         with st.container(height=FIGURE_HEIGHT, border=False, key=f"pending_chart_{key}"):
             st.caption(_("Drawing the chart…"))
             _PAINTED(key=f"{key}_painted", on_painted_change=lambda: None)

@@ -15,7 +15,7 @@ import streamlit as st
 from ndcg_core.i18n import _
 
 from ..pages import PAGES
-from . import keys, learner
+from . import keys, learner, styles
 from .learner import START_COOKIE, want_cookie
 
 #: On a narrow screen Streamlit moves the navigation into the sidebar, and the sidebar stayed open
@@ -33,8 +33,8 @@ _PHONE_NAV_JS = """<div class="ndcg-quiet"></div><script>
   if (window.innerWidth > 768) return;  // wider than Streamlit's phone layout
   const started = Date.now();
   const close = () => {
-    const button = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
-    const open = document.querySelector('[data-testid="stSidebar"][data-collapsed="false"]');
+    const button = document.querySelector('%(button)s');
+    const open = document.querySelector('%(open)s');
     if (button && open) button.click();
     else if (Date.now() - started < 3000) setTimeout(close, 100);  // not drawn yet
   };
@@ -49,7 +49,11 @@ def phone_nav_script(url_path: str) -> str:
     if ss.get(keys.NAV_PAGE, url_path) != url_path:
         ss[keys.NAV_CHANGES] = ss.get(keys.NAV_CHANGES, 0) + 1
     ss[keys.NAV_PAGE] = url_path
-    return _PHONE_NAV_JS % {"change": ss.get(keys.NAV_CHANGES, 0)}
+    return _PHONE_NAV_JS % {
+        "change": ss.get(keys.NAV_CHANGES, 0),
+        "button": styles.SIDEBAR_CLOSE_BUTTON,
+        "open": styles.SIDEBAR_OPEN,
+    }
 
 
 def end_start() -> None:
