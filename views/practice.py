@@ -195,7 +195,7 @@ def _check_number(exercise: Exercise, key: str) -> None:
 
 def _check_choice(exercise: Exercise, key: str) -> None:
     picked = st.session_state.get(key)
-    choice = exercise.choices.index(picked) if picked in exercise.choices else None
+    choice = exercise.names[exercise.choices.index(picked)] if picked in exercise.choices else None
     _judge(exercise, choice, choice)
 
 
@@ -242,9 +242,9 @@ def _table(frame: pd.DataFrame, key: str) -> None:
 
 
 def _show_data(e: Exercise) -> None:
-    if e.kind in {"cell", "metric", "drag"}:
+    if e.traits.states_formula:
         st.markdown(_("**Formula:** {formula}").format(formula=md_escape(e.formula_text)))
-    if e.kind == "winner":
+    if e.traits.compares_formulas:
         st.markdown(_("**First formula:** {formula}").format(formula=md_escape(e.formula_text)))
         changed = e.alt_changes
         st.markdown(
@@ -260,9 +260,9 @@ def _show_data(e: Exercise) -> None:
             st.markdown("**" + _("Ranking B") + "**")
             _table(_list_table(e.other_labels, e.other), "pr_list_b")
         return
-    if e.kind == "drag":
+    if e.traits.drags:  # the list to drag shows the items
         return
-    if e.kind == "library" or e.scores is not None:
+    if e.scores is not None:
         st.caption(_("The scores decide the order, highest first; equal scores are a tie."))
         _table(_list_table(e.labels, e.grades, e.scores).drop(columns="Position"), "pr_list")
         return

@@ -162,6 +162,7 @@ def lesson_exercise(definition: Mapping[str, Any]) -> Exercise:
             kind="lesson",
             choices=tuple(_(c) for c in q.choices),
             answer_choice=q.choices.index(q.answer),
+            choice_names=tuple(q.choices),  # the English of each: the same in every language
         )
     if q.quantity == "grade":  # step 5: which grade the ideal ordering puts first
         options = sorted({float(g) for g in ex.ideal_steps["Grade"]}, reverse=True)
@@ -174,6 +175,7 @@ def lesson_exercise(definition: Mapping[str, Any]) -> Exercise:
             kind="lesson",
             choices=tuple(f"{g:g}" for g in options),
             answer_choice=options.index(float(q.exact)),
+            choice_names=tuple(f"{g:g}" for g in options),
             choice_mistakes=tuple(() if g == q.exact else wrong.get(g, ("unknown",)) for g in options),
         )
     kind = "metric" if q.quantity in ("dcg", "idcg", "ndcg") else "cell"

@@ -57,6 +57,7 @@ __all__ = [
     "MAX_PROMPT",
     "Graded",
     "Summary",
+    "answer_text",
     "choice_definition",
     "correct_answer",
     "decode_response",
@@ -279,6 +280,11 @@ def grade(e: Exercise, response: Any) -> Graded:
         isinstance(response, list) and all(isinstance(x, str) for x in response)
     ):
         raise BadAnswer("class_give_every_item")
+    if e.answer_type == "choice":
+        picked = e.choice_index(response)
+        if picked is None:
+            raise BadAnswer("no_choice")
+        response = e.names[picked]  # stored by name: reordered choices keep their answers' meaning
     text = encode_response(response)
     if len(text) > MAX_RESPONSE:
         raise BadAnswer("class_answer_too_long")
@@ -287,6 +293,15 @@ def grade(e: Exercise, response: Any) -> Graded:
         raise BadAnswer.of(fb.problem)
     value = fb.value if fb.value is not None and math.isfinite(fb.value) else None
     return Graded(text, fb.correct, value, tuple(fb.mistakes))
+
+
+def answer_text(e: Exercise, stored_response: str) -> str:
+    """A stored response in words: the number typed, the order, or the option picked (its text; a
+    choice is stored by its name, or by its index before names)."""
+    value = decode_response(stored_response)
+    if e.answer_type == "choice" and (picked := e.choice_index(value)) is not None:
+        return e.choices[picked]
+    return ", ".join(value) if isinstance(value, list) else str(value)
 
 
 def feedback(e: Exercise, stored_response: str) -> Feedback:
@@ -337,7 +352,7 @@ def summarise(e: Exercise, rows: Iterable[tuple[str, bool, float | None, str]]) 
         mistakes.update(m for m in found.split(",") if m)
     choices: tuple[int, ...] = ()
     if e.answer_type == "choice":
-        picked = Counter(decode_response(r) for r, *_ in rows)
+        picked = Counter(e.choice_index(decode_response(r)) for r, *_ in rows)
         choices = tuple(picked.get(i, 0) for i in range(len(e.choices)))
     ordered = {m: mistakes[m] for m in [*MISTAKES, "unknown"] if mistakes[m]}
     return Summary(

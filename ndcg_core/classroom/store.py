@@ -37,6 +37,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from ..csvcells import csv_row
 from ..errors import NDCGError
+from ..teaching.practice import Exercise
 from .database import (
     CODE_LENGTH,
     MAX_NAME,
@@ -54,7 +55,7 @@ from .database import (
     timers,
 )
 from .names import name_problem
-from .questions import BadQuestion, Graded, Summary, exercise, grade, summarise
+from .questions import BadQuestion, Graded, Summary, answer_text, exercise, grade, summarise
 
 __all__ = [
     "CODE_ALPHABET",
@@ -510,17 +511,17 @@ class Store:
         writer.writerow(
             ["question", "prompt", "student", "answer", "correct", "value", "mistakes", "answered_at"]
         )
-        options: dict[int, tuple[str, ...]] = {}  # a choice question's options, by its number
+        asked: dict[int, Exercise] = {}  # each question's exercise, by its number
         for r in rows:
-            if r.number not in options:
-                options[r.number] = exercise(json.loads(r.definition)).choices
+            if r.number not in asked:
+                asked[r.number] = exercise(json.loads(r.definition))
             writer.writerow(
                 csv_row(  # every text column: names, answers and prompts are typed by people
                     [
                         r.number,
                         r.prompt,
                         r.name,
-                        _answer_text(r.response, options[r.number]),
+                        answer_text(asked[r.number], r.response),
                         r.correct,
                         "" if r.value is None else r.value,
                         r.mistakes,
@@ -673,11 +674,3 @@ def _stored(row) -> StoredAnswer:
 
 def _split(mistakes: str) -> tuple[str, ...]:
     return tuple(m for m in mistakes.split(",") if m)
-
-
-def _answer_text(response: str, options: tuple[str, ...] = ()) -> str:
-    """A stored response in words: the number typed, the order, or the option picked (its text)."""
-    value = json.loads(response)
-    if options and type(value) is int and 0 <= value < len(options):
-        return options[value]
-    return ", ".join(value) if isinstance(value, list) else str(value)

@@ -184,7 +184,11 @@ def test_streamlits_private_dom_names_are_named_in_one_stylesheet_module():
     root = CORE.parent
     private = re.compile(r"data-testid|\.st[A-Z][A-Za-z]+\b|\bst[A-Z][a-zA-Z]+(Container|Control|Button)\b")
     found = []
-    files = [root / "app.py", *sorted((root / "views").rglob("*.py")), *sorted((root / "assets").glob("*.css"))]
+    files = [
+        root / "app.py",
+        *sorted((root / "views").rglob("*.py")),
+        *sorted((root / "assets").glob("*.css")),
+    ]
     for path in files:
         if path == root / "views" / "ui" / "styles.py":
             continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import json
 import math
 import string
 import threading
@@ -314,6 +315,28 @@ def test_a_practice_choice_question_counts_each_choice(store):
     store.submit(code, s2, number, (e.answer_choice + 1) % len(e.choices))
     _, summary = store.summary(code, key, number)
     assert summary.correct == 2 and sum(summary.choices) == 3 and summary.choices[e.answer_choice] == 2
+
+
+def test_a_choice_is_stored_by_its_name_so_reordered_choices_keep_its_meaning(store, monkeypatch):
+    """Issue 41: "which ranking wins" answers were stored as the choice's place in a tuple, so
+    reordering the tuple changed what every stored answer said."""
+    import ndcg_core.teaching.practice.generators as generators
+
+    definition = practice_definition(7, 1, "winner", 1)
+    e = make_exercise(7, 1, "winner", 1)
+    right = e.names[e.answer_choice]
+    code, key, number = room_with(store, definition)
+    student = store.join(code, "Ana").token
+    stored = store.submit(code, student, number, right)
+    assert stored.correct and json.loads(stored.response) == right
+    reordered = dict(reversed(list(generators.WINNER_CHOICES.items())))
+    monkeypatch.setattr(generators, "WINNER_CHOICES", reordered)  # the choices shown in another order
+    again = make_exercise(7, 1, "winner", 1)
+    assert again.choices != e.choices and again.names[again.answer_choice] == right
+    _, summary = store.summary(code, key, number)
+    assert summary.correct == 1 and summary.choices[again.names.index(right)] == 1
+    assert store.my_answer(code, student, number).correct
+    assert f"{e.choices[e.answer_choice]}" in store.export_csv(code, key)
 
 
 def test_history_goes_back_and_students_read_only_their_own_answer(store):

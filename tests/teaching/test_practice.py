@@ -153,13 +153,14 @@ def test_winner_exercises(level):
         a1, b1 = engine(e).ndcg, engine(e, grades=e.other).ndcg
         a2, b2 = engine(e, formula=e.alt_formula).ndcg, engine(e, grades=e.other, formula=e.alt_formula).ndcg
         assert abs(a1 - b1) >= 0.005 and abs(a2 - b2) >= 0.005
-        outcomes = {(True, True): 0, (False, False): 1, (True, False): 2, (False, True): 3}
-        expected = outcomes[(a1 > b1, a2 > b2)]
-        assert e.answer_choice == expected
-        assert e.choices == WINNER_CHOICES
+        outcomes = {(True, True): "a_both", (False, False): "b_both", (True, False): "a_then_b"}
+        expected = outcomes.get((a1 > b1, a2 > b2), "b_then_a")
+        assert e.names[e.answer_choice] == expected
+        assert e.choices == tuple(WINNER_CHOICES.values()) and e.names == tuple(WINNER_CHOICES)
         assert e.alt_formula != e.formula
-        flips += expected >= 2
-        assert check(e, expected).correct and not check(e, (expected + 1) % 4).correct
+        flips += expected.endswith(("then_a", "then_b"))
+        others = [name for name in WINNER_CHOICES if name != expected]
+        assert check(e, expected).correct and not any(check(e, other).correct for other in others)
     assert 20 <= flips <= 180  # both outcomes occur
 
 

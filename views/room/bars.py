@@ -53,10 +53,11 @@ def answer_bars(e: Exercise, summary: Summary, revealed: bool) -> AnswerBars:
     """
     title = ngettext("{n} answer", "{n} answers", summary.answered).format(n=summary.answered)
     if e.answer_type == "choice":
-        if e.kind == "lesson":  # the lesson's choices are short: a grade, yes or no
-            labels = [str(c) for c in e.choices]
-        else:
-            labels = [chr(ord("A") + i) if e.kind == "winner" else str(i + 1) for i in range(len(e.choices))]
+        labels = {
+            "texts": [str(c) for c in e.choices],  # short: a lesson's grade, yes or no
+            "letters": [chr(ord("A") + i) for i in range(len(e.choices))],
+            "numbers": [str(i + 1) for i in range(len(e.choices))],
+        }[e.traits.choice_labels]
         bars = tuple(
             Bar(label, count, revealed and i == e.answer_choice)
             for i, (label, count) in enumerate(zip(labels, summary.choices, strict=False))

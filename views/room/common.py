@@ -400,21 +400,17 @@ def draw_focus() -> None:
         move_focus(selector, f"cl_focus_{n}")
 
 
-#: The kinds of question whose one formula the room is told (a lesson's question included).
-STATES_FORMULA = frozenset({"cell", "metric", "drag", "lesson"})
-
-
 def show_exercise(e: Exercise, steps: pd.DataFrame | None = None) -> None:
     """The question's data as Markdown tables of escaped text: drawn at once, readable on a phone.
     ``steps``: a lesson question's step table as far as its step shows it, in place of the list."""
     with st.container(key="cl_prompt"):
         st.markdown(md_escape(e.prompt))
-    if e.kind == "choice":  # the lecturer's own multiple choice: no list, no formula
+    if not e.traits.has_list:  # the lecturer's own multiple choice: no list, no formula
         return
-    if e.kind in STATES_FORMULA:
+    if e.traits.states_formula:
         st.markdown(_("**Formula:** {formula}").format(formula=md_escape(e.formula_text)))
     with st.container(key="cl_data"):
-        if e.kind == "winner":
+        if e.traits.compares_formulas:
             st.markdown(_("**First formula:** {formula}").format(formula=md_escape(e.formula_text)))
             st.markdown(_("**Second formula:** {formula}").format(formula=md_escape(e.alt_formula_text)))
             a, b = st.columns(2)

@@ -227,7 +227,7 @@ def question_panel(
     elif info.seconds is not None:
         st.caption(countdown_text(info))
     show_exercise(e)
-    if e.kind == "choice":  # the lecturer's own multiple choice: its options, numbered as the bars
+    if not e.traits.has_list:  # the lecturer's own multiple choice: its options, numbered as the bars
         with st.container(key="cl_options"):
             st.markdown("  \n".join(f"{i} · {md_escape(o)}" for i, o in enumerate(e.choices, start=1)))
     with st.container(key="cl_controls", horizontal=True):

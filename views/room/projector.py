@@ -25,7 +25,6 @@ from views.ui.markup import md_escape
 from .bars import show_bars
 from .common import (
     LIVE_EVERY,
-    STATES_FORMULA,
     STATUS_TEXT,
     focus_next,
     get_store,
@@ -145,9 +144,9 @@ def _items(labels, grades) -> str:
 def data_lines(e: Exercise) -> list[str]:
     """The question's list (labels with grades, in ranked order) and formula, a line each: the
     projector asks the room, so the room must see what to compute from, not only the phones."""
-    if e.kind == "choice":  # the lecturer's own multiple choice: its options, numbered as the bars
+    if not e.traits.has_list:  # the lecturer's own multiple choice: its options, numbered as the bars
         return [f"{i} · {option}" for i, option in enumerate(e.choices, start=1)]
-    if e.kind == "winner":
+    if e.traits.compares_formulas:
         return [
             _("Ranking A: {items}").format(items=_items(e.labels, e.grades)),
             _("Ranking B: {items}").format(items=_items(e.other_labels, e.other)),
@@ -165,7 +164,7 @@ def data_lines(e: Exercise) -> list[str]:
         lines.append(
             _("Judged but not retrieved: {items}").format(items=_items(e.ideal_labels[n:], e.ideal[n:]))
         )
-    if e.kind in STATES_FORMULA:
+    if e.traits.states_formula:
         lines.append(_("Formula: {formula}").format(formula=e.formula_text))
     return lines
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import streamlit as st
 
 from ndcg_core.classroom import (
@@ -19,6 +17,7 @@ from ndcg_core.classroom import (
     feedback,
 )
 from ndcg_core.classroom.lesson_questions import lesson_table
+from ndcg_core.classroom.questions import answer_text
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import _
 from ndcg_core.teaching.practice import Exercise, focus_rows
@@ -68,7 +67,7 @@ def _submit(code: str, number: int, e: Exercise) -> None:
         response = ss.get(keys.cl_answer(number)) or ""
     elif e.answer_type == "choice":
         picked = ss.get(keys.cl_choice(number))
-        response = e.choices.index(picked) if picked in e.choices else None
+        response = e.names[e.choices.index(picked)] if picked in e.choices else None
     else:
         response = list(ss.get(keys.cl_order(number)) or [])
     token = student_token(code)
@@ -175,7 +174,7 @@ def student_question(code: str, q: QuestionInfo) -> None:
                         if q.closes_at is not None
                         else _("Saved: {answer}. You can change it until the lecturer closes the question.")
                     )
-                    st.success(until.format(answer=md_escape(_answer_text(e, mine.response))))
+                    st.success(until.format(answer=md_escape(answer_text(e, mine.response))))
             return
         if error and error[0] == q.number:  # an answer sent as the countdown closed the question
             with st.container(key=keys.CL_ANSWER_ERROR):
@@ -183,7 +182,7 @@ def student_question(code: str, q: QuestionInfo) -> None:
         if mine is None:
             st.info(_("This question is closed; you did not answer it."))
         else:
-            st.markdown(_("Your answer: {answer}").format(answer=md_escape(_answer_text(e, mine.response))))
+            st.markdown(_("Your answer: {answer}").format(answer=md_escape(answer_text(e, mine.response))))
         if q.status == "closed":
             st.info(_("Answers are closed. Your feedback appears when the lecturer reveals the answer."))
             return
@@ -195,13 +194,6 @@ def student_question(code: str, q: QuestionInfo) -> None:
                 if not fb.correct and len(rows):
                     st.dataframe(rows.astype(str), hide_index=True)
             st.markdown(_("The answer: {answer}").format(answer=md_escape(correct_answer(e))))
-
-
-def _answer_text(e: Exercise, response: str) -> str:
-    value = json.loads(response)
-    if e.answer_type == "choice" and isinstance(value, int) and 0 <= value < len(e.choices):
-        return e.choices[value]
-    return ", ".join(value) if isinstance(value, list) else str(value)
 
 
 def answer_area(code: str, number: int, e: Exercise) -> None:

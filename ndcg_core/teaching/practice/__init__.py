@@ -30,6 +30,7 @@ from .generators import LIBRARY_CHOICES, WINNER_CHOICES, kind_for, make_exercise
 from .hints import hints
 from .mistakes import MISTAKES, diagnose, diagnose_question, judge_question, mistake_text, wrong_formula
 from .model import (
+    KIND_TRAITS,
     KINDS,
     LEVELS,
     QUANTITIES,
@@ -46,6 +47,7 @@ from .progress import Progress, next_kind
 
 __all__ = [
     "KINDS",
+    "KIND_TRAITS",
     "LEVELS",
     "LIBRARY_CHOICES",
     "MISTAKES",

@@ -25,7 +25,7 @@ from .model import QUANTITIES, Exercise, Feedback, Question, ndcg_under
 
 
 def check(exercise: Exercise, response: Any) -> Feedback:
-    """Judge a response: typed text (numeric), a choice index, or a list of labels (order)."""
+    """Judge a response: typed text (numeric), a choice's name (or index), or a list of labels (order)."""
     if exercise.answer_type == "number":
         return _check_number(exercise, response)
     if exercise.answer_type == "order":
@@ -226,8 +226,9 @@ def _check_order(exercise: Exercise, order: Sequence[str]) -> Feedback:
     return Feedback(False, message, value=value, diagnosis=message)
 
 
-def _check_choice(exercise: Exercise, choice: Any) -> Feedback:
-    if not isinstance(choice, int) or not 0 <= choice < len(exercise.choices):
+def _check_choice(exercise: Exercise, response: Any) -> Feedback:
+    choice = exercise.choice_index(response)
+    if choice is None:
         return _unreadable(Message("no_choice"))
     right = exercise.choices[exercise.answer_choice]
     if choice == exercise.answer_choice:
@@ -248,7 +249,7 @@ def _check_choice(exercise: Exercise, choice: Any) -> Feedback:
     if not exercise.values:  # nothing computed behind the choices: a lecturer's own question
         message = _("Not this one. The answer is: {right}.").format(right=right)
         return Feedback(False, message, diagnosis=_("Not this one."))
-    if exercise.kind == "winner":
+    if exercise.traits.compares_formulas:
         values = dict(exercise.values)
         detail = _(
             "Under the first formula A scores {a1} and B {b1}; under the second, A {a2} and B {b2}."

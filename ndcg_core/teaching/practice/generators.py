@@ -223,12 +223,13 @@ def _order_reaches(value: float, goal: str, target: float | None, best: float, w
     return abs(value - target) <= 0.01 + 1e-9
 
 
-WINNER_CHOICES = (
-    N_("A wins under both formulas"),
-    N_("B wins under both formulas"),
-    N_("A wins under the first formula, B under the second: the winner flips"),
-    N_("B wins under the first formula, A under the second: the winner flips"),
-)
+#: The answers of "which ranking wins", by name (the name is what a stored answer says).
+WINNER_CHOICES: dict[str, str] = {
+    "a_both": N_("A wins under both formulas"),
+    "b_both": N_("B wins under both formulas"),
+    "a_then_b": N_("A wins under the first formula, B under the second: the winner flips"),
+    "b_then_a": N_("B wins under the first formula, A under the second: the winner flips"),
+}
 
 
 def _others(rules, chosen: str) -> list[str]:
@@ -268,9 +269,11 @@ def _exercise_winner(rng: random.Random, base: dict, level: int) -> Exercise:
         if any(abs(x - y) < _CLEAR_GAP for x, y in v):
             continue
         a_first, a_second = v[0][0] > v[0][1], v[1][0] > v[1][1]
-        answer = {(True, True): 0, (False, False): 1, (True, False): 2, (False, True): 3}[(a_first, a_second)]
+        answer = {(True, True): "a_both", (False, False): "b_both", (True, False): "a_then_b"}.get(
+            (a_first, a_second), "b_then_a"
+        )
         fallback = (a, b, [names[i] for i in order_a], [names[i] for i in order_b], first, second, answer, v)
-        if (answer >= 2) == want_flip:
+        if (a_first != a_second) == want_flip:
             break
     a, b, labels, other_labels, first, second, answer, v = fallback
     prompt = _(
@@ -286,8 +289,9 @@ def _exercise_winner(rng: random.Random, base: dict, level: int) -> Exercise:
         other=tuple(b),
         other_labels=tuple(other_labels),
         alt_formula=second,
-        choices=tuple(map(_, WINNER_CHOICES)),
-        answer_choice=answer,
+        choices=tuple(_(text) for text in WINNER_CHOICES.values()),
+        answer_choice=list(WINNER_CHOICES).index(answer),
+        choice_names=tuple(WINNER_CHOICES),
         values=(
             ("A, first formula", v[0][0]),
             ("B, first formula", v[0][1]),
@@ -353,6 +357,7 @@ def _exercise_formula(rng: random.Random, base: dict, level: int) -> Exercise:
         ideal_labels=pool_labels if pool is not None else None,
         choices=tuple(c.text for c, _v in shown),
         answer_choice=answer,
+        choice_names=tuple(c.name for c, _v in shown),
         target=printed,
         values=tuple((c.text, v) for c, v in shown),
         candidates=tuple(replace(c, value=v) for c, v in shown),
@@ -402,6 +407,7 @@ def _exercise_library(rng: random.Random, base: dict, level: int) -> Exercise:
         scores=tuple(scores),
         choices=tuple(_(PRESETS[p].library) for p, _v in values),
         answer_choice=answer,
+        choice_names=tuple(p for p, _v in values),
         target=printed,
         values=tuple(values),
     )

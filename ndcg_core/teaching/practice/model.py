@@ -34,6 +34,37 @@ KINDS: dict[str, str] = {
 }
 
 
+@dataclass(frozen=True)
+class KindTraits:
+    """What an exercise of a kind shows, decided here once for every page (Practice, a phone, the
+    lecturer's page, the projector): whether it states one formula above its data; whether it
+    compares two rankings under two formulas (both said, the second's changes named); whether its
+    data is a list to drag rather than a table; whether it has a list at all (a lecturer's own
+    question has its options only, listed numbered); and how the bars of its answers name the
+    choices (``"letters"``: A, B, ...; ``"texts"``: the choices themselves, short; ``"numbers"``)."""
+
+    states_formula: bool = False
+    compares_formulas: bool = False
+    drags: bool = False
+    has_list: bool = True
+    choice_labels: str = "numbers"
+
+
+#: Every kind an exercise may have: Practice's (:data:`KINDS`) and Class mode's own ("lesson": a step
+#: of a lesson a room follows; "choice": a lecturer's multiple-choice question). A kind not here is a
+#: ``KeyError``.
+KIND_TRAITS: dict[str, KindTraits] = {
+    "cell": KindTraits(states_formula=True),
+    "metric": KindTraits(states_formula=True),
+    "drag": KindTraits(states_formula=True, drags=True),
+    "winner": KindTraits(compares_formulas=True, choice_labels="letters"),
+    "formula": KindTraits(),
+    "library": KindTraits(),
+    "lesson": KindTraits(states_formula=True, choice_labels="texts"),
+    "choice": KindTraits(has_list=False),
+}
+
+
 #: Levels: what the lists look like.
 LEVELS: dict[int, str] = {
     1: N_("Level 1: binary grades, 3–5 items"),
@@ -190,6 +221,7 @@ class Exercise:
     question: Question | None = None
     choices: tuple[str, ...] = ()
     answer_choice: int | None = None
+    choice_names: tuple[str, ...] = ()  # a stable name per choice: what a stored answer says
     goal: str | None = None  # "highest", "lowest", "target"
     target: float | None = None
     other: tuple[float, ...] | None = None  # list B (kind "winner")
@@ -220,6 +252,26 @@ class Exercise:
         return f"{self.seed}-{self.number}-{self.kind}-{self.level}"
 
     @property
+    def traits(self) -> KindTraits:
+        """What the exercise's kind shows (:data:`KIND_TRAITS`)."""
+        return KIND_TRAITS[self.kind]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Each choice's name: how an answer is stored, so reordering or translating the choices never
+        changes what a stored answer means (the position from 1 where a kind gives none)."""
+        return self.choice_names or tuple(str(i) for i in range(1, len(self.choices) + 1))
+
+    def choice_index(self, response: Any) -> int | None:
+        """The choice a response picks: a choice's name, or (as answers were stored before names) its
+        index; None for anything else."""
+        if isinstance(response, str) and response in self.names:
+            return self.names.index(response)
+        if isinstance(response, int) and not isinstance(response, bool) and 0 <= response < len(self.choices):
+            return response
+        return None
+
+    @property
     def formula_text(self) -> str:
         """The formula the exercise states, in words (the tie rule too when the items carry scores)."""
         return describe(self.formula, scored=self.scores is not None)
@@ -243,6 +295,11 @@ class Candidate:
     formula: Variant
     from_pool: bool = True
     value: float = math.nan
+
+    @property
+    def name(self) -> str:
+        """The candidate's name: its formula's canonical name and where its ideal comes from."""
+        return f"{self.formula.name} {'pool' if self.from_pool else 'list'}"
 
 
 @dataclass(frozen=True)
