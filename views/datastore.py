@@ -14,7 +14,7 @@ bounded in bytes, share the work:
   (about a second for a 1M-row run).
 
 A session whose file was dropped from both is told to upload it again. An uploaded file may hold at
-most ``NDCG_MAX_CONTENT_MB`` once decompressed (default ten times the upload limit) and no line
+most ``NDCG_MAX_CONTENT_MB`` once decompressed (default the upload limit) and no line
 longer than ``NDCG_MAX_LINE_KB`` (default 1000): the reader stops at once past either
 (:mod:`ndcg_core.dataset.sources`), so a small compressed file cannot fill the server's memory.
 Parsing runs one file at a time per process (a classroom uploading at once queues instead of multiplying the
@@ -149,8 +149,10 @@ class TableStore:
 DATA_CACHE_MB = Setting("NDCG_DATA_CACHE_MB", "160", Message("accepts_megabytes"), positive_number)
 SOURCE_CACHE_MB = Setting("NDCG_SOURCE_CACHE_MB", "160", Message("accepts_megabytes"), positive_number)
 DATA_IDLE_S = Setting("NDCG_DATA_IDLE_S", "180", Message("accepts_idle_seconds"), non_negative_number)
-#: The most content an uploaded file may hold once decompressed; default 10 times the upload limit
-#: (Streamlit's ``server.maxUploadSize``, in MB): a 2.4 MB gzip of one repeated line holds 1 GB.
+#: The most content an uploaded file may hold once decompressed; default the upload limit (Streamlit's
+#: ``server.maxUploadSize``, in MB): compressed, a file brings no more than it could bring plain. (A
+#: 2.4 MB gzip of one repeated line holds 1 GB: at ten times the upload limit, 2 GB, it would still be
+#: read whole, 59M rows taking the server from 0.2 to 2.8 GB.)
 MAX_CONTENT_MB = Setting("NDCG_MAX_CONTENT_MB", None, Message("accepts_megabytes"), positive_number)
 #: The longest line an uploaded file may have (a TREC or CSV line is tens of bytes).
 MAX_LINE_KB = Setting("NDCG_MAX_LINE_KB", "1000", Message("accepts_kilobytes"), positive_number)
@@ -161,7 +163,7 @@ def read_limits() -> ReadLimits:
     limit the reader stops at once, and the message names the setting."""
     content_mb = MAX_CONTENT_MB.read()
     if content_mb is None:
-        content_mb = 10 * float(st.get_option("server.maxUploadSize"))
+        content_mb = float(st.get_option("server.maxUploadSize"))
     return ReadLimits(
         max_bytes=max(1, int(content_mb * 1e6)),
         max_line=max(1, int(MAX_LINE_KB.read() * 1e3)),
