@@ -1,43 +1,28 @@
 """Practice: generated exercises with instant feedback that names the mistake.
 
-State that must survive a page switch lives under non-widget keys (``pr_*``):
-the set (``pr_seed``), the exercise number (``pr_number``), the chosen kind and
-level, the kind picked by "practise what you missed" (``pr_pick``), feedback, tries
-(:class:`ndcg_core.teaching.tries.Tries`: a wrong answer gets its diagnosis, the worked solution
-comes after the second wrong try or on "Show me") and hints per exercise, and ``pr_progress``
-(a :class:`ndcg_core.teaching.practice.Progress`, which counts each judged answer once).
-Widgets only mirror them. The share link carries ``seed``, ``ex`` and, when not
+The page keeps one value, a :class:`~ndcg_core.teaching.practice.session.PracticeSession` (the set,
+the exercise, the level and kind, the progress, each exercise's tries, feedback, hints and dragged
+order), under :data:`views.ui.keys.PR_SESSION`. Each click or answer calls one of its methods and
+keeps the session it returns; :meth:`~ndcg_core.teaching.practice.session.PracticeSession.view`
+says what to draw. Widgets only mirror it. The share link carries ``seed``, ``ex`` and, when not
 the defaults, ``level`` and ``kind`` (:class:`ndcg_core.teaching.pages.PracticeState`).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pandas as pd
 import streamlit as st
 from streamlit_sortables import sort_items
 
 from ndcg_core.errors import error_text
-from ndcg_core.i18n import N_, _, pgettext
-from ndcg_core.teaching.formula import number
+from ndcg_core.i18n import _, pgettext
 from ndcg_core.teaching.pages import PracticeState
-from ndcg_core.teaching.practice import (
-    KINDS,
-    LEVELS,
-    Exercise,
-    Progress,
-    check,
-    feedback_latex,
-    focus_rows,
-    hints,
-    kind_for,
-    make_exercise,
-    next_kind,
-    solution,
-)
+from ndcg_core.teaching.practice import KINDS, LEVELS, Exercise
+from ndcg_core.teaching.practice.session import MIXED, PracticeSession, PracticeView
 from ndcg_core.teaching.saved import practice_data, practice_from_data
-from ndcg_core.teaching.tries import Tries
 from views.ui import keys
 from views.ui.a11y import announce
 from views.ui.learner import learner_message, progress_note, save, take_loaded
@@ -45,10 +30,6 @@ from views.ui.markup import md_escape
 from views.ui.share import PRACTICE, adopt, sync_url
 from views.ui.start import where_next
 
-MIXED = "mixed"
-# a hint table's own column (the step-table names are in ndcg_core.teaching.lesson)
-SHOWN_COLUMNS = (N_("Counted"),)
-NUMBER_COLUMNS = ["Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG"]
 KIND_OPTIONS = [MIXED, *KINDS]
 SORTABLE_STYLE = """
 .sortable-component { background-color: transparent; padding: 0; }
@@ -60,44 +41,36 @@ SORTABLE_STYLE = """
 }
 .sortable-item:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 1px; box-shadow: none; }
 """
+#: How each tone of verdict is drawn, and its icon.
+TONES = {
+    "info": (st.info, ":material/school:"),
+    "success": (st.success, ":material/check_circle:"),
+    "warning": (st.warning, None),
+    "error": (st.error, ":material/lightbulb:"),
+}
 
 
-# ------------------------------------------------------------------ state
+# ------------------------------------------------------------------ the session
 
 
-def _defaults() -> None:
+def session() -> PracticeSession:
+    """This browser session's Practice (a new random set the first time)."""
     ss = st.session_state
-    ss.setdefault(keys.PR_SEED, random.randrange(1, 10_000))
-    ss.setdefault(keys.PR_NUMBER, 1)
-    ss.setdefault(keys.PR_KIND, MIXED)
-    ss.setdefault(keys.PR_LEVEL, 1)
-    ss.setdefault(keys.PR_PICK, None)
-    ss.setdefault(keys.PR_MISSED_MODE, False)
-    ss.setdefault(keys.PR_PROGRESS, Progress())
-    ss.setdefault(keys.PR_FEEDBACK, {})
-    ss.setdefault(keys.PR_TRIES, {})
-    ss.setdefault(keys.PR_HINTS, {})
-    ss.setdefault(keys.PR_ORDERS, {})
-    ss.setdefault(keys.PR_WARNINGS, [])
+    if keys.PR_SESSION not in ss:
+        ss[keys.PR_SESSION] = PracticeSession(seed=random.randrange(1, 10_000))
+    return ss[keys.PR_SESSION]
+
+
+def _do(change: Callable[[PracticeSession], PracticeSession]) -> None:
+    """A click or an answer: the session it leads to, from the session as it is now (never from
+    values drawn with the button: a second press can reach the server before the first one's run
+    has drawn the buttons again)."""
+    st.session_state[keys.PR_SESSION] = change(session())
 
 
 def _load(state: PracticeState, warnings: list[str]) -> None:
     """Put a share link's exercise in place (without a seed of its own, the set stays the same)."""
-    ss = st.session_state
-    if state.seed is not None:
-        ss[keys.PR_SEED] = state.seed
-    ss[keys.PR_NUMBER] = state.ex
-    ss[keys.PR_LEVEL] = state.level
-    ss[keys.PR_KIND] = state.kind or MIXED
-    ss[keys.PR_PICK] = None
-    ss[keys.PR_WARNINGS] = warnings
-
-
-def _state() -> PracticeState:
-    """The page's share-link state: the kind picked by "practise what you missed" goes in the link."""
-    ss = st.session_state
-    kind = ss[keys.PR_PICK] or (ss[keys.PR_KIND] if ss[keys.PR_KIND] != MIXED else None)
-    return PracticeState(seed=ss[keys.PR_SEED], ex=ss[keys.PR_NUMBER], level=ss[keys.PR_LEVEL], kind=kind)
+    _do(lambda s: s.at(state, warnings))
 
 
 def _restore(place_in_link: bool) -> None:
@@ -105,114 +78,42 @@ def _restore(place_in_link: bool) -> None:
     data = take_loaded("practice")
     if data is None:
         return
-    ss = st.session_state
     saved = practice_from_data(data)
-    ss[keys.PR_PROGRESS] = saved.progress
-    ss[keys.PR_MISSED_MODE] = saved.missed_mode
-    if saved.place is not None and not place_in_link:
-        _load(saved.place, [])
-
-
-def _saved_document() -> dict:
-    """What the learner keeps of this page: the score, and the set, exercise, level and kind chosen."""
-    ss = st.session_state
-    place = PracticeState(
-        seed=ss[keys.PR_SEED],
-        ex=ss[keys.PR_NUMBER],
-        level=ss[keys.PR_LEVEL],
-        kind=None if ss[keys.PR_KIND] == MIXED else ss[keys.PR_KIND],
-    )
-    return practice_data(ss[keys.PR_PROGRESS], place, ss[keys.PR_MISSED_MODE])
-
-
-def current_exercise() -> Exercise:
-    ss = st.session_state
-    kind = ss[keys.PR_PICK] or (
-        ss[keys.PR_KIND] if ss[keys.PR_KIND] != MIXED else kind_for(ss[keys.PR_SEED], ss[keys.PR_NUMBER])
-    )
-    return make_exercise(ss[keys.PR_SEED], ss[keys.PR_NUMBER], kind, ss[keys.PR_LEVEL])
+    _do(lambda s: s.restored(saved.progress, saved.missed_mode, saved.place, place_in_link))
 
 
 # ------------------------------------------------------------------ callbacks
 
 
-def _step(delta: int) -> None:
-    """Previous (−1) or Next (+1) from the exercise the session is on now, never from the number
-    drawn with the button: a second press can reach the server before the first one's run has
-    drawn the buttons again, and it moves on again."""
-    ss = st.session_state
-    ss[keys.PR_WARNINGS] = []  # a share link's complaints are retired by the first move
-    ss[keys.PR_NUMBER] = max(1, ss[keys.PR_NUMBER] + delta)
-    if ss[keys.PR_MISSED_MODE] and ss[keys.PR_KIND] == MIXED:
-        ss[keys.PR_PICK] = next_kind(ss[keys.PR_PROGRESS], ss[keys.PR_SEED], ss[keys.PR_NUMBER])
-    else:
-        ss[keys.PR_PICK] = None
-
-
 def _set_level() -> None:
-    st.session_state[keys.PR_WARNINGS] = []
-    st.session_state[keys.PR_LEVEL] = int(st.session_state[keys.PR_W_LEVEL] or 1)
-    st.session_state[keys.PR_PICK] = None
+    _do(lambda s: s.with_level(int(st.session_state[keys.PR_W_LEVEL] or 1)))
 
 
 def _set_kind() -> None:
-    st.session_state[keys.PR_WARNINGS] = []
-    st.session_state[keys.PR_KIND] = st.session_state[keys.PR_W_KIND]
-    st.session_state[keys.PR_PICK] = None
+    _do(lambda s: s.with_kind(st.session_state[keys.PR_W_KIND]))
 
 
 def _set_missed() -> None:
-    st.session_state[keys.PR_MISSED_MODE] = st.session_state[keys.PR_W_MISSED]
+    _do(lambda s: s.with_missed_mode(st.session_state[keys.PR_W_MISSED]))
 
 
 def _new_set() -> None:
-    ss = st.session_state
-    ss[keys.PR_WARNINGS] = []
-    ss[keys.PR_SEED] = random.randrange(1, 10_000)
-    ss[keys.PR_NUMBER] = 1
-    ss[keys.PR_PICK] = None
+    _do(lambda s: s.new_set(random.randrange(1, 10_000)))
 
 
-def _judge(exercise: Exercise, response, same) -> None:
-    """Judge a response; ``same`` is what makes two responses one (an answer's stripped text):
-    a response judged before for this exercise (Enter then Check, Check again) counts nothing."""
-    ss = st.session_state
-    ss[keys.PR_CHECKS] = ss.get(keys.PR_CHECKS, 0) + 1  # each check is announced, a same verdict too
-    feedback = check(exercise, response)
-    ss[keys.PR_FEEDBACK] = {**ss[keys.PR_FEEDBACK], exercise.key: feedback}
-    if not feedback.counts:  # unreadable or too rough: not a try
-        return
-    tries, counts = ss[keys.PR_TRIES].get(exercise.key, Tries()).submit(same, feedback.correct)
-    ss[keys.PR_TRIES] = {**ss[keys.PR_TRIES], exercise.key: tries}
-    if counts:
-        ss[keys.PR_PROGRESS] = ss[keys.PR_PROGRESS].record(exercise, feedback)
-
-
-def _check_number(exercise: Exercise, key: str) -> None:
+def _check_number(key: str) -> None:
     text = st.session_state.get(key) or ""
-    _judge(exercise, text, text.strip())
+    _do(lambda s: s.answer(text))
 
 
-def _check_choice(exercise: Exercise, key: str) -> None:
+def _check_choice(key: str) -> None:
     picked = st.session_state.get(key)
-    choice = exercise.names[exercise.choices.index(picked)] if picked in exercise.choices else None
-    _judge(exercise, choice, choice)
 
+    def answer(s: PracticeSession) -> PracticeSession:
+        e = s.exercise
+        return s.answer(e.names[e.choices.index(picked)] if picked in e.choices else None)
 
-def _check_order(exercise: Exercise) -> None:
-    order = st.session_state[keys.PR_ORDERS].get(exercise.key, exercise.labels)
-    _judge(exercise, list(order), tuple(order))
-
-
-def _show_solution(exercise: Exercise) -> None:
-    ss = st.session_state
-    shown = ss[keys.PR_TRIES].get(exercise.key, Tries()).show()
-    ss[keys.PR_TRIES] = {**ss[keys.PR_TRIES], exercise.key: shown}
-
-
-def _more_hint(key: str) -> None:
-    ss = st.session_state
-    ss[keys.PR_HINTS] = {**ss[keys.PR_HINTS], key: min(3, ss[keys.PR_HINTS].get(key, 0) + 1)}
+    _do(answer)
 
 
 # ------------------------------------------------------------------ drawing
@@ -279,8 +180,8 @@ def _show_data(e: Exercise) -> None:
         _table(missed, "pr_pool")
 
 
-def _answer_area(e: Exercise) -> None:
-    ss = st.session_state
+def _answer_area(view: PracticeView) -> None:
+    e = view.exercise
     if e.answer_type == "number":
         key = keys.pr_answer(e.key)
         with st.form(key=f"pr_form_{e.key}", border=False):
@@ -290,21 +191,21 @@ def _answer_area(e: Exercise) -> None:
                 placeholder=_("e.g. 0.82 or 3 + 2/1.585"),
                 help=_("A number (at least 2 decimals unless it is whole) or arithmetic with + - * / ^ ( )."),
             )
-            st.form_submit_button(_("Check"), type="primary", on_click=_check_number, args=(e, key))
-        _show_me(e)
+            st.form_submit_button(_("Check"), type="primary", on_click=_check_number, args=(key,))
+        _show_me(view)
     elif e.answer_type == "choice":
         key = keys.pr_choice(e.key)
         st.radio(_("Your answer"), list(e.choices), index=None, key=key, format_func=md_escape)
         with st.container(horizontal=True):
             st.button(
-                _("Check"), key=f"pr_check_{e.key}", type="primary", on_click=_check_choice, args=(e, key)
+                _("Check"), key=f"pr_check_{e.key}", type="primary", on_click=_check_choice, args=(key,)
             )
-            _show_me(e)
+            _show_me(view)
     else:
-        order = list(ss[keys.PR_ORDERS].get(e.key, e.labels))
         grade = dict(zip(e.labels, e.grades, strict=True))
         shown = {
-            _("{label}  ·  grade {g}").format(label=label, g=f"{grade[label]:g}"): label for label in order
+            _("{label}  ·  grade {g}").format(label=label, g=f"{grade[label]:g}"): label
+            for label in view.order
         }
         st.caption(_("Drag an item up or down; then check."))
         with st.container(key="pr_drag"):  # names the list's frame (views.ui.a11y.FRAMES)
@@ -312,103 +213,70 @@ def _answer_area(e: Exercise) -> None:
                 list(shown), direction="vertical", custom_style=SORTABLE_STYLE, key=f"pr_sort_{e.key}"
             )
         if new and sorted(new) == sorted(shown) and new != list(shown):
-            ss[keys.PR_ORDERS] = {**ss[keys.PR_ORDERS], e.key: tuple(shown[t] for t in new)}
-        st.button(_("Check order"), key=f"pr_check_{e.key}", type="primary", on_click=_check_order, args=(e,))
+            order = tuple(shown[t] for t in new)
+            _do(lambda s: s.reorder(order))
+        st.button(
+            _("Check order"),
+            key=f"pr_check_{e.key}",
+            type="primary",
+            on_click=_do,
+            args=(PracticeSession.check_order,),
+        )
 
 
-def _show_me(e: Exercise) -> None:
+def _show_me(view: PracticeView) -> None:
     """ "Show me": the worked solution now, for a student who is stuck (until it is shown)."""
-    if not st.session_state[keys.PR_TRIES].get(e.key, Tries()).solution_shown:
-        st.button(_("Show me"), key=f"pr_show_{e.key}", on_click=_show_solution, args=(e,))
+    if view.show_me:
+        st.button(
+            _("Show me"),
+            key=f"pr_show_{view.exercise.key}",
+            on_click=_do,
+            args=(PracticeSession.show_solution,),
+        )
 
 
-def _feedback(e: Exercise) -> None:
-    """The verdict on the last answer: before the solution is shown, a wrong answer gets its
-    diagnosis only (the student tries again); then the whole verdict, its row and its formula."""
-    fb = st.session_state[keys.PR_FEEDBACK].get(e.key)
-    tries = st.session_state[keys.PR_TRIES].get(e.key, Tries())
-    if fb is None and not tries.shown:
+def _feedback(view: PracticeView) -> None:
+    """The verdict on the last answer, as the session's view says it (the diagnosis alone before the
+    solution is shown; then the whole verdict, its row and its formula)."""
+    v = view.verdict
+    if v is None:
         return
-    with st.container(key=keys.PR_FEEDBACK):
-        if fb is None or (fb.problem and tries.shown):
-            fb = solution(e)  # "Show me" with no judged answer to explain
-            st.info(md_escape(fb.message), icon=":material/school:")
-        elif fb.correct:
-            st.success(md_escape(fb.message), icon=":material/check_circle:")
-        elif fb.problem:
-            st.warning(md_escape(fb.message))
-        elif e.answer_type == "order" or tries.solution_shown:
-            st.error(md_escape(fb.message), icon=":material/lightbulb:")
-        else:
-            _announce(fb.diagnosis)
-            st.error(md_escape(fb.diagnosis), icon=":material/lightbulb:")
-            st.caption(_("Try again. A hint can help; Show me gives the worked solution."))
-            _focus_row(e, fb, solved=False)
-            return
-        _announce(fb.message)
-        if fb.correct or e.answer_type != "number":
-            return
-        _focus_row(e, fb, solved=True)
-        for latex in feedback_latex(e, fb):
+    with st.container(key=keys.PR_VERDICT):
+        draw, icon = TONES[v.tone]
+        draw(md_escape(v.text), icon=icon)
+        if v.counts:  # a verdict is said to a screen reader once per check (a same verdict too)
+            announce(f"pr_verdict_{session().checks}", v.text)
+        if v.caption:
+            st.caption(v.caption)
+        if v.focus is not None:
+            st.markdown(v.focus_title)
+            with st.container(key="pr_focus_row"):
+                st.dataframe(v.focus, hide_index=True, width="content")
+        for latex in v.latex:
             st.latex(latex)
 
 
-def _announce(text: str) -> None:
-    """Say the shown verdict to a screen reader, once per check (a same verdict too)."""
-    announce(f"pr_verdict_{st.session_state.get(keys.PR_CHECKS, 0)}", text)
-
-
-def _focus_row(e: Exercise, fb, solved: bool) -> None:
-    """The step-table row the feedback points at: the asked formula's beside the student's way;
-    before the solution only the student's way (when the mistake is another formula choice)."""
-    if fb.focus is None:
-        return
-    rows = focus_rows(e, fb)
-    if not solved:
-        if len(rows.columns) < 3:  # no "Your way" column: nothing to show yet
-            return
-        rows = rows.drop(columns=rows.columns[1])  # the asked formula's row holds the answer
-    table, position = fb.focus
-    if table == "ideal_steps":
-        st.markdown(_("**Row {n} of the ideal ordering's step table**").format(n=position))
-    else:
-        st.markdown(_("**Row {n} of your ranking's step table**").format(n=position))
-    shown = rows.assign(**{c: rows[c].map(_cell) for c in rows.columns[1:]})
-    shown[shown.columns[0]] = shown[shown.columns[0]].map(_)
-    with st.container(key="pr_focus_row"):
-        st.dataframe(shown, hide_index=True, width="content")
-
-
-def _cell(value) -> str:
-    return value if isinstance(value, str) else number(float(value))
-
-
-def _hints(e: Exercise) -> None:
-    ss = st.session_state
-    shown = ss[keys.PR_HINTS].get(e.key, 0)
-    levels = hints(e)
-    with st.container(key=keys.PR_HINTS):
-        for hint in levels[:shown]:
+def _hints(view: PracticeView) -> None:
+    with st.container(key=keys.PR_HINT_PANEL):
+        for shown in view.hints:
+            hint = shown.hint
             st.markdown(_("**Hint {n}.** {text}").format(n=hint.level, text=md_escape(hint.text)))
             for latex in hint.latex:
                 st.latex(latex)
-            if hint.tables and e.question is not None:
-                ex = e.question.explanation()
-                cols = ["Position", "Item", *NUMBER_COLUMNS]
-                for title, steps in ((_("Your ranking"), ex.steps), (_("Ideal ordering"), ex.ideal_steps)):
-                    st.markdown(f"**{title}**")
-                    shown_steps = steps[cols].assign(
-                        **{c: steps[c].map(number) for c in cols[2:]},
-                        Counted=~steps["Beyond k"],
-                    )
-                    st.dataframe(_shown(shown_steps), hide_index=True)
-        if shown < 3:
-            label = _("Show a hint") if shown == 0 else _("Show hint {n} of 3").format(n=shown + 1)
-            st.button(label, key=f"pr_hint_{e.key}", on_click=_more_hint, args=(e.key,))
+            for title, table in shown.tables:
+                st.markdown(f"**{title}**")
+                st.dataframe(table, hide_index=True)
+        if view.hint_button is not None:
+            st.button(
+                view.hint_button,
+                key=f"pr_hint_{view.exercise.key}",
+                on_click=_do,
+                args=(PracticeSession.more_hint,),
+            )
 
 
 def _progress() -> None:
-    p: Progress = st.session_state[keys.PR_PROGRESS]
+    p = session().progress
     with st.expander(_("Your progress"), expanded=False, key="pr_progress_panel"):
         progress_note("practice")
         total_attempts = sum(p.attempts.values())
@@ -421,14 +289,19 @@ def _progress() -> None:
 
 
 def render() -> None:
-    _defaults()
     place_in_link = PRACTICE.carried(PRACTICE.params(st.query_params.to_dict()))
+    session()
     adopt(PRACTICE, _load)
     _restore(place_in_link)
-    ss = st.session_state
-    e = current_exercise()
-    save("practice", _saved_document(), worth_keeping=bool(ss[keys.PR_PROGRESS].attempts))
-    sync_url((PRACTICE, _state()))
+    s = session()
+    view = s.view()
+    e = view.exercise
+    save(
+        "practice",
+        practice_data(s.progress, s.place(), s.missed_mode),
+        worth_keeping=bool(s.progress.attempts),
+    )
+    sync_url((PRACTICE, s.link()))
 
     st.markdown("# " + _("Practice"))
     st.caption(
@@ -437,13 +310,14 @@ def render() -> None:
             "Each exercise states its own formula."
         )
     )
-    for message in ss[keys.PR_WARNINGS]:
+    for message in s.warnings:
         st.warning(md_escape(error_text(message)))
     learner_message()
 
+    ss = st.session_state
     with st.container(key="pr_controls"):
         c1, c2 = st.columns([0.5, 0.5])
-        ss[keys.PR_W_LEVEL] = ss[keys.PR_LEVEL]
+        ss[keys.PR_W_LEVEL] = s.level
         c1.segmented_control(
             _("Level"),
             list(LEVELS),
@@ -452,7 +326,7 @@ def render() -> None:
             format_func=lambda n: _("Level {n}").format(n=n),
             help=" · ".join(map(_, LEVELS.values())),
         )
-        ss[keys.PR_W_KIND] = ss[keys.PR_KIND]
+        ss[keys.PR_W_KIND] = s.kind
         c2.selectbox(
             _("Kind"),
             KIND_OPTIONS,
@@ -460,13 +334,13 @@ def render() -> None:
             on_change=_set_kind,
             format_func=lambda k: _("Mixed") if k == MIXED else _(KINDS[k]),
         )
-        ss[keys.PR_W_MISSED] = ss[keys.PR_MISSED_MODE]
+        ss[keys.PR_W_MISSED] = s.missed_mode
         st.toggle(
             _("Practise what you missed"),
             key=keys.PR_W_MISSED,
             on_change=_set_missed,
             help=_("In a mixed set, the next exercise favours the kinds you answered wrongly."),
-            disabled=ss[keys.PR_KIND] != MIXED,
+            disabled=s.kind != MIXED,
         )
 
     with st.container(key="pr_exercise", border=True):
@@ -477,26 +351,31 @@ def render() -> None:
         )
         st.markdown(md_escape(e.prompt))
         _show_data(e)
-        _answer_area(e)
-        _feedback(e)
-        _hints(e)
+        _answer_area(view)
+        _feedback(view)
+        _hints(view)
 
     n1, n2, n3 = st.columns(3)
     n1.button(
         pgettext("exercise", "Previous"),  # the previous exercise (Learn's "Previous" is a step)
         key="pr_prev",
-        on_click=_step,
-        args=(-1,),
-        disabled=e.number <= 1,
+        on_click=_do,
+        args=(lambda s: s.step(-1),),
+        disabled=not view.previous,
         width="stretch",
     )
-    n2.button(_("Next exercise"), key="pr_next", on_click=_step, args=(1,), type="primary", width="stretch")
+    n2.button(
+        _("Next exercise"),
+        key="pr_next",
+        on_click=_do,
+        args=(lambda s: s.step(1),),
+        type="primary",
+        width="stretch",
+    )
     n3.button(_("New set"), key="pr_new", on_click=_new_set, width="stretch", help=_("A new random seed"))
     # The link says which exercises, never whose progress (that stays in this browser's cookie).
     st.caption(
-        _("Exercise set {seed}: share this page's link to hand out the same exercises.").format(
-            seed=ss[keys.PR_SEED]
-        )
+        _("Exercise set {seed}: share this page's link to hand out the same exercises.").format(seed=s.seed)
     )
     _progress()
     where_next("practice")

@@ -273,7 +273,7 @@ def test_every_exercise_kind_and_level_in_chinese_with_feedback_and_hints(kind, 
         at.radio(key=f"pr_choice_{key}").set_value(make_exercise(11, 2, kind, level).choices[0])
         ok(at.button(key=f"pr_check_{key}").click().run())
         assert_chinese(at)
-    assert sum(ss["pr_progress"].attempts.values()) >= 1  # feedback was given (and shown above)
+    assert sum(ss["pr_session"].progress.attempts.values()) >= 1  # feedback was given (and shown above)
     assert "你的进度" in assert_chinese(at)  # the progress table too
 
 

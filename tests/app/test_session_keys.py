@@ -73,7 +73,7 @@ def _widget_keys(tree: ast.AST):
 
 def test_the_sources_are_found():
     assert KEYS_MODULE in SOURCES and len(SOURCES) > 20
-    assert {keys.PG_ITEMS, keys.LEARN_STEP, keys.PR_SEED, keys.CL_TOKEN, keys.DS_DATA} <= set(NAMED)
+    assert {keys.PG_ITEMS, keys.LEARN_STEP, keys.PR_SESSION, keys.CL_TOKEN, keys.DS_DATA} <= set(NAMED)
 
 
 def test_every_key_is_named_once_in_views_ui_keys():

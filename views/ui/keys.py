@@ -146,19 +146,9 @@ def learn_guess(step: int) -> str:
 
 # ------------------------------------------------------------------ Practice
 
-PR_SEED = "pr_seed"  # the exercise set
-PR_NUMBER = "pr_number"  # the exercise in it
-PR_KIND = "pr_kind"  # the chosen kind ("mixed" or a kind)
-PR_LEVEL = "pr_level"
-PR_PICK = "pr_pick"  # the kind "practise what you missed" picked
-PR_MISSED_MODE = "pr_missed_mode"
-PR_PROGRESS = "pr_progress"
-PR_FEEDBACK = "pr_feedback"  # per exercise
-PR_CHECKS = "pr_checks"  # how many answers were checked: each verdict is announced (views.ui.a11y)
-PR_TRIES = "pr_tries"  # the answers judged per exercise and whether its solution is shown (Tries)
-PR_HINTS = "pr_hints"  # how many hints are shown, per exercise
-PR_ORDERS = "pr_orders"  # a drag exercise's order, per exercise
-PR_WARNINGS = "pr_warnings"  # what the share link got wrong
+PR_SESSION = "pr_session"  # the page's one value (ndcg_core.teaching.practice.session.PracticeSession)
+PR_VERDICT = "pr_feedback"  # the verdict's container (browser tests find it)
+PR_HINT_PANEL = "pr_hints"  # the hints' container
 PR_URL = "pr_url"  # the page's share-link parameters last written or read
 PR_W_LEVEL = "pr_w_level"  # the widgets mirroring the state above
 PR_W_KIND = "pr_w_kind"
