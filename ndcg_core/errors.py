@@ -316,6 +316,8 @@ MESSAGES: dict[str, str] = {
     "too_many_decimals": N_("the answer has too many decimals: at most {max} can be checked"),
     "more_decimals": N_("give at least {n} decimals (you gave {typed} decimals)"),
     "more_decimals_one": N_("give at least {n} decimals (you gave 1 decimal)"),
+    "a_fraction": N_("this is a fraction between 0 and 1: {typed} would be {value} (or type {typed}%)"),
+    "read_as_fraction": N_("{typed} is read as the fraction {value}"),
     # ---------------------------------------------------------------- Practice's verdicts that judge nothing
     "answer_unreadable": N_("Could not read your answer: {problem}."),
     "bad_order": N_("The order must hold each item once."),

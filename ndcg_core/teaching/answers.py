@@ -18,16 +18,23 @@ The rules, in one place:
 
 A typed number is then, in this order:
 
-1. **right** when the exact value gives it and the answer is precise enough: 2 decimals or more,
-   or the exact value has no more decimals than typed (``5`` for 5, ``1.5`` for 1.5), or it is
-   an exact expression;
-2. **a mistake** when a mistake's value gives it to 2 decimals and the exact value does not
-   (``2`` for a divisor of 1.585 where log2(i + 1) gives 2; ``1`` for an NDCG of 0.72 where the
-   unsorted ideal gives 1.000);
-3. **too rough** ("give at least 2 decimals (you gave 0 decimals)") when the exact value gives it:
-   the number cannot tell the right value from a mistake's that merely rounds to it;
-4. **a mistake** when a mistake's value gives it (rounded: ``0.69`` typed as ``0.7``);
+1. **right** when the exact value, or a value the page printed for that quantity (the exact value
+   to 3 or 4 decimals: ``1.585`` for log2 3, so ``1.59`` as well as ``1.58``; and any the caller
+   passes as ``shown``), gives it, and the answer is precise enough: 2 decimals or more, or the
+   exact value has no more decimals than typed (``5`` for 5, ``1.5`` for 1.5), or it is an exact
+   expression;
+2. **a fraction typed as a percentage** (``93`` for an NDCG of 0.93, when the caller says the
+   quantity is a fraction): said so, and not a try;
+3. **too rough** ("give at least 2 decimals (you gave 0 decimals)") when the typed number is a
+   rounding of the right value (or of a value printed): ``1.0`` for 0.9714, ``2`` for 1.585. A
+   mistake is never named for a number the right value rounds to: the student may only have
+   rounded too much;
+4. **a mistake** when a mistake's value gives it to 2 decimals (``2.00`` where log2(i + 1) gives 2
+   and 1.585 was asked), else when a mistake's value gives it at the precision typed;
 5. **wrong**, with no common mistake that gives it.
+
+A percentage (``93%``) is read as the fraction it is (0.93, typed to 2 decimals) and judged so; the
+verdict's :attr:`Verdict.note` says how it was read.
 
 * **Refused input** raises ``ValueError`` with a message meant for the student:
   empty input, more than :data:`MAX_LENGTH` characters, names (``log``),
@@ -45,10 +52,12 @@ True
 (True, False, False)
 >>> is_correct("5", 5.0), is_correct("3/2", 1.5)
 (True, True)
->>> judge("2", 1.5849625, {"log2_i_plus_1": [2.0]}).mistakes
+>>> judge("2.00", 1.5849625, {"log2_i_plus_1": [2.0]}).mistakes
 ('log2_i_plus_1',)
->>> judge("2", 1.5849625, {}).kind
+>>> judge("2", 1.5849625, {"log2_i_plus_1": [2.0]}).kind  # 1.585 rounds to 2 too
 'too_rough'
+>>> judge("1.59", 1.5849625).kind, judge("93%", 0.9315).kind  # printed 1.585; 93% is 0.93
+('right', 'right')
 """
 
 from __future__ import annotations
@@ -60,19 +69,24 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from ..errors import Message, NDCGError
+from ..errors import Message, NDCGError, error_text
+from ..i18n import _
 
 __all__ = [
     "MAX_DECIMALS",
     "MAX_EXPONENT",
     "MAX_LENGTH",
     "MIN_DECIMALS",
+    "PRINTED_DECIMALS",
     "Answer",
     "Verdict",
     "is_correct",
     "judge",
+    "noted",
     "parse_answer",
     "precision_problem",
+    "printed",
+    "problem_text",
     "same_at_precision",
 ]
 
@@ -85,6 +99,10 @@ MAX_EXPONENT = 32
 MAX_DECIMALS = 20
 #: Fewest decimals accepted for an exact value that is not a whole number.
 MIN_DECIMALS = 2
+#: The decimals the pages print a computed value with (a step table, a formula with the numbers:
+#: :func:`ndcg_core.teaching.formula.number` and ``trimmed``; a worked answer: 4). A number rounded
+#: from what the page printed is right too.
+PRINTED_DECIMALS = (3, 4)
 
 #: What to type, said after most problems (translated where shown).
 _EXAMPLE = Message("type_a_number")
@@ -112,6 +130,7 @@ class Answer:
     decimals: int
     text: str = ""
     is_expression: bool = False
+    percent: bool = False  # typed as a percentage ("93%"): value is the fraction
 
     @property
     def exact(self) -> bool:
@@ -183,7 +202,10 @@ def parse_answer(text: str) -> Answer:
         With a message meant to be shown to the student as it is.
 
     >>> parse_answer("0.8200")
-    Answer(value=0.82, decimals=4, text='0.8200', is_expression=False)
+    Answer(value=0.82, decimals=4, text='0.8200', is_expression=False, percent=False)
+    >>> a = parse_answer("93%")
+    >>> a.value, a.decimals, a.percent
+    (0.93, 2, True)
     >>> parse_answer("2^3 - 1").value
     7.0
     >>> parse_answer("log2(3)")  # doctest: +ELLIPSIS
@@ -198,7 +220,11 @@ def parse_answer(text: str) -> Answer:
         raise NDCGError("answer_empty", example=_EXAMPLE)
     if len(stripped) > MAX_LENGTH:
         raise NDCGError("answer_too_long", n=len(stripped), max=MAX_LENGTH)
-    source = stripped.replace(",", ".") if _DECIMAL_COMMA.match(stripped) else stripped
+    percent = stripped.endswith("%")
+    body = stripped[:-1].strip() if percent else stripped
+    if percent and not body:
+        raise NDCGError("answer_empty", example=_EXAMPLE)
+    source = body.replace(",", ".") if _DECIMAL_COMMA.match(body) else body
     source = source.replace("^", "**").replace("×", "*").replace("÷", "/").replace("−", "-")
     try:
         tree = ast.parse(source, mode="eval")
@@ -214,6 +240,8 @@ def parse_answer(text: str) -> Answer:
     is_expression = not isinstance(tree.body, ast.Constant) and not (
         isinstance(tree.body, ast.UnaryOp) and isinstance(tree.body.operand, ast.Constant)
     )
+    if percent:  # 93% is 0.93, typed to 2 decimals
+        return Answer(value / 100, reader.decimals + 2, stripped, is_expression, percent=True)
     return Answer(value=value, decimals=reader.decimals, text=stripped, is_expression=is_expression)
 
 
@@ -294,14 +322,23 @@ def is_correct(answer: Answer | str, exact: float) -> bool:
 
 
 #: The kinds of :class:`Verdict`, in the order :func:`judge` tries them.
-RIGHT, MISTAKE, TOO_ROUGH, WRONG = "right", "mistake", "too_rough", "wrong"
+RIGHT, FRACTION, TOO_ROUGH, MISTAKE, WRONG = "right", "fraction", "too_rough", "mistake", "wrong"
+
+
+def printed(exact: float, shown: Iterable[float] = ()) -> tuple[float, ...]:
+    """The values a page may have shown for ``exact``: itself, to each of :data:`PRINTED_DECIMALS`,
+    and any value in ``shown``."""
+    values = [exact, *(round(exact, d) for d in PRINTED_DECIMALS), *(float(v) for v in shown)]
+    return tuple(dict.fromkeys(v for v in values if math.isfinite(v)))
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """What a typed number is: ``kind`` is ``"right"``, ``"mistake"`` (with the ``mistakes`` that
-    give it, in the order they were given), ``"too_rough"`` (:attr:`problem` says what to type)
-    or ``"wrong"`` (no common mistake gives it)."""
+    """What a typed number is: ``kind`` is ``"right"``, ``"fraction"`` (a fraction typed as a
+    percentage: :attr:`problem` says so), ``"too_rough"`` (:attr:`problem` says what to type),
+    ``"mistake"`` (with the ``mistakes`` that give it, in the order they were given) or
+    ``"wrong"`` (no common mistake gives it). :attr:`problem` is set when the answer was not judged
+    (not a try); :attr:`note` says how a percentage was read."""
 
     answer: Answer
     exact: float
@@ -314,38 +351,84 @@ class Verdict:
 
     @property
     def problem(self) -> Message | None:
-        """For a number too rough to judge: the coded "give at least 2 decimals" text."""
-        return precision_problem(self.answer, self.exact) if self.kind == TOO_ROUGH else None
+        """Why the answer was not judged: a coded text for the student, or None."""
+        if self.kind == TOO_ROUGH:
+            return precision_problem(self.answer, self.exact)
+        if self.kind == FRACTION:
+            a = self.answer
+            return Message("a_fraction", typed=a.text, value=f"{a.value / 100:.{max(a.decimals, 2)}f}")
+        return None
+
+    @property
+    def note(self) -> Message | None:
+        """How a percentage was read ("93% is 0.93"), or None."""
+        a = self.answer
+        if not a.percent:
+            return None
+        return Message("read_as_fraction", typed=a.text, value=f"{a.value:.{a.decimals}f}")
+
+
+def noted(verdict: Verdict, message: str) -> str:
+    """``message`` after the note on how a percentage was read, when there is one (translated)."""
+    if verdict.note is None:
+        return message
+    return _("{note}. {verdict}").format(note=error_text(verdict.note), verdict=message)
+
+
+def problem_text(verdict: Verdict) -> str:
+    """Why a typed number was not judged, for the student (translated), or "" when it was."""
+    if verdict.problem is None:
+        return ""
+    if verdict.kind == TOO_ROUGH:
+        template = _("Your answer {answer} is too rough to check: {problem}.")
+    else:
+        template = _("Your answer {answer}: {problem}.")
+    return template.format(answer=verdict.answer.text, problem=error_text(verdict.problem))
 
 
 def judge(
-    answer: Answer | str, exact: float, mistakes: Mapping[str, Iterable[float]] | None = None
+    answer: Answer | str,
+    exact: float,
+    mistakes: Mapping[str, Iterable[float]] | None = None,
+    *,
+    shown: Iterable[float] = (),
+    fraction: bool = False,
 ) -> Verdict:
-    """Judge a typed number against the exact value and the values the common mistakes give.
+    """Judge a typed number against the exact value, the values the page printed for it and the
+    values the common mistakes give.
 
     ``mistakes`` maps a mistake's id to the value(s) it gives for this question (several where a
-    mistake has variants, such as rounding terms to 1 or to 2 decimals). The rules (module
-    docstring): right; a mistake that gives the number to 2 decimals; too rough when the exact
-    value gives it; a mistake that gives it rounded; wrong.
+    mistake has variants, such as rounding terms to 1 or to 2 decimals). ``shown``: values the page
+    printed for this quantity besides the exact value's own prints (:func:`printed`). ``fraction``:
+    the quantity is a fraction (NDCG), so ``93`` for 0.93 is read as a percentage typed without
+    its sign. The rules are the module docstring's.
 
     Raises ``ValueError`` (from :func:`parse_answer`) for text that cannot be read.
 
-    >>> judge("0.72", 0.7235).kind, judge("1", 0.7235, {"ideal_unsorted": [1.0]}).mistakes
+    >>> judge("0.72", 0.7235).kind, judge("1.00", 0.7235, {"ideal_unsorted": [1.0]}).mistakes
     ('right', ('ideal_unsorted',))
-    >>> judge("0.7", 0.7235, {"exponential_gain": [0.690]}).kind  # 0.7235 and 0.690 both give 0.7
+    >>> judge("1", 0.7235, {"ideal_unsorted": [1.0]}).kind  # 0.7235 rounds to 1: too rough to tell
+    'too_rough'
+    >>> judge("1.0", 0.9714, {"ideal_unsorted": [1.0]}).kind
     'too_rough'
     >>> judge("3/2", 1.5849625, {"log2_i_plus_1": [2.0]}).kind  # 1.5 exactly: no mistake gives it
     'wrong'
+    >>> judge("93", 0.9315, fraction=True).kind
+    'fraction'
     """
     a = _as_answer(answer)
-    if is_correct(a, exact):
+    rights = printed(exact, shown)
+    if precision_problem(a, exact) is None and any(_within(a, v, a.decimals) for v in rights):
         return Verdict(a, exact, RIGHT)
-    values = {name: [float(v) for v in found] for name, found in (mistakes or {}).items()}
-    if not _to_two_decimals(a, exact):
-        tight = tuple(name for name, found in values.items() if any(_to_two_decimals(a, v) for v in found))
-        if tight:
-            return Verdict(a, exact, MISTAKE, tight)
-    if same_at_precision(a, exact):
+    if fraction and not a.percent and a.value > 1:
+        as_percent = Answer(a.value / 100, a.decimals + 2, a.text, a.is_expression, percent=True)
+        if any(_within(as_percent, v, as_percent.decimals) for v in rights):
+            return Verdict(a, exact, FRACTION)
+    if any(_within(a, v, a.decimals) for v in rights):
         return Verdict(a, exact, TOO_ROUGH)
+    values = {name: [float(v) for v in found] for name, found in (mistakes or {}).items()}
+    tight = tuple(name for name, found in values.items() if any(_to_two_decimals(a, v) for v in found))
+    if tight:
+        return Verdict(a, exact, MISTAKE, tight)
     loose = tuple(name for name, found in values.items() if any(same_at_precision(a, v) for v in found))
     return Verdict(a, exact, MISTAKE, loose) if loose else Verdict(a, exact, WRONG)

@@ -30,7 +30,7 @@ from ..i18n import N_, _, ngettext, separator
 from ..metrics import divisors, gains
 from ..rules import DISCOUNT_RULES, GAIN_RULES
 from ..variants import choice_label
-from .answers import MISTAKE, RIGHT, TOO_ROUGH, judge, parse_answer
+from .answers import MISTAKE, RIGHT, judge, noted, parse_answer, problem_text
 from .formula import dcg_latex, divisor_latex, divisor_text, gain_latex, gain_text, ndcg_latex, trimmed
 from .practice.mistakes import MISTAKES, mistake_text
 
@@ -667,14 +667,13 @@ def check_answer(question: Question, text: str) -> Feedback:
     except ValueError as err:
         message = _("Your answer could not be read: {problem}.").format(problem=error_text(err))
         return Feedback(None, message, diagnosis=message)
-    verdict = judge(answer, question.exact, dict(question.mistakes))
+    verdict = judge(answer, question.exact, dict(question.mistakes), fraction=question.quantity == "ndcg")
     if verdict.kind == RIGHT:
         message = _("Right: {why}.").format(why=question.why)
+        message = noted(verdict, message)  # a percentage, read as the fraction it is
         return Feedback(True, message, diagnosis=message)
-    if verdict.kind == TOO_ROUGH:
-        message = _("Your answer {answer} is too rough to check: {problem}.").format(
-            answer=answer.text, problem=error_text(verdict.problem)
-        )
+    if verdict.problem is not None:  # too rough, or a fraction typed as a percentage: not a try
+        message = problem_text(verdict)
         return Feedback(None, message, diagnosis=message)
     if verdict.kind == MISTAKE:
         reasons = _("; or you ").join(_(mistake_text(m, question.quantity)) for m in verdict.mistakes)

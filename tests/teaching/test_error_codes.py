@@ -32,7 +32,7 @@ from ndcg_core.classroom.store import Store, room_hours
 from ndcg_core.errors import MESSAGES, Message, NDCGError, error_text
 from ndcg_core.i18n import set_language
 from ndcg_core.spec import Spec
-from ndcg_core.teaching.answers import parse_answer, precision_problem
+from ndcg_core.teaching.answers import judge, parse_answer, precision_problem
 from ndcg_core.teaching.compare import Comparison, comparison_from_group, parse_ranking
 from ndcg_core.teaching.drilldown import query_state
 from ndcg_core.teaching.examples import Figure, get_example
@@ -192,6 +192,8 @@ TEACHING_PATHS = [
     ("too_many_decimals", lambda: raised(lambda: parse_answer("1e-999999999"))),
     ("more_decimals", lambda: precision_problem("1", 0.9766)),
     ("more_decimals_one", lambda: precision_problem("1.0", 0.9766)),
+    ("a_fraction", lambda: judge("93", 0.9315, fraction=True).problem),
+    ("read_as_fraction", lambda: judge("93%", 0.9315).note),
     # Practice's verdicts that judge nothing
     ("answer_unreadable", lambda: problem_of(_NUMBER, "log2(3)")),
     ("bad_order", lambda: problem_of(_ORDER, ["nobody"])),

@@ -321,7 +321,7 @@ def test_the_playground_still_opens_on_d1_d6_at_0_932():
 
 def test_a_wrong_prediction_names_its_mistake_without_the_answer():
     ex = explain(WIKI, discount="jarvelin")
-    fb = check_answer(lesson_step(3, ex).question, "2")  # log2(3 + 1): the common form's divisor
+    fb = check_answer(lesson_step(3, ex).question, "2.00")  # log2(3 + 1): the common form's divisor
     assert fb.correct is False and fb.mistakes == ("log2_i_plus_1",)
     assert "log2(i + 1)" in fb.diagnosis and "1.585" not in fb.diagnosis
     assert "1.585" in fb.message  # the answer, for after the second try

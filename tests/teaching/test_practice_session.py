@@ -84,11 +84,11 @@ def test_a_retry_that_is_right_counts_as_right():
 
 
 def test_the_issues_exercises_name_their_mistakes_and_a_rough_answer_is_not_a_try():
-    """seed 11, ex 2, level 2, cell: 3 is 2/1 + 1/1 (log2(i)), not a close 2.631; seed 11, ex 6,
-    level 2, metric: 1 is the unsorted ideal (the list as its own ideal)."""
-    s = PracticeSession(seed=11).at(PracticeState(seed=11, ex=2, level=2, kind="cell")).answer("3")
+    """seed 11, ex 2, level 2, cell: 3.00 is 2/1 + 1/1 (log2(i)), not 2.631; seed 11, ex 6, level 2,
+    metric: 1.00 is the unsorted ideal (the list as its own ideal)."""
+    s = PracticeSession(seed=11).at(PracticeState(seed=11, ex=2, level=2, kind="cell")).answer("3.00")
     assert "divided by max(1, log2(i))" in s.view().verdict.text and "Close" not in s.view().verdict.text
-    s = PracticeSession(seed=11).at(PracticeState(seed=11, ex=6, level=2, kind="metric")).answer("1")
+    s = PracticeSession(seed=11).at(PracticeState(seed=11, ex=6, level=2, kind="metric")).answer("1.00")
     assert "used the list in its given order as the ideal" in s.view().verdict.text
     s = s.answer("0.7")
     assert "give at least 2 decimals (you gave 1 decimal)" in s.view().verdict.text

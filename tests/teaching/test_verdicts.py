@@ -88,9 +88,11 @@ METRIC_Q = "Practice seed 11 ex 6 level 2 metric: NDCG@5 = 0.7235"
 
 # (question, typed, expected verdict, mistakes named); why, from the closed forms above.
 TABLE = [
-    # The issue: "2" is what log2(i + 1) gives at position 3, not a close 1.585.
-    (LEARN_STEP_3, "2", "mistake", ("log2_i_plus_1",)),  # log2 4 = 2.00; 1.585 is not 2.00
+    # Issue 38: a mistake is named only when the number fits it better than any rounding of the
+    # right value: 1.585 rounds to 2, so "2" asks for decimals; "2.00" is log2(4), not 1.585.
+    (LEARN_STEP_3, "2", "too_rough", ()),
     (LEARN_STEP_3, "2.00", "mistake", ("log2_i_plus_1",)),
+    (LEARN_STEP_3, "1.59", "right", ()),  # issue 38: the page prints 1.585, which rounds to 1.59
     # "3/2" is 1.5 exactly: not 1.585, not 2, not ln 3 = 1.099.
     (LEARN_STEP_3, "3/2", "wrong", ()),
     (LEARN_STEP_3, "1.1", "mistake", ("natural_log",)),  # ln 3 = 1.099 rounds to 1.1, 1.585 does not
@@ -102,8 +104,9 @@ TABLE = [
     (LEARN_STEP_6, "1", "too_rough", ()),  # 0.932 rounds to 1; 1.074 is not 1.00
     (LEARN_STEP_6, "0.93", "right", ()),
     (LEARN_STEP_6, "0.932", "right", ()),
-    # The issue: "3" is the log2(i) result, not a close 2.631.
-    (CELL_Q, "3", "mistake", ("log2_i",)),  # 2/1 + 1/1 = 3.00
+    # "3.00" is the log2(i) result (2/1 + 1/1), not 2.631; "3" is 2.631 rounded too far.
+    (CELL_Q, "3", "too_rough", ()),
+    (CELL_Q, "3.00", "mistake", ("log2_i",)),
     (CELL_Q, "0.63", "mistake", ("row_for_cumulative",)),
     (CELL_Q, "2.60", "mistake", ("rounded_terms",)),  # 2.0 + 0.6, typed finer than the terms were rounded
     (
@@ -115,9 +118,11 @@ TABLE = [
     (CELL_Q, "2.63", "right", ()),
     (CELL_Q, "2.631", "right", ()),
     (CELL_Q, "2.6309", "right", ()),
-    # The issue: "1" and "1.00" are both the unsorted ideal (the list is its own ideal: NDCG 1).
-    (METRIC_Q, "1", "mistake", ("ideal_unsorted",)),
+    # "1.00" is the unsorted ideal (the list is its own ideal: NDCG 1); 0.7235 rounds to "1".
+    (METRIC_Q, "1", "too_rough", ()),
     (METRIC_Q, "1.00", "mistake", ("ideal_unsorted",)),
+    (METRIC_Q, "72%", "right", ()),  # issue 38: a percentage is read as a fraction
+    (METRIC_Q, "72", "fraction", ()),  # NDCG is a fraction: 72 would be 0.72
     (METRIC_Q, "1.38", "mistake", ("swapped",)),
     (METRIC_Q, "0.7", "too_rough", ()),  # 0.7235 and the exponential gain's 0.690 both round to 0.7
     (METRIC_Q, "0.69", "mistake", ("exponential_gain",)),
@@ -144,7 +149,7 @@ def verdict_of(question: str, typed: str) -> tuple[str, tuple[str, ...]]:
     if fb.correct:
         return "right", ()
     if fb.problem is not None:
-        return "too_rough", ()
+        return ("fraction" if fb.problem.code == "a_fraction" else "too_rough"), ()
     return ("wrong", ()) if fb.mistakes == ("unknown",) else ("mistake", fb.mistakes)
 
 
@@ -217,6 +222,6 @@ def test_learn_names_the_swapped_division():
 def test_learn_and_practice_judge_with_the_one_checker():
     """The same typed number against the same values gets the same verdict on both pages."""
     q = _learn(3)
-    assert judge("2", q.exact, dict(q.mistakes)).mistakes == ("log2_i_plus_1",)
+    assert judge("2.00", q.exact, dict(q.mistakes)).mistakes == ("log2_i_plus_1",)
     e = make_exercise(11, 2, "cell", 2)
-    assert judge("3", e.exact, {"log2_i": [CELL_LOG2_I]}).mistakes == check(e, "3").mistakes
+    assert judge("3.00", e.exact, {"log2_i": [CELL_LOG2_I]}).mistakes == check(e, "3.00").mistakes

@@ -17,7 +17,7 @@ from ...errors import Message, error_text
 from ...i18n import N_, _
 from ...rules import rule_mistakes
 from ...variants import Variant
-from ..answers import MAX_DECIMALS, MISTAKE, RIGHT, TOO_ROUGH, parse_answer
+from ..answers import MAX_DECIMALS, MISTAKE, RIGHT, noted, parse_answer, problem_text
 from ..formula import dcg_latex, divisor_text, gain_text, ndcg_latex, trimmed
 from .generators import _order_reaches
 from .mistakes import MISTAKES, exact_value, judge_question, mistake_text, wrong_formula
@@ -66,12 +66,12 @@ def _check_number(exercise: Exercise, text: str) -> Feedback:
     shown = f"{exact:.{min(max(3, a.decimals), MAX_DECIMALS)}f}"  # bounded, whatever was typed
     if verdict.kind == RIGHT:
         message = _("Right: {quantity} is {shown}.").format(quantity=quantity, shown=shown)
+        message = noted(verdict, message)  # a percentage, read as the fraction it is
         return Feedback(True, message, value=a.value, diagnosis=message)
-    if verdict.kind == TOO_ROUGH:
-        # Not judged (not an attempt): the number cannot tell the right value from a mistake's.
-        message = _("Your answer {answer} is too rough to check: {problem}.").format(
-            answer=a.text, problem=error_text(verdict.problem)
-        )
+    if verdict.problem is not None:
+        # Not judged (not an attempt): too rough to tell the right value from a mistake's, or a
+        # fraction typed as a percentage.
+        message = problem_text(verdict)
         return Feedback(False, message, value=a.value, problem=verdict.problem, diagnosis=message)
     found = list(verdict.mistakes) if verdict.kind == MISTAKE else ["unknown"]
     if verdict.kind == MISTAKE:

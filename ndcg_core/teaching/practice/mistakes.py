@@ -21,7 +21,7 @@ from ...i18n import N_
 from ...metrics import dcg
 from ...rules import DISCOUNT_RULES, GAIN_RULES, rule_mistakes
 from ...variants import Variant
-from ..answers import MISTAKE, RIGHT, TOO_ROUGH, Answer, Verdict, is_correct, judge, parse_answer
+from ..answers import MISTAKE, RIGHT, Answer, Verdict, is_correct, judge, parse_answer
 from .model import _TOTALS, Question, _rounded_total
 
 #: The common wrong formulas that are not a formula choice's own rule: {id: one-line description}.
@@ -197,10 +197,13 @@ def judge_question(answer: str | Answer, q: Question) -> Verdict:
     against the values every common mistake that applies to it gives."""
     a = answer if isinstance(answer, Answer) else parse_answer(answer)
     exact = exact_value(q)
+    fraction = q.quantity == "ndcg"  # 72 for 0.72 is a percentage without its sign
     if is_correct(a, exact):
-        return judge(a, exact)
+        return judge(a, exact, fraction=fraction)
     wrong = _wrong(q, min(a.decimals, _FINEST))
-    return judge(a, exact, {name: list(wrong[name]) for name in MISTAKES if wrong.get(name)})
+    return judge(
+        a, exact, {name: list(wrong[name]) for name in MISTAKES if wrong.get(name)}, fraction=fraction
+    )
 
 
 #: Decimals past which :func:`_wrong_values` gives the same values (it rounds to 1 or 2 at most):
@@ -226,7 +229,7 @@ def diagnose_question(answer: str | Answer, q: Question) -> list[str]:
     verdict = judge_question(answer, q)
     if verdict.kind == RIGHT:
         return []
-    if verdict.kind == TOO_ROUGH:
+    if verdict.problem is not None:  # too rough, or a fraction typed as a percentage
         return ["too_few_decimals"]
     return list(verdict.mistakes) if verdict.kind == MISTAKE else ["unknown"]
 
