@@ -5,6 +5,7 @@ from __future__ import annotations
 import pathlib
 
 import pytest
+from data_support import TREC_EVAL
 from streamlit.testing.v1 import AppTest
 
 import ndcg_core
@@ -57,9 +58,6 @@ def test_defect_6_data_sets_default_to_trec_evals_ndcg_at_10_whatever_the_playgr
     at.number_input(key="ds_k").set_value(20).run()
     ok(at)
     assert f"{pytrec_eval_mean('ndcg_cut.20'):.3f}" == shown(at)["Mean NDCG@20"]
-
-
-TREC_EVAL = ROOT.parent / "shared" / "external" / "trec_eval"
 
 
 def trec_eval_printed(name: str, measure: str) -> dict[str, float]:

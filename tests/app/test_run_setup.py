@@ -248,3 +248,31 @@ def test_dockerfile_gives_class_modes_data_folder_to_the_app_user_and_keeps_the_
     assert re.search(r"install -d -o app -g app [^&]*/app/data", runs)
     patterns = [p.strip() for p in (ROOT / ".dockerignore").read_text().splitlines() if p.strip()]
     assert "data" in patterns or "data/" in patterns
+
+
+# --- a clone in any folder ---------------------------------------------------------------------------
+
+#: How a path climbs out of the checkout: the parent of the repository's root, or a ``../`` folder
+#: beside it (trec_eval's files were read from ``../shared/external/``: a clone anywhere else failed).
+OUTSIDE = re.compile(r"ROOT\.parent\b|parents\[[3-9]\]|\.\./shared|[\"']shared[\"']\s*/")
+
+
+def test_tests_and_benchmarks_read_nothing_outside_the_repository():
+    """Every test datum lives in the repository (tests/data/, through tests/data_support.py), so
+    `make test` passes on a fresh clone in any folder."""
+    sources = [*(ROOT / "tests").rglob("*.py"), *(ROOT / "benchmarks").glob("*.py")]
+    sources += [*(ROOT / "scripts").glob("*.py"), *(ROOT / "checks_heavy").rglob("*.py")]
+    this = Path(__file__).resolve()
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sources
+        if path.resolve() != this
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if OUTSIDE.search(line)
+    ]
+    assert found == []
+    data = ROOT / "tests" / "data"
+    assert (data / "trec_eval" / "qrels.test").is_file()
+    assert (data / "trec_eval" / "README.md").is_file()  # its provenance and licence
+    support = (ROOT / "tests" / "data_support.py").read_text()
+    assert 'TREC_EVAL = TEST_DATA / "trec_eval"' in support
