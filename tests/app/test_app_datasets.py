@@ -5,6 +5,7 @@ from __future__ import annotations
 import pathlib
 
 import pytest
+from apptest_support import ok, shown
 from data_support import TREC_EVAL
 from streamlit.testing.v1 import AppTest
 
@@ -22,10 +23,6 @@ def datasets(params: dict[str, str] | None = None) -> AppTest:
     for key, value in (params or {}).items():
         at.query_params[key] = value
     return at.run().switch_page("views/datasets.py").run()
-
-
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
 
 
 def shown(at: AppTest) -> dict[str, str]:
@@ -272,9 +269,7 @@ def pytrec_eval_per_query(run, qrels=QRELS, measure: str = "ndcg_cut.10") -> dic
 
 
 def messages(at: AppTest) -> list[str]:
-    return [
-        str(e.value) for kind in ("error", "warning", "info", "caption", "markdown") for e in at.get(kind)
-    ]
+    return shown(at, ("error", "warning", "info", "caption", "markdown"))
 
 
 def table_with(at: AppTest, column: str):
