@@ -107,11 +107,13 @@ lint: install-test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-# TEST_WORKERS=auto runs the layers on every core with pytest-xdist, the browser tests kept to one
-# worker. The default is 0 (one process, as CI has always run it): on a loaded 2-core machine the
-# browser tests failed beside a busy second worker, and that has not been ruled out on a quiet one.
+# The tests run on every CPU this run may use (scripts/cpus.py: the process's affinity and any cgroup
+# quota, not the host's core count that `-n auto` reads), one pytest-xdist worker each. The browser
+# tests stay together on one worker (--dist loadgroup and their xdist_group, tests/browser/conftest.py):
+# they share one app server and one Chromium. Being the largest group, they start first, beside the
+# other layers on the other workers. TEST_WORKERS=0 runs everything in one process.
 # One layer alone: $(PY) -m pytest -m engine (teaching, app, browser).
-TEST_WORKERS ?= 0
+TEST_WORKERS ?= $(shell $(PYTHON) scripts/cpus.py 2>/dev/null || echo 1)
 test: install-test chromium fonts postgresql nginx lint compile-catalogs
 	NDCG_CHROMIUM=$(CHROMIUM) NDCG_PG_BIN=$(PG_BIN) NDCG_NGINX=$(NGINX) $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
 

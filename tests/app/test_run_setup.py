@@ -6,6 +6,7 @@ promise.
 """
 
 import fnmatch
+import importlib.util
 import json
 import os
 import re
@@ -276,3 +277,65 @@ def test_tests_and_benchmarks_read_nothing_outside_the_repository():
     assert (data / "trec_eval" / "README.md").is_file()  # its provenance and licence
     support = (ROOT / "tests" / "data_support.py").read_text()
     assert 'TREC_EVAL = TEST_DATA / "trec_eval"' in support
+
+
+# --- parallel by default ------------------------------------------------------------------------------
+
+
+def _cpus_module():
+    spec = importlib.util.spec_from_file_location("cpus", ROOT / "scripts" / "cpus.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_make_test_runs_a_worker_on_every_usable_cpu_and_the_browser_tests_together(tmp_path):
+    venv = tmp_path / "venv"
+    usable = _cpus_module().usable_cpus()
+
+    def pytest_line(*args: str) -> str:
+        (line,) = [x for x in dry_run("test", f"VENV={venv}", *args).splitlines() if " -m pytest" in x]
+        return line
+
+    assert pytest_line().endswith(f"-m pytest -n {usable} --dist loadgroup"), pytest_line()
+    assert pytest_line("TEST_WORKERS=0").endswith("-m pytest -n 0 --dist loadgroup")
+
+
+def _cgroup(tmp_path: Path, files: dict[str, str], own: str) -> tuple[Path, Path]:
+    root = tmp_path / "cgroup"
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    proc = tmp_path / "proc-cgroup"
+    proc.write_text(own)
+    return root, proc
+
+
+@pytest.mark.parametrize(
+    ("files", "own", "want"),
+    [
+        ({"cgroup.controllers": "cpu"}, "0::/\n", 8),  # v2, no quota: the affinity
+        ({"cgroup.controllers": "cpu", "cpu.max": "max 100000\n"}, "0::/\n", 8),
+        ({"cgroup.controllers": "cpu", "cpu.max": "200000 100000\n"}, "0::/\n", 2),  # docker --cpus=2
+        ({"cgroup.controllers": "cpu", "cpu.max": "150000 100000\n"}, "0::/\n", 2),  # 1.5 CPUs: 2 workers
+        ({"cgroup.controllers": "cpu", "cpu.max": "50000 100000\n"}, "0::/\n", 1),
+        # the process's own cgroup, and a tighter parent above it
+        (
+            {"cgroup.controllers": "", "ci/cpu.max": "400000 100000", "ci/job/cpu.max": "max 100000"},
+            "0::/ci/job",
+            4,
+        ),
+        # v1 (hybrid hierarchy): the cpu controller's CFS quota
+        ({"cpu/cpu.cfs_quota_us": "300000", "cpu/cpu.cfs_period_us": "100000"}, "1:cpu,cpuacct:/\n0::/\n", 3),
+        ({"cpu/cpu.cfs_quota_us": "-1", "cpu/cpu.cfs_period_us": "100000"}, "1:cpu,cpuacct:/\n0::/\n", 8),
+        ({}, "", 8),  # no cgroup file system at all
+    ],
+)
+def test_usable_cpus_is_the_affinity_lowered_by_a_cgroup_quota(tmp_path, files, own, want):
+    root, proc = _cgroup(tmp_path, files, own)
+    assert _cpus_module().usable_cpus(8, root=root, proc_cgroup=proc) == want
+
+
+def test_usable_cpus_is_at_least_one(tmp_path):
+    root, proc = _cgroup(tmp_path, {"cgroup.controllers": "", "cpu.max": "1000 100000"}, "0::/")
+    assert _cpus_module().usable_cpus(1, root=root, proc_cgroup=proc) == 1
