@@ -5,7 +5,8 @@ from __future__ import annotations
 import pathlib
 
 import pytest
-from apptest_support import ok, shown
+from apptest_support import ok
+from apptest_support import shown as bodies
 from data_support import TREC_EVAL
 from streamlit.testing.v1 import AppTest
 
@@ -269,7 +270,7 @@ def pytrec_eval_per_query(run, qrels=QRELS, measure: str = "ndcg_cut.10") -> dic
 
 
 def messages(at: AppTest) -> list[str]:
-    return shown(at, ("error", "warning", "info", "caption", "markdown"))
+    return bodies(at, ("error", "warning", "info", "caption", "markdown"))
 
 
 def table_with(at: AppTest, column: str):

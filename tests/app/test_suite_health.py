@@ -75,3 +75,22 @@ def test_the_apptest_helpers_are_written_once():
         if _asserts_no_exception(fn) or _walks_elements(fn)
     ]
     assert copies == [], "use ok, shown and texts from tests/app/apptest_support.py"
+
+
+def test_no_module_hides_a_shared_helper_behind_one_of_its_own():
+    """A module that imports ``shown`` and defines its own ``shown`` calls its own (ruff's F811 is off
+    in tests/: fixtures are imported by name), as test_app_datasets.py once did."""
+    hidden = []
+    for path in _modules():
+        tree = ast.parse(path.read_text())
+        imported = {
+            alias.asname or alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module == "apptest_support"
+            for alias in node.names
+        }
+        defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+        assigned = [t for n in tree.body if isinstance(n, ast.Assign) for t in n.targets]
+        defined |= {t.id for t in assigned if isinstance(t, ast.Name)}
+        hidden += [f"{path.relative_to(TESTS)}: {name}" for name in sorted(imported & defined)]
+    assert hidden == []
