@@ -28,8 +28,9 @@ WORKDIR /app
 USER 10001:10001
 COPY --chown=10001:10001 . .
 
-# Creates /app/.venv and installs the app (not the test extra) into it; `make run` then finds the
-# install stamp and starts Streamlit at once.
+# Creates /app/.venv and installs the app (not the test extra) into it, at the versions pinned in
+# constraints.txt (copied with the rest: `make install` runs pip with -c constraints.txt); `make run`
+# then finds the install stamp and starts Streamlit at once.
 RUN make install
 
 EXPOSE 8501

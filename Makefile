@@ -5,7 +5,8 @@
 # Which Python: PYTHON (python3 unless set). If it is a virtual environment's Python (an activated
 # venv, say), it is used as it is. Otherwise a project virtual environment, $(VENV), is created from it
 # and used, so a system Python that is externally managed (PEP 668) is never installed into.
-# pip runs only when pyproject.toml is newer than a stamp file inside that environment.
+# pip installs the versions pinned in constraints.txt (`make constraints` refreshes them), and runs
+# only when pyproject.toml or constraints.txt is newer than a stamp file inside that environment.
 PYTHON ?= python3
 VENV ?= .venv
 PORT ?= 8501
@@ -27,13 +28,30 @@ endif
 install: $(ENV_DIR)/.installed-app
 install-test: $(ENV_DIR)/.installed-test
 
-$(ENV_DIR)/.installed-app: pyproject.toml | $(PY)
-	@if [ "$(ENV_DIR)/.installed-test" -nt pyproject.toml ]; then :; else $(PY) -m pip install -q -e ".[app]"; fi
+$(ENV_DIR)/.installed-app: pyproject.toml constraints.txt | $(PY)
+	@if [ "$(ENV_DIR)/.installed-test" -nt pyproject.toml ] && [ "$(ENV_DIR)/.installed-test" -nt constraints.txt ]; \
+		then :; else $(PY) -m pip install -q -c constraints.txt -e ".[app]"; fi
 	@touch $@
 
-$(ENV_DIR)/.installed-test: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e ".[app,test]"
+$(ENV_DIR)/.installed-test: pyproject.toml constraints.txt | $(PY)
+	$(PY) -m pip install -q -c constraints.txt -e ".[app,test]"
 	@touch $@
+
+# constraints.txt: every package the installs above take, pinned, so that each CI run installs what the
+# last refresh was tested with, not the newest of everything (Babel once changed under `make catalogs`
+# on the day of a release). Refreshed on purpose: the newest versions pyproject.toml allows, installed
+# into a throwaway environment from $(PYTHON); then run `make test` and commit the file if it passes.
+.PHONY: constraints
+constraints:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(PYTHON) -m venv "$$tmp/venv" && \
+	"$$tmp/venv/bin/python" -m pip install -q --disable-pip-version-check -e ".[app,test]" && \
+	{ echo "# Every package 'make install' and 'make test' install, pinned: pip installs with '-c constraints.txt',"; \
+	  echo "# so each CI run gets what the last refresh was tested with, not the newest of everything."; \
+	  echo "# Refreshed on purpose only: 'make constraints', then 'make test', then commit (docs/contributing.md)."; \
+	  "$$tmp/venv/bin/python" -c 'import platform as p; print(f"# Made on Python {p.python_version()}, {p.system()} {p.machine()}.")'; \
+	  "$$tmp/venv/bin/python" -m pip freeze --exclude-editable; } > constraints.txt.new && \
+	mv constraints.txt.new constraints.txt && echo "constraints.txt refreshed: now run make test, then commit it"
 
 # Debian's Chromium for the Playwright browser tests (Playwright cannot download its own here).
 chromium:
@@ -107,11 +125,13 @@ lint: install-test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-# TEST_WORKERS=auto runs the layers on every core with pytest-xdist, the browser tests kept to one
-# worker. The default is 0 (one process, as CI has always run it): on a loaded 2-core machine the
-# browser tests failed beside a busy second worker, and that has not been ruled out on a quiet one.
+# The tests run on every CPU this run may use (scripts/cpus.py: the process's affinity and any cgroup
+# quota, not the host's core count that `-n auto` reads), one pytest-xdist worker each. The browser
+# tests stay together on one worker (--dist loadgroup and their xdist_group, tests/browser/conftest.py):
+# they share one app server and one Chromium. Being the largest group, they start first, beside the
+# other layers on the other workers. TEST_WORKERS=0 runs everything in one process.
 # One layer alone: $(PY) -m pytest -m engine (teaching, app, browser).
-TEST_WORKERS ?= 0
+TEST_WORKERS ?= $(shell $(PYTHON) scripts/cpus.py 2>/dev/null || echo 1)
 test: install-test chromium fonts postgresql nginx lint compile-catalogs
 	NDCG_CHROMIUM=$(CHROMIUM) NDCG_PG_BIN=$(PG_BIN) NDCG_NGINX=$(NGINX) $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
 

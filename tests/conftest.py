@@ -51,3 +51,15 @@ def own_database(request, tmp_path, monkeypatch):
         room = sys.modules.get("views.room.common")
         if room is not None:  # the answer limit lives in the process: each test starts afresh (the
             room.ANSWER_LIMIT.clear()  # room-code limit lives in the database: the test's own)
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """One throwaway PostgreSQL cluster for the whole run (one per pytest-xdist worker), started by
+    the first test that asks for it (tests/postgres_support.py): Class mode's store, the learners'
+    progress and the shared rate limits all run on it. Each test drops the tables it made, so the
+    next starts from an empty database."""
+    from postgres_support import postgres_server
+
+    with postgres_server() as url:
+        yield url

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
+from apptest_support import ok
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core.classroom import Store
@@ -52,11 +53,6 @@ def open_page(page: str, params: dict[str, str] | None = None) -> AppTest:
     return ok(at.run())
 
 
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
 def params(at: AppTest) -> dict[str, str]:
     return {k: v[0] if isinstance(v, list) else v for k, v in at.query_params.items()}
 
@@ -64,8 +60,3 @@ def params(at: AppTest) -> dict[str, str]:
 def wanted_cookies(at: AppTest) -> dict[str, str]:
     """The cookies this session asked the browser to keep."""
     return dict(at.session_state[keys.LR_COOKIES]) if keys.LR_COOKIES in at.session_state else {}
-
-
-def texts(at: AppTest) -> str:
-    kinds = ("markdown", "caption", "error", "warning", "info", "success", "code")
-    return "\n".join(str(x.value) for kind in kinds for x in at.get(kind))

@@ -7,6 +7,7 @@ import math
 
 import pandas as pd
 import pytest
+from apptest_support import ok
 from streamlit.testing.v1 import AppTest
 
 import ndcg_core
@@ -29,10 +30,6 @@ def metrics(at: AppTest) -> dict[str, str]:
 def headline(at: AppTest) -> tuple[str, float]:
     m = next(m for m in at.metric if m.label.startswith("NDCG@"))
     return m.label, float(m.value)
-
-
-def no_exception(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
 
 
 def editor_key(at: AppTest, kind: str = "editor") -> str:
@@ -74,7 +71,7 @@ def grades(at: AppTest) -> list[float]:
 
 def test_default_page_is_wikipedias_example():
     at = run()
-    no_exception(at)
+    ok(at)
     assert metrics(at) == {"NDCG@6": "0.932", "DCG@6": "8.097", "IDCG@6": "8.693", "CG@6": "11.000"}
     assert at.query_params["rel"] == "3,2,3,0,1,2"
     assert at.query_params["discount"] == "jarvelin"
@@ -85,7 +82,7 @@ def test_share_link_sets_everything():
     at = run({"rel": "3,2,3,0,1,2", "discount": "jarvelin"})
     assert headline(at) == ("NDCG@6", 0.932)
     at = run({"rel": "0,1,1", "labels": "Nike,Adidas,Apple", "k": "3", "pool": "1"})
-    no_exception(at)
+    ok(at)
     assert headline(at) == ("NDCG@3", 0.531)
     assert [i.label for i in at.session_state["pg_pool"]] == ["J1"]
     at = run({"rel": "3,1,2,0,2", "gain": "exponential", "base": "e", "k": "5"})
@@ -94,7 +91,7 @@ def test_share_link_sets_everything():
 
 def test_invalid_share_link_parameter_is_named_and_defaulted_alone():
     at = run({"rel": "3,2,3,0,1,2", "discount": "cosine", "k": "3"})
-    no_exception(at)
+    ok(at)
     warning = " ".join(w.value for w in at.warning)
     assert "'discount'" in warning
     # k still applies, discount falls back to log
@@ -109,7 +106,7 @@ def test_invalid_share_link_parameter_is_named_and_defaulted_alone():
 
 def test_quick_entry_label_pairs():
     at = quick(run(), "A:0.5, B:0.9, C:0.3, D:0.6, E:0.1")
-    no_exception(at)
+    ok(at)
     assert [i.label for i in at.session_state["pg_items"]] == list("ABCDE")
     expected = ndcg_core.ndcg([0.5, 0.9, 0.3, 0.6, 0.1], discount="jarvelin")  # the formula is kept
     assert headline(at) == ("NDCG@5", round(expected, 3))
@@ -123,7 +120,7 @@ def test_quick_entry_spreadsheet_paste():
 
 def test_quick_entry_error_keeps_the_list():
     at = quick(run(), "3, two, 1")
-    no_exception(at)
+    ok(at)
     assert any("entry 2" in e.value and "two" in e.value for e in at.error)
     assert grades(at) == [3, 2, 3, 0, 1, 2]
     assert headline(at) == ("NDCG@6", 0.932)
@@ -132,14 +129,14 @@ def test_quick_entry_error_keeps_the_list():
 
 def test_editor_changes_a_grade():
     at = edit(run(), rows={3: {"Grade": "3"}})
-    no_exception(at)
+    ok(at)
     assert grades(at) == [3, 2, 3, 3, 1, 2]
     assert headline(at)[1] == round(ndcg_core.ndcg([3, 2, 3, 3, 1, 2], discount="jarvelin"), 3)
 
 
 def test_editor_adds_and_deletes_rows():
     at = edit(run(), added=[{"Item": "new", "Grade": "3"}], deleted=[0])
-    no_exception(at)
+    ok(at)
     assert [i.label for i in at.session_state["pg_items"]] == ["D2", "D3", "D4", "D5", "D6", "new"]
     assert headline(at)[0] == "NDCG@6"
 
@@ -147,7 +144,7 @@ def test_editor_adds_and_deletes_rows():
 @pytest.mark.parametrize("bad", ["abc", "nan", "inf", ""])
 def test_editor_bad_grade_names_the_row_and_keeps_last_valid_state(bad):
     at = edit(run(), rows={1: {"Grade": bad}})
-    no_exception(at)
+    ok(at)
     messages = " ".join(e.value for e in at.error)
     assert "Row 2 (D2)" in messages and "finite number" in messages
     assert grades(at) == [3, 2, 3, 0, 1, 2]
@@ -165,13 +162,13 @@ def test_item_table_keeps_entry_order_while_the_ranking_changes():
     at = run({"rel": "3,2,1"})
     key = editor_key(at)
     at.button(key="order_reverse").click().run()
-    no_exception(at)
+    ok(at)
     assert grades(at) == [1, 2, 3]
     assert editor_key(at) == key  # the same table, not a new one
     assert editor_rows(at) == [("D1", "3"), ("D2", "2"), ("D3", "1")]
     # An edit typed afterwards changes that row's item, and the ranking stays as dragged.
     at = edit(at, rows={0: {"Grade": "0"}})
-    no_exception(at)
+    ok(at)
     assert [(i.label, i.grade) for i in at.session_state["pg_items"]] == [("D3", 1), ("D2", 2), ("D1", 0)]
     # A row added in the table joins the ranking at the bottom.
     at = edit(at, rows={0: {"Grade": "0"}}, added=[{"Item": "new", "Grade": "3"}])
@@ -200,12 +197,12 @@ def test_a_drop_and_an_edit_each_run_the_page_body_once():
     lines = [f"{i.label}  ·  {i.grade:g}" for i in at.session_state["pg_items"]]
     lines.insert(0, lines.pop(3))  # D4 (grade 0) dropped on top
     at = drop(at, lines)
-    no_exception(at)
+    ok(at)
     assert grades(at) == [0, 3, 2, 3, 1, 2]
     assert headline(at) == ("NDCG@6", round(jarvelin_ndcg([0, 3, 2, 3, 1, 2]), 3))
     assert at.session_state["_pg_body_runs"] == runs + 1
     at = edit(at, rows={3: {"Grade": "2"}})  # row 4 of the table is still D4 (entry order)
-    no_exception(at)
+    ok(at)
     assert grades(at) == [2, 3, 2, 3, 1, 2]
     assert headline(at) == ("NDCG@6", round(jarvelin_ndcg([2, 3, 2, 3, 1, 2]), 3))
     assert at.session_state["_pg_body_runs"] == runs + 2
@@ -217,7 +214,7 @@ def test_a_drop_between_items_alike_takes_one_run():
     first, second, b = (i.id for i in at.session_state["pg_items"])
     runs = at.session_state["_pg_body_runs"]
     at = drop(at, ["A  ·  3 (2)", "A  ·  3", "B  ·  1"])  # the second A dropped on top
-    no_exception(at)
+    ok(at)
     assert [i.id for i in at.session_state["pg_items"]] == [second, first, b]
     assert at.session_state["_pg_body_runs"] == runs + 1
     at.run()  # and the next run leaves it there
@@ -230,7 +227,7 @@ def test_a_row_added_in_the_table_is_ranked_like_the_others():
     at.run()
     assert at.session_state["pg_items"][-1].id == new_id  # the same item on every run
     at.button(key="order_ideal").click().run()
-    no_exception(at)
+    ok(at)
     assert [i.label for i in at.session_state["pg_items"]] == ["D1", "new", "D2", "D3"]
     assert headline(at) == ("NDCG@4", 1.0)
     at.button(key="order_reverse").click().run()
@@ -241,7 +238,7 @@ def test_a_bad_cell_stays_in_the_table_when_the_list_is_reordered():
     at = edit(run({"rel": "3,2,1"}), rows={1: {"Grade": "high"}})
     assert any("Row 2 (D2)" in e.value for e in at.error)
     at.button(key="order_reverse").click().run()
-    no_exception(at)
+    ok(at)
     assert grades(at) == [1, 2, 3]  # the last valid list, reversed
     assert any("Row 2 (D2)" in e.value and "high" in e.value for e in at.error)  # still there to fix
 
@@ -261,7 +258,7 @@ def test_duplicate_labels_stay_distinct():
 
 def test_empty_list_has_a_friendly_empty_state():
     at = edit(run(), deleted=range(6))
-    no_exception(at)
+    ok(at)
     assert at.session_state["pg_items"] == ()
     assert any("The list is empty" in i.value for i in at.info)
     assert not at.metric
@@ -316,7 +313,7 @@ def test_move_box_follows_the_moved_item():
     move_box(at).set_value(d5).run()
     for expected in ([3, 2, 3, 1, 0, 2], [3, 2, 1, 3, 0, 2], [3, 1, 2, 3, 0, 2]):
         at.button(key="move_up").click().run()
-        no_exception(at)
+        ok(at)
         assert grades(at) == expected
         # the box names D5 at its new position, not its old label
         box = move_box(at)
@@ -334,7 +331,7 @@ def test_move_box_shows_an_item_of_a_newly_loaded_list():
     at = run()
     move_box(at).set_value(at.session_state["pg_items"][4].id).run()
     example_button(at, "shop-graded-a").click().run()
-    no_exception(at)
+    ok(at)
     box = move_box(at)
     labels = [i.label for i in at.session_state["pg_items"]]
     assert box.format_func(box.value) == f"1. {labels[0]} (3)"
@@ -346,7 +343,7 @@ def test_drag_result_reorders():
     shown = [f"{i.label}  ·  {i.grade:g}" for i in at.session_state["pg_items"]]
     at.session_state[key] = [{"header": None, "items": [shown[3], *shown[:3], *shown[4:]]}]
     at.run()
-    no_exception(at)
+    ok(at)
     assert [i.label for i in at.session_state["pg_items"]][:2] == ["D4", "D1"]
     assert headline(at)[1] == round(ndcg_core.ndcg([0, 3, 2, 3, 1, 2], discount="jarvelin"), 3)
 
@@ -392,7 +389,7 @@ def test_custom_base_and_gain_table():
     assert at.query_params["gain"] == "0:0,1:1,2:5,3:10"
     value = headline(at)[1]
     at.text_input(key="gain_table").input("0:0, 1:1").run()
-    no_exception(at)
+    ok(at)
     assert any("grade 2 has no gain" in e.value for e in at.error)
     assert headline(at)[1] == value  # the last valid table stays
 
@@ -406,7 +403,7 @@ def test_ideal_and_worst_follow_the_gain_table_not_the_grade():
     at.text_input(key="gain_table").input("0:0, 1:5, 2:1").run()
     at.radio(key="discount").set_value("log").run()
     at.button(key="order_ideal").click().run()
-    no_exception(at)
+    ok(at)
     by_grade = (1 / 1 + 5 / math.log2(3)) / (5 / 1 + 1 / math.log2(3))  # grades 2,1,0: 0.738
     assert round(by_grade, 3) == 0.738
     assert headline(at)[1] == 1.0
@@ -420,7 +417,7 @@ def test_under_scikit_learns_rules_the_page_says_the_ideal_leaves_unretrieved_it
     """scikit-learn ranks only the retrieved items for its ideal: the titles and the Not retrieved
     tab said every judged item enters it. Closed form: (1 + 1/2) / (1 + 1/log2 3), not the pool's 0.704."""
     at = run({"rel": "1,0,1", "pool": "1,1", "preset": "sklearn"})
-    no_exception(at)
+    ok(at)
     assert headline(at)[1] == round(1.5 / (1 + 1 / math.log2(3)), 3)
     titles = [m.value for m in at.markdown if m.value.startswith("**Ideal ordering")]
     assert titles and all("your list" in t and "leave unretrieved items out" in t for t in titles)
@@ -435,20 +432,20 @@ def test_under_scikit_learns_rules_the_page_says_the_ideal_leaves_unretrieved_it
 def test_zero_idcg_policy(policy, shown):
     at = quick(run(), "0,0,0")
     at.selectbox(key="zero_idcg").set_value(policy).run()
-    no_exception(at)
+    ok(at)
     assert metrics(at)["NDCG@3"] == shown
 
 
 def test_zero_idcg_error_policy_shows_a_message():
     at = quick(run(), "0,0,0")
     at.selectbox(key="zero_idcg").set_value("error").run()
-    no_exception(at)
+    ok(at)
     assert any("IDCG is 0" in e.value for e in at.error)
 
 
 def test_unretrieved_judged_items_enter_the_ideal():
     at = edit(run(), added=[{"Item": "missed", "Grade": "3"}], kind="pool")
-    no_exception(at)
+    ok(at)
     assert [i.label for i in at.session_state["pg_pool"]] == ["missed"]
     assert headline(at)[1] == round(
         ndcg_core.ndcg([3, 2, 3, 0, 1, 2], discount="jarvelin", ideal=[3, 2, 3, 0, 1, 2, 3]), 3
@@ -463,7 +460,7 @@ def test_unretrieved_judged_items_enter_the_ideal():
 def test_every_example_loads_with_one_click(example):
     at = run()
     example_button(at, example.key).click().run()
-    no_exception(at)
+    ok(at)
     label, value = headline(at)
     expected = example.explain()
     assert label == f"NDCG@{expected.k}"
@@ -525,7 +522,7 @@ def test_chart_switcher(chart, title):
 
     at = run()
     at.segmented_control(key="chart").set_value(chart).run()
-    no_exception(at)
+    ok(at)
     figure = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert figure["layout"]["title"]["text"] == title
 
@@ -533,7 +530,7 @@ def test_chart_switcher(chart, title):
 def test_thousand_items_stay_usable():
     grades_1000 = ",".join(str(i % 4) for i in range(1000))
     at = run({"rel": grades_1000, "k": "10"})
-    no_exception(at)
+    ok(at)
     assert headline(at) == ("NDCG@10", round(ndcg_core.ndcg([i % 4 for i in range(1000)], 10), 3))
     at.button(key="order_ideal").click().run()
     assert headline(at) == ("NDCG@10", 1.0)
@@ -541,7 +538,7 @@ def test_thousand_items_stay_usable():
 
 def test_step_table_greys_rows_beyond_k_and_shows_labels_as_text():
     at = run({"rel": "3,2,1,0", "labels": "<b>x</b>,b,c,d", "k": "2"})
-    no_exception(at)
+    ok(at)
     body = next(e.proto.body for e in at.get("html") if 'class="step-table"' in e.proto.body)
     assert body.count('<tr class="beyond">') == 2  # positions 3 and 4
     assert "<b>x</b>" not in body
@@ -555,7 +552,7 @@ def test_step_table_greys_rows_beyond_k_and_shows_labels_as_text():
 
 def test_scores_rank_the_list_and_ties_follow_the_rule():
     at = run({"rel": "3,2,1,0", "scores": "0.5,0.9,0.5,0.1"})
-    no_exception(at)
+    ok(at)
     rel, scores = [3, 2, 1, 0], [0.5, 0.9, 0.5, 0.1]
     assert headline(at)[1] == round(ndcg_core.ndcg(rel, scores=scores), 3)
     steps = next(t for t in step_tables(at) if "Tie" in t.columns)
@@ -575,7 +572,7 @@ def test_typing_scores_in_the_table_and_clearing_them():
     at = run()
     rows = {n: {"Score": str(s)} for n, s in enumerate([1, 2, 3, 4, 5, 6])}
     at = edit(at, rows=rows)
-    no_exception(at)
+    ok(at)
     # the scores put D6 first: the ranking is the reverse of the list
     assert headline(at)[1] == round(ndcg_core.ndcg([2, 1, 0, 3, 2, 3], discount="jarvelin"), 3)
     at.button(key="clear_scores").click().run()
@@ -584,7 +581,7 @@ def test_typing_scores_in_the_table_and_clearing_them():
 
 def test_partial_or_bad_scores_are_named():
     at = edit(run(), rows={0: {"Score": "1"}})
-    no_exception(at)
+    ok(at)
     assert any("row 2, 3, 4, 5, 6 has no score" in e.value for e in at.error)
     at = edit(run(), rows={1: {"Score": "high"}})
     assert any("Row 2 (D2): the score is 'high'" in e.value for e in at.error)
@@ -599,7 +596,7 @@ def test_defect_1_a_malformed_gain_table_after_a_valid_one_keeps_the_valid_one()
     expected = ndcg_core.ndcg([3, 2, 3, 0, 1, 2], gain={0: 0, 1: 1, 2: 3, 3: 7}, discount="jarvelin")
     assert headline(at)[1] == round(expected, 3)
     at.text_input(key="gain_table").input("0:0, 1-1").run()
-    no_exception(at)
+    ok(at)
     shown = [e.value.replace("\\", "").replace("\u2060", "") for e in at.error]  # escapes of md_escape
     assert any("is not of the form grade:gain" in text for text in shown), shown
     assert headline(at)[1] == round(expected, 3)  # the last valid table stays

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
+from apptest_support import ok
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core.classroom import Store
@@ -35,9 +36,7 @@ def open_page(path: str, params: dict[str, str] | None = None) -> AppTest:
     for key, value in (params or {}).items():
         at.query_params[key] = value
     at.switch_page(path)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return ok(at.run())
 
 
 def bodies(at: AppTest) -> list[str]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
+from apptest_support import ok, shown
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core.classroom import Store
@@ -23,21 +24,12 @@ BAD = ["1e-999999999", "1e-99999999", "1e-999999"]
 SHORT = 2_000
 
 
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def shown(at: AppTest) -> list[str]:
-    return [
-        str(x.value)
-        for kind in ("error", "warning", "success", "info", "markdown", "caption")
-        for x in at.get(kind)
-    ]
+def messages(at: AppTest) -> list[str]:
+    return shown(at, ("error", "warning", "success", "info", "markdown", "caption"))
 
 
 def longest(at: AppTest) -> int:
-    return max(map(len, shown(at)), default=0)
+    return max(map(len, messages(at)), default=0)
 
 
 @pytest.mark.parametrize("text", BAD)
@@ -49,7 +41,7 @@ def test_practice_refuses_it_briefly(text):
     e = make_exercise(7, 1, kind="metric", level=1)
     at.text_input(key=f"pr_answer_{e.key}").input(text)
     ok(at.button(key=f"FormSubmitter:pr_form_{e.key}-Check").click().run())
-    assert any("too many decimals" in m for m in shown(at)), shown(at)
+    assert any("too many decimals" in m for m in messages(at)), messages(at)
     assert longest(at) < SHORT
 
 
@@ -61,7 +53,7 @@ def test_learn_refuses_it_briefly(text):
     ok(at.run())
     ok(at.text_input(key="learn_guess_4").input(text).run())
     ok(at.button(key="learn_check").click().run())
-    assert any("too many decimals" in m for m in shown(at)), shown(at)
+    assert any("too many decimals" in m for m in messages(at)), messages(at)
     assert longest(at) < SHORT
 
 
@@ -92,7 +84,7 @@ def test_class_mode_refuses_it_briefly_and_stores_nothing(data_dir):
     ok(phone.button(key="FormSubmitter:cl_join_form-Join").click().run())
     phone.text_input(key="cl_answer_1").input("1e-999999999")
     ok(phone.button(key="FormSubmitter:cl_form_1-Send answer").click().run())
-    assert any("too many decimals" in m for m in shown(phone)), shown(phone)
+    assert any("too many decimals" in m for m in messages(phone)), messages(phone)
     assert longest(phone) < SHORT
     store = Store(f"sqlite:///{data_dir / 'classroom.sqlite3'}")
     assert store.summary(code, key, 1)[1].answered == 0

@@ -13,7 +13,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import streamlit as st
-from room_support import data_dir, db, ok, open_page  # noqa: F401 (fixtures)
+from apptest_support import ok
+from room_support import data_dir, db, open_page  # noqa: F401 (fixtures)
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core.teaching.practice import MISTAKES

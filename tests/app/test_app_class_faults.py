@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
+from apptest_support import SHOWN, ok, texts
 from room_support import open_page
 from sqlalchemy.exc import OperationalError
 from streamlit.testing.v1 import AppTest
@@ -43,13 +44,11 @@ def page(params: dict[str, str] | None = None) -> AppTest:
 
 
 def everything(at: AppTest) -> str:
-    kinds = ("error", "warning", "info", "success", "markdown", "caption", "code", "exception")
-    return "\n".join(str(x.value) for kind in kinds for x in at.get(kind))
+    return texts(at, (*SHOWN, "exception"))
 
 
 def no_traceback(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    text = everything(at)
+    text = everything(ok(at))
     for leak in LEAKS:
         assert leak not in text, (leak, text)
 

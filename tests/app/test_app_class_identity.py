@@ -23,7 +23,8 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from room_support import cookies, data_dir, db, ok, open_page, params, texts, wanted_cookies  # noqa: F401 (fixtures)
+from apptest_support import ok, texts
+from room_support import cookies, data_dir, db, open_page, params, wanted_cookies  # noqa: F401 (fixtures)
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core.classroom import CODE_ALPHABET, RateLimit, SharedRateLimit

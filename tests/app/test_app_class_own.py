@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
-from room_support import ok, open_page
+from apptest_support import ok
+from room_support import open_page
 from sqlalchemy import update
 from streamlit.testing.v1 import AppTest
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 import pathlib
 
 import pytest
+from apptest_support import ok
+from apptest_support import shown as bodies
+from data_support import TREC_EVAL
 from streamlit.testing.v1 import AppTest
 
 import ndcg_core
@@ -21,10 +24,6 @@ def datasets(params: dict[str, str] | None = None) -> AppTest:
     for key, value in (params or {}).items():
         at.query_params[key] = value
     return at.run().switch_page("views/datasets.py").run()
-
-
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
 
 
 def shown(at: AppTest) -> dict[str, str]:
@@ -57,9 +56,6 @@ def test_defect_6_data_sets_default_to_trec_evals_ndcg_at_10_whatever_the_playgr
     at.number_input(key="ds_k").set_value(20).run()
     ok(at)
     assert f"{pytrec_eval_mean('ndcg_cut.20'):.3f}" == shown(at)["Mean NDCG@20"]
-
-
-TREC_EVAL = ROOT.parent / "shared" / "external" / "trec_eval"
 
 
 def trec_eval_printed(name: str, measure: str) -> dict[str, float]:
@@ -274,9 +270,7 @@ def pytrec_eval_per_query(run, qrels=QRELS, measure: str = "ndcg_cut.10") -> dic
 
 
 def messages(at: AppTest) -> list[str]:
-    return [
-        str(e.value) for kind in ("error", "warning", "info", "caption", "markdown") for e in at.get(kind)
-    ]
+    return bodies(at, ("error", "warning", "info", "caption", "markdown"))
 
 
 def table_with(at: AppTest, column: str):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
+from apptest_support import ok
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import Spec, Variant
@@ -31,8 +32,7 @@ def chinese_app(page: str | None = None) -> AppTest:
     if page is not None:
         at.switch_page(page)
         at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return ok(at)
 
 
 def test_a_gain_table_without_a_grade_of_the_list_is_named_in_chinese():
@@ -60,7 +60,7 @@ def test_a_formula_class_questions_cannot_state_is_named_in_chinese(data_dir):
     at.button(key="cl_create").click().run()
     at.segmented_control(key="cl_source").set_value("playground").run()
     at.button(key="cl_ask_button").click().run()
-    assert not at.exception, [e.value for e in at.exception]
+    ok(at)
     shown = " ".join(e.value for e in at.error)
     assert "演练场的公式使用了课堂问题无法表述的增益表或折损" in shown, shown
 
@@ -68,6 +68,6 @@ def test_a_formula_class_questions_cannot_state_is_named_in_chinese(data_dir):
 def test_a_model_score_explore_cannot_read_is_named_in_chinese():
     at = chinese_app("views/explore.py")
     at.text_input(key="lib_scores").input("0.9, x, 0.5").run()
-    assert not at.exception, [e.value for e in at.exception]
+    ok(at)
     shown = " ".join(e.value for e in at.error)
     assert "分数：第 2 项（'x'）不是有限数" in shown, shown

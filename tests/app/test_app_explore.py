@@ -6,6 +6,7 @@ import math
 import re
 
 import pytest
+from apptest_support import ok
 from streamlit.testing.v1 import AppTest
 
 import ndcg_core
@@ -19,10 +20,6 @@ APP = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "app.py")
 def explore() -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60).run()
     return at.switch_page("views/explore.py").run()
-
-
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
 
 
 def values(at: AppTest) -> dict[str, str]:

@@ -6,6 +6,7 @@ import pathlib
 import re
 
 import pytest
+from apptest_support import ok
 from streamlit.testing.v1 import AppTest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -17,10 +18,6 @@ def app(params: dict[str, str] | None = None) -> AppTest:
     for key, value in (params or {}).items():
         at.query_params[key] = value
     return at.run()
-
-
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
 
 
 def test_item6_huge_k_in_the_link_keeps_the_page_usable():

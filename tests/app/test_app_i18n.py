@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from apptest_support import ok
 from babel.messages.pofile import read_po
 from streamlit.testing.v1 import AppTest
 
@@ -34,11 +35,6 @@ def test_thread_in_chinese():
     set_language("zh")
     yield
     set_language("en")
-
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def open_page(page: str, params: dict[str, str] | None = None) -> AppTest:

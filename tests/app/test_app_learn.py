@@ -8,6 +8,7 @@ import math
 import re
 
 import pytest
+from apptest_support import ok
 from streamlit.testing.v1 import AppTest
 
 import ndcg_core
@@ -26,11 +27,6 @@ def learn(params: dict[str, str] | None = None) -> AppTest:
         at.query_params[key] = value
     at.switch_page("views/learn.py")
     return ok(at.run())
-
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def step_table(at: AppTest):

@@ -13,7 +13,8 @@ import math
 
 import pytest
 import streamlit as st
-from room_support import cookies, data_dir, db, ok, open_page, params, texts, wanted_cookies  # noqa: F401 (fixtures)
+from apptest_support import ok, texts
+from room_support import cookies, data_dir, db, open_page, params, wanted_cookies  # noqa: F401 (fixtures)
 from streamlit.testing.v1 import AppTest
 
 from views.room.common import lecturer_cookie

@@ -9,14 +9,10 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
+from apptest_support import ok
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def open_page(page: str, params: dict[str, str]) -> AppTest:

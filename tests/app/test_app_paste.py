@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from apptest_support import ok
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -12,9 +13,7 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 def paste(text: str) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60).run()
-    at.text_area(key="quick_entry").input(text).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return ok(at.text_area(key="quick_entry").input(text).run())
 
 
 def items(at: AppTest) -> list[tuple[str, float]]:

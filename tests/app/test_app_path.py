@@ -15,7 +15,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 import streamlit as st
-from room_support import cookies, params, texts, wanted_cookies  # noqa: F401 (a fixture)
+from apptest_support import ok, texts
+from room_support import cookies, params, wanted_cookies  # noqa: F401 (a fixture)
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core.classroom.progress import ProgressStore, valid_token
@@ -27,11 +28,6 @@ APP = str(pathlib.Path(__file__).resolve().parents[2] / "app.py")
 #: Practice's exercise from the issue: a step-table cell whose log2(i) mistake gives 3.
 CELL = {"seed": "11", "ex": "2", "level": "2", "kind": "cell"}
 ALL_PAGES = {"Learn", "Practice", "Playground", "Explore", "Data sets", "Class"}
-
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def open_app(params: dict[str, str] | None = None, page: str | None = None) -> AppTest:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from apptest_support import ok, shown
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core.teaching.practice import KINDS, kind_for, make_exercise
@@ -26,10 +27,6 @@ def practice(params: dict[str, str] | None = None) -> AppTest:
     return at.run()
 
 
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-
-
 def texts(at: AppTest) -> str:
     return "\n".join(m.value for m in at.markdown)
 
@@ -40,7 +37,7 @@ def answer(at: AppTest, e, text: str) -> AppTest:
 
 
 def messages(at: AppTest) -> str:
-    return "\n".join(x.value for x in [*at.success, *at.error, *at.warning, *at.info])
+    return "\n".join(shown(at, ("success", "error", "warning", "info")))
 
 
 def dcg(grades):

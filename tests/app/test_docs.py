@@ -96,3 +96,76 @@ def test_names_in_the_docs_import_from_where_they_say(path):
             resolve(name)
         except (ImportError, AttributeError) as error:
             pytest.fail(f"{path.name}: {name} ({error})")
+
+
+# ------------------------------------------------------------------ architecture.md names every module
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+
+def _code_sections() -> dict[str, str]:
+    """architecture.md's sections by the code folder (or file) their heading names: ``ndcg_core/``,
+    ``ndcg_core/teaching/``, ``views/``, ``app.py`` ... -> the section's text."""
+    sections = {}
+    for part in re.split(r"^## ", prose(ARCHITECTURE), flags=re.M)[1:]:
+        heading = part.partition("\n")[0]
+        for name in re.findall(r"`([\w./]+)`", heading):
+            sections[name] = part
+    return sections
+
+
+def _modules() -> list[pathlib.Path]:
+    code = [*ROOT.glob("ndcg_core/**/*.py"), *ROOT.glob("views/**/*.py")]
+    return sorted([*code, ROOT / "app.py", ROOT / "server.py"])
+
+
+def _owner(rel: str, sections: dict[str, str]) -> str:
+    """The section that describes a module: its own folder's, else the closest folder above that has one
+    (``views/`` for ``app.py`` and ``server.py``, beside it)."""
+    if rel in sections:
+        return rel
+    parts = rel.split("/")[:-1]
+    while parts:
+        folder = "/".join(parts) + "/"
+        if folder in sections:
+            return folder
+        parts.pop()
+    return "views/"
+
+
+def test_architecture_names_every_module_of_the_library_and_the_app():
+    """Each module is named in the section of its folder: by its file name, or its path from that
+    folder; a module in a subfolder (``practice/model.py``, ``views/ui/keys.py``) also needs the
+    subfolder named there. A package's ``__init__.py`` is its folder."""
+    sections = _code_sections()
+    assert {"ndcg_core/", "ndcg_core/teaching/", "ndcg_core/classroom/", "views/"} <= set(sections)
+    missing = []
+    for path in _modules():
+        rel = path.relative_to(ROOT).as_posix()
+        owner = _owner(rel, sections)
+        text = sections[owner]
+        inside = rel.removeprefix(owner) if owner.endswith("/") else rel
+        folder, _, name = inside.rpartition("/")
+        subfolder = not folder or f"`{folder}/`" in text or f"`{owner}{folder}/`" in text
+        if name == "__init__.py":  # a package: its folder named
+            named = subfolder
+        else:
+            named = f"`{inside}`" in text or f"`{rel}`" in text or (f"`{name}`" in text and subfolder)
+        if not named:
+            missing.append(f"{rel} (in the section on {owner})")
+    assert missing == [], "docs/architecture.md does not name these modules: add a line on each"
+
+
+def test_architecture_names_no_module_that_is_gone():
+    """A module named in a section exists under that section's folder (a rename leaves no stale name)."""
+    stale = []
+    for owner, text in _code_sections().items():
+        base = ROOT / owner if owner.endswith("/") else ROOT
+        for name in set(re.findall(r"`([\w./]+\.py)`", text)):
+            if "/" in name:
+                found = (base / name).exists() or (ROOT / name).exists()
+            else:
+                found = any(base.rglob(name)) or (ROOT / name).exists()
+            if not found:
+                stale.append(f"{owner}: {name}")
+    assert stale == []

@@ -6,15 +6,19 @@ promise.
 """
 
 import fnmatch
+import importlib.util
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A Python that is not a virtual environment's: the one this environment was made from.
@@ -47,7 +51,8 @@ def test_outside_a_venv_make_run_creates_and_uses_the_project_venv(tmp_path):
     venv = tmp_path / "venv"
     out = dry_run("run", f"PYTHON={BASE_PYTHON}", f"VENV={venv}")
     assert f"{BASE_PYTHON} -m venv {venv}" in out
-    assert f'{venv}/bin/python -m pip install -q -e ".[app]"' in out  # the app: the engine and its extra
+    # the app (the engine and its extra), at the versions constraints.txt pins
+    assert f'{venv}/bin/python -m pip install -q -c constraints.txt -e ".[app]"' in out
     assert f"{venv}/bin/python scripts/serve.py --server.port" in out
     # Never installs into the base interpreter (an externally managed one refuses: PEP 668).
     assert f"{BASE_PYTHON} -m pip" not in out
@@ -72,23 +77,31 @@ def test_inside_a_venv_the_makefile_uses_it_as_it_is(tmp_path):
     assert f"touch {venv}/.installed-test" in out
 
 
-def test_the_stamp_skips_pip_until_pyproject_changes(tmp_path):
+@pytest.mark.parametrize("changed", ["pyproject.toml", "constraints.txt"])
+def test_the_stamp_skips_pip_until_pyproject_or_the_constraints_change(tmp_path, changed):
+    """In a copy of the Makefile and the two files it installs from, whose times the test sets."""
+    project = tmp_path / "project"
+    project.mkdir()
+    for name in ("Makefile", "pyproject.toml", "constraints.txt"):
+        shutil.copy(ROOT / name, project / name)
     venv = tmp_path / "venv"
     (venv / "bin").mkdir(parents=True)
     (venv / "bin" / "python").touch()
     stamp = venv / ".installed-app"
     stamp.touch()
-    newer = (ROOT / "pyproject.toml").stat().st_mtime + 10
-    os.utime(stamp, (newer, newer))
-    out = dry_run("run", f"PYTHON={BASE_PYTHON}", f"VENV={venv}")
+    for name in ("pyproject.toml", "constraints.txt"):
+        os.utime(project / name, (1_000_000, 1_000_000))
+    os.utime(stamp, (1_000_100, 1_000_100))
+    make = [shutil.which("make"), "-n", "-C", str(project), "run", f"PYTHON={BASE_PYTHON}", f"VENV={venv}"]
+    env = {k: v for k, v in os.environ.items() if k not in {"PORT", "VENV", "PYTHON", "MAKEFLAGS"}}
+    out = subprocess.run(make, capture_output=True, text=True, env=env, check=True).stdout
     assert "pip install" not in out
     assert " -m venv " not in out
     assert f"{venv}/bin/python scripts/serve.py --server.port" in out
 
-    older = (ROOT / "pyproject.toml").stat().st_mtime - 10
-    os.utime(stamp, (older, older))
-    out = dry_run("run", f"PYTHON={BASE_PYTHON}", f"VENV={venv}")
-    assert 'pip install -q -e ".[app]"' in out
+    os.utime(project / changed, (1_000_200, 1_000_200))  # that file alone is newer than the stamp
+    out = subprocess.run(make, capture_output=True, text=True, env=env, check=True).stdout
+    assert 'pip install -q -c constraints.txt -e ".[app]"' in out
 
 
 @pytest.mark.parametrize("how", ["argument", "environment"])
@@ -237,8 +250,8 @@ def test_dockerignore_keeps_the_host_venv_out_and_the_app_in():
         assert ignored(path), path
     for path in ["app.py", "views/ui/drag.py", "ndcg_core/__init__.py", "assets/sample_run.tsv"]:
         assert (ROOT / path).exists() and not ignored(path), path
-    for path in [".streamlit/config.toml", "pyproject.toml", "README.md", "Makefile"]:
-        assert not ignored(path), path
+    for path in [".streamlit/config.toml", "pyproject.toml", "README.md", "Makefile", "constraints.txt"]:
+        assert not ignored(path), path  # `make install` in the image installs the pinned versions
 
 
 def test_dockerfile_gives_class_modes_data_folder_to_the_app_user_and_keeps_the_hosts_out():
@@ -248,3 +261,156 @@ def test_dockerfile_gives_class_modes_data_folder_to_the_app_user_and_keeps_the_
     assert re.search(r"install -d -o app -g app [^&]*/app/data", runs)
     patterns = [p.strip() for p in (ROOT / ".dockerignore").read_text().splitlines() if p.strip()]
     assert "data" in patterns or "data/" in patterns
+
+
+# --- a clone in any folder ---------------------------------------------------------------------------
+
+#: How a path climbs out of the checkout: the parent of the repository's root, or a ``../`` folder
+#: beside it (trec_eval's files were read from ``../shared/external/``: a clone anywhere else failed).
+OUTSIDE = re.compile(r"ROOT\.parent\b|parents\[[3-9]\]|\.\./shared|[\"']shared[\"']\s*/")
+
+
+def test_tests_and_benchmarks_read_nothing_outside_the_repository():
+    """Every test datum lives in the repository (tests/data/, through tests/data_support.py), so
+    `make test` passes on a fresh clone in any folder."""
+    sources = [*(ROOT / "tests").rglob("*.py"), *(ROOT / "benchmarks").glob("*.py")]
+    sources += [*(ROOT / "scripts").glob("*.py"), *(ROOT / "checks_heavy").rglob("*.py")]
+    this = Path(__file__).resolve()
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sources
+        if path.resolve() != this
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if OUTSIDE.search(line)
+    ]
+    assert found == []
+    data = ROOT / "tests" / "data"
+    assert (data / "trec_eval" / "qrels.test").is_file()
+    assert (data / "trec_eval" / "README.md").is_file()  # its provenance and licence
+    support = (ROOT / "tests" / "data_support.py").read_text()
+    assert 'TREC_EVAL = TEST_DATA / "trec_eval"' in support
+
+
+# --- parallel by default ------------------------------------------------------------------------------
+
+
+def _cpus_module():
+    spec = importlib.util.spec_from_file_location("cpus", ROOT / "scripts" / "cpus.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_make_test_runs_a_worker_on_every_usable_cpu_and_the_browser_tests_together(tmp_path):
+    venv = tmp_path / "venv"
+    usable = _cpus_module().usable_cpus()
+
+    def pytest_line(*args: str) -> str:
+        (line,) = [x for x in dry_run("test", f"VENV={venv}", *args).splitlines() if " -m pytest" in x]
+        return line
+
+    assert pytest_line().endswith(f"-m pytest -n {usable} --dist loadgroup"), pytest_line()
+    assert pytest_line("TEST_WORKERS=0").endswith("-m pytest -n 0 --dist loadgroup")
+
+
+def _cgroup(tmp_path: Path, files: dict[str, str], own: str) -> tuple[Path, Path]:
+    root = tmp_path / "cgroup"
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    proc = tmp_path / "proc-cgroup"
+    proc.write_text(own)
+    return root, proc
+
+
+@pytest.mark.parametrize(
+    ("files", "own", "want"),
+    [
+        ({"cgroup.controllers": "cpu"}, "0::/\n", 8),  # v2, no quota: the affinity
+        ({"cgroup.controllers": "cpu", "cpu.max": "max 100000\n"}, "0::/\n", 8),
+        ({"cgroup.controllers": "cpu", "cpu.max": "200000 100000\n"}, "0::/\n", 2),  # docker --cpus=2
+        ({"cgroup.controllers": "cpu", "cpu.max": "150000 100000\n"}, "0::/\n", 2),  # 1.5 CPUs: 2 workers
+        ({"cgroup.controllers": "cpu", "cpu.max": "50000 100000\n"}, "0::/\n", 1),
+        # the process's own cgroup, and a tighter parent above it
+        (
+            {"cgroup.controllers": "", "ci/cpu.max": "400000 100000", "ci/job/cpu.max": "max 100000"},
+            "0::/ci/job",
+            4,
+        ),
+        # v1 (hybrid hierarchy): the cpu controller's CFS quota
+        ({"cpu/cpu.cfs_quota_us": "300000", "cpu/cpu.cfs_period_us": "100000"}, "1:cpu,cpuacct:/\n0::/\n", 3),
+        ({"cpu/cpu.cfs_quota_us": "-1", "cpu/cpu.cfs_period_us": "100000"}, "1:cpu,cpuacct:/\n0::/\n", 8),
+        ({}, "", 8),  # no cgroup file system at all
+    ],
+)
+def test_usable_cpus_is_the_affinity_lowered_by_a_cgroup_quota(tmp_path, files, own, want):
+    root, proc = _cgroup(tmp_path, files, own)
+    assert _cpus_module().usable_cpus(8, root=root, proc_cgroup=proc) == want
+
+
+def test_usable_cpus_is_at_least_one(tmp_path):
+    root, proc = _cgroup(tmp_path, {"cgroup.controllers": "", "cpu.max": "1000 100000"}, "0::/")
+    assert _cpus_module().usable_cpus(1, root=root, proc_cgroup=proc) == 1
+
+
+# --- pinned versions: constraints.txt -----------------------------------------------------------------
+
+
+def _requirements() -> list[str]:
+    """Every requirement pyproject.toml names: the engine's, the app's and the test extra's."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"]
+    return [*project["dependencies"], *extras["app"], *extras["test"]]
+
+
+def _pins() -> dict[str, str]:
+    lines = [x for x in (ROOT / "constraints.txt").read_text().splitlines() if x and not x.startswith("#")]
+    pins = dict(line.split("==") for line in lines)
+    assert len(pins) == len(lines), "one name==version a line"
+    return {canonicalize_name(name): version for name, version in pins.items()}
+
+
+def test_constraints_pin_every_requirement_within_what_pyproject_allows():
+    """A requirement added to pyproject.toml without `make constraints` would be installed at its newest
+    on every CI run: this fails instead. A pin outside pyproject's range would make pip refuse."""
+    pins = _pins()
+    for text in _requirements():
+        requirement = Requirement(text)
+        name = canonicalize_name(requirement.name)
+        assert name in pins, f"{name} is not in constraints.txt: run make constraints"
+        assert requirement.specifier.contains(pins[name], prereleases=True), (text, pins[name])
+    assert "ndcg-teaching-app" not in pins  # the project itself is installed from the checkout
+
+
+def test_make_constraints_writes_what_a_fresh_environment_froze(tmp_path):
+    """`make constraints` with a stand-in Python (no network here): a throwaway venv, pip installs the
+    project with both extras into it, and its freeze (after the header) becomes constraints.txt; a
+    failed install leaves the old file alone."""
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copy(ROOT / "Makefile", project / "Makefile")
+    (project / "constraints.txt").write_text("old==1\n")
+    shim = tmp_path / "python"
+    shim.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1 $2" = "-m venv" ]; then mkdir -p "$3/bin" && cp "$0" "$3/bin/python"; exit 0; fi\n'
+        'if [ "$1 $2 $3" = "-m pip install" ]; then echo "$@" >> "$INSTALLS"; exit "${PIP_FAILS:-0}"; fi\n'
+        'if [ "$1 $2 $3 $4" = "-m pip freeze --exclude-editable" ]; then\n'
+        '  printf "alpha==2.0\\nzeta==1.0\\n"; exit 0\n'
+        "fi\n"
+        f'exec {sys.executable} "$@"\n'
+    )
+    shim.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k not in {"VENV", "PYTHON", "MAKEFLAGS"}}
+    env["INSTALLS"] = str(tmp_path / "installs")
+    make = [shutil.which("make"), "-s", "-C", str(project), "constraints", f"PYTHON={shim}"]
+
+    failed = subprocess.run(make, capture_output=True, text=True, env={**env, "PIP_FAILS": "1"})
+    assert failed.returncode != 0 and (project / "constraints.txt").read_text() == "old==1\n"
+
+    subprocess.run(make, capture_output=True, text=True, env=env, check=True)
+    lines = (project / "constraints.txt").read_text().splitlines()
+    assert [x for x in lines if not x.startswith("#")] == ["alpha==2.0", "zeta==1.0"]
+    assert any("make constraints" in x for x in lines if x.startswith("#"))
+    installs = (tmp_path / "installs").read_text().splitlines()
+    assert installs[-1].endswith("-e .[app,test]") and "-c" not in installs[-1].split()  # the newest allowed

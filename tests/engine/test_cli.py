@@ -1,7 +1,7 @@
 """Issue 29 part 5: ``ndcg-eval``, the command line, against trec_eval's own output files.
 
-Each ``out.test.*`` file in ``<repo>/../shared/external/trec_eval/`` is what trec_eval printed for
-one pair of its test files; the command, run in a subprocess as ``python -m ndcg_core.cli``, must
+Each ``out.test.*`` file in ``tests/data/trec_eval/`` (``data_support.TREC_EVAL``) is what trec_eval
+printed for one pair of its test files; the command, run in a subprocess as ``python -m ndcg_core.cli``, must
 print the same lines for the measures it knows, byte for byte (trec_eval's measure padding, tabs,
 4 decimals, its query and measure order). The installed ``ndcg-eval`` script is run by
 tests/engine/test_install.py.
@@ -20,11 +20,11 @@ import subprocess
 import sys
 
 import pytest
+from data_support import TREC_EVAL
 
 from ndcg_core.cli import main, parse_measures
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-TREC_EVAL = ROOT.parent / "shared" / "external" / "trec_eval"
 OURS = re.compile(r"^(runid|num_q|ndcg|ndcg_cut_\d+|ndcg_\d=[^ ]*) +\t")
 ALL_NDCG = ["-m", "runid", "-m", "num_q", "-m", "ndcg", "-m", "ndcg_cut"]
 

@@ -11,16 +11,13 @@ import bz2
 import gzip
 import io
 import lzma
-import pathlib
 import sys
 
 import pytest
+from data_support import TREC_EVAL
 
 from ndcg_core import NDCGError, evaluate, read_qrels, read_run
 from ndcg_core.dataset.tables import FAST_READ_CHARS, compression_of
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-TREC_EVAL = ROOT.parent / "shared" / "external" / "trec_eval"
 
 
 def _zstd(data: bytes) -> bytes:

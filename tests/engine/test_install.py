@@ -15,6 +15,7 @@ import textwrap
 import venv
 
 import pytest
+from data_support import TREC_EVAL
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 #: What the app brings (its extra) and the engine must run without.
@@ -101,7 +102,6 @@ def test_ndcg_explain_and_evaluate_run_in_the_engine_alone(engine_python, tmp_pa
 
 def test_the_ndcg_eval_command_is_installed_with_the_engine(engine_python, tmp_path):
     """[project.scripts]: the venv's own ndcg-eval prints trec_eval's lines for trec_eval's files."""
-    trec_eval = ROOT.parent / "shared" / "external" / "trec_eval"
     command = engine_python.parent / "ndcg-eval"
     assert command.is_file()
     args = [
@@ -109,13 +109,13 @@ def test_the_ndcg_eval_command_is_installed_with_the_engine(engine_python, tmp_p
         "-q",
         "-m",
         "ndcg_cut.10",
-        str(trec_eval / "qrels.test"),
-        str(trec_eval / "results.test"),
+        str(TREC_EVAL / "qrels.test"),
+        str(TREC_EVAL / "results.test"),
     ]
     out = subprocess.run(args, check=True, capture_output=True, cwd=tmp_path)
     want = [
         ln
-        for ln in (trec_eval / "out.test.aq").read_bytes().splitlines(keepends=True)
+        for ln in (TREC_EVAL / "out.test.aq").read_bytes().splitlines(keepends=True)
         if ln.startswith(b"ndcg_cut_10 ")
     ]
     assert out.stdout == b"".join(want) and len(want) == 4

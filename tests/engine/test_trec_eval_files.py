@@ -1,25 +1,25 @@
 """Issue 8 defect 11 and issue 29 part 1: the readers against trec_eval's own test files, and the
 values it prints.
 
-The files live in ``<repo>/../shared/external/trec_eval/`` (copied unchanged from
-usnistgov/trec_eval's ``test/`` folder; see that folder's README). Each ``out.test.*`` file is
-trec_eval's own output for one qrels/run pair: ``evaluate(..., preset="trec_eval")`` must give
-its ``ndcg`` and ``ndcg_cut_*`` values (printed with 4 decimals) for every query and the mean.
+The files live in ``tests/data/trec_eval/`` (``data_support.TREC_EVAL``), copied unchanged from
+usnistgov/trec_eval's ``test/`` folder: provenance, checksums and licence in that folder's README.
+Each ``out.test.*`` file is trec_eval's own output for one qrels/run pair:
+``evaluate(..., preset="trec_eval")`` must give its ``ndcg`` and ``ndcg_cut_*`` values (printed
+with 4 decimals) for every query and the mean.
 The plain default of ``evaluate`` is not trec_eval's measure (its docstring says so): the tests at
 the end pin where the two agree and where they do not.
 """
 
 from __future__ import annotations
 
-import pathlib
+import hashlib
+import re
 
 import numpy as np
 import pytest
+from data_support import TREC_EVAL
 
 from ndcg_core import evaluate, read_qrels, read_run
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-TREC_EVAL = ROOT.parent / "shared" / "external" / "trec_eval"
 
 
 def printed(name: str) -> dict[tuple[str, str], float]:
@@ -56,8 +56,17 @@ def check(expected: dict[tuple[str, str], float], qrels, run, spec_free: bool = 
             assert got[query] == pytest.approx(value, abs=5e-5), (measure, query, got[query], value)
 
 
-def test_files_are_there():
-    assert (TREC_EVAL / "qrels.test").is_file(), f"trec_eval's test files are expected in {TREC_EVAL}"
+def test_the_vendored_files_are_trec_evals_unchanged():
+    """Every file of the folder is listed in its README with the SHA-256 of trec_eval's own copy: an
+    editor that trims a trailing space or a line end, a file dropped or added, fails here (the
+    numbers below would then be checked against something trec_eval never printed)."""
+    readme = (TREC_EVAL / "README.md").read_text()
+    listed = dict(re.findall(r"^\| `([^`]+)` \|.*\| `([0-9a-f]{64})` \|$", readme, re.M))
+    assert len(listed) == 10, listed
+    on_disk = {p.name for p in TREC_EVAL.iterdir()} - {"README.md"}
+    assert on_disk == set(listed)
+    for name, digest in listed.items():
+        assert hashlib.sha256((TREC_EVAL / name).read_bytes()).hexdigest() == digest, name
 
 
 def test_qrels_with_comment_lines_reads_like_qrels_test():

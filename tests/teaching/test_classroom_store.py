@@ -17,7 +17,6 @@ import threading
 from datetime import datetime, timedelta
 
 import pytest
-from postgres_support import postgres_server
 from sqlalchemy import event, func, select
 
 from ndcg_core.classroom import (
@@ -40,12 +39,6 @@ from ndcg_core.classroom import (
 from ndcg_core.classroom.store import answers, metadata, students, timers
 from ndcg_core.teaching.practice import make_exercise
 from ndcg_core.variants import Variant
-
-
-@pytest.fixture(scope="session")
-def postgres_url():
-    with postgres_server() as url:
-        yield url
 
 
 class Clock:

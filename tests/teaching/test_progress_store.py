@@ -10,7 +10,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
-from postgres_support import postgres_server
 from sqlalchemy import select
 
 from ndcg_core.classroom.progress import (
@@ -29,12 +28,6 @@ from ndcg_core.errors import NDCGError
 from ndcg_core.teaching.pages import LearnerState, PracticeState
 from ndcg_core.teaching.practice import Progress, check, make_exercise
 from ndcg_core.teaching.saved import learn_data, learn_from_data, practice_data, practice_from_data
-
-
-@pytest.fixture(scope="session")
-def postgres_url():
-    with postgres_server() as url:
-        yield url
 
 
 class Clock:

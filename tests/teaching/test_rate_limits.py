@@ -9,7 +9,6 @@ from __future__ import annotations
 import threading
 
 import pytest
-from postgres_support import postgres_server
 
 from ndcg_core.classroom import RateLimit, SharedRateLimit, Store, client_of, trusted_proxies
 from ndcg_core.classroom.limits import (
@@ -205,12 +204,6 @@ def test_trusted_proxies_setting(monkeypatch, text, value):
 
 
 # ------------------------------------------------------------------ shared by replicas (issue 30, part 5)
-
-
-@pytest.fixture(scope="module")
-def postgres_url():
-    with postgres_server() as url:
-        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
