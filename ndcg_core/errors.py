@@ -297,13 +297,14 @@ MESSAGES: dict[str, str] = {
     "exercise_level": N_("level must be 1, 2 or 3; got {level}"),
     "diagnose_quantity": N_("quantity must be one of 'dcg', 'idcg', 'ndcg'; got {quantity}"),
     # ---------------------------------------------------------------- typed answers (teaching.answers)
-    "type_a_number": N_("type a number such as 0.82, or arithmetic such as 3 + 2/1.585"),
+    "type_a_number": N_("type a number such as {number}, or arithmetic such as {arithmetic}"),
     "only_numbers": N_("only numbers can be used: {example}"),
     "divides_by_zero": N_("the arithmetic divides by zero"),
     "exponent_too_large": N_("exponent {e} is too large: powers up to {max} are allowed"),
     "negative_fractional_power": N_("a negative number cannot be raised to a fractional power"),
     "no_functions": N_(
-        "functions such as log2(...) cannot be used: type their value instead (for example 1.585 for log2(3))"
+        "functions such as log2(...) cannot be used: type their value instead "
+        "(for example {value} for {example})"
     ),
     "no_dotted_names": N_("names with a dot (like math.pi) cannot be used: {example}"),
     "a_name": N_("'{name}' is a name, not a number: {example}"),

@@ -25,6 +25,7 @@ import streamlit as st
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import _
 from ndcg_core.teaching import EXAMPLES, get_example
+from ndcg_core.teaching.answers import examples
 from ndcg_core.teaching.export import table_html
 from ndcg_core.teaching.formula import number
 from ndcg_core.teaching.lesson import (
@@ -266,8 +267,13 @@ def _prediction(step: LessonStep) -> bool:
                     key=key,
                     on_change=_keep_typed,
                     args=(n,),
-                    placeholder=_("a number, or arithmetic such as 3/1.585"),
-                    help=_("Rounded answers count: 0.93 is right for 0.9315. Use at least 2 decimals."),
+                    # examples that are never this question's answer (nor its printed roundings)
+                    placeholder=_("a number, or arithmetic such as {arithmetic}").format(
+                        arithmetic=examples([q.exact]).arithmetic
+                    ),
+                    help=_(
+                        "Rounded answers count: {rounded} is right for {unrounded}. Use at least 2 decimals."
+                    ).format(rounded=examples([q.exact]).rounded, unrounded=examples([q.exact]).unrounded),
                 )
             c1, c2 = st.columns(2)
             c1.button(

@@ -19,6 +19,7 @@ from streamlit_sortables import sort_items
 
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import _, pgettext
+from ndcg_core.teaching.answers import examples
 from ndcg_core.teaching.pages import PracticeState
 from ndcg_core.teaching.practice import KINDS, LEVELS, Exercise
 from ndcg_core.teaching.practice.session import MIXED, PracticeSession, PracticeView
@@ -188,7 +189,9 @@ def _answer_area(view: PracticeView) -> None:
             st.text_input(
                 _("Your answer"),
                 key=key,
-                placeholder=_("e.g. 0.82 or 3 + 2/1.585"),
+                placeholder=_("e.g. {number} or {arithmetic}").format(
+                    number=examples([e.exact]).number, arithmetic=examples([e.exact]).arithmetic
+                ),
                 help=_("A number (at least 2 decimals unless it is whole) or arithmetic with + - * / ^ ( )."),
             )
             st.form_submit_button(_("Check"), type="primary", on_click=_check_number, args=(key,))

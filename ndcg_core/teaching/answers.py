@@ -79,7 +79,9 @@ __all__ = [
     "MIN_DECIMALS",
     "PRINTED_DECIMALS",
     "Answer",
+    "Examples",
     "Verdict",
+    "examples",
     "is_correct",
     "judge",
     "noted",
@@ -104,8 +106,76 @@ MIN_DECIMALS = 2
 #: from what the page printed is right too.
 PRINTED_DECIMALS = (3, 4)
 
-#: What to type, said after most problems (translated where shown).
-_EXAMPLE = Message("type_a_number")
+#: Examples for the answer box's placeholder and help and for the messages about what to type, in
+#: the order they are tried: the first whose numbers are none of the values to avoid (the question's
+#: answer: an example must never be the answer beside its question).
+_NUMBERS = ("0.82", "0.57", "0.64", "0.31")
+_ARITHMETIC = ("1.2 + 0.5/2.5", "0.7 + 0.4/3.5", "2.2 + 1.5/4.5")
+_FUNCTIONS = (("log2(3)", "1.585"), ("log2(7)", "2.807"), ("log2(12)", "3.585"))
+_ROUNDINGS = (("0.93", "0.9315"), ("0.47", "0.4682"), ("0.26", "0.2619"))
+_NUMBER_TOKEN = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")  # not the 2 of log2
+
+
+@dataclass(frozen=True)
+class Examples:
+    """Example numbers to show beside a question, none of them its answer: a ``number`` and some
+    ``arithmetic`` to type, a ``function`` with its ``value``, and a ``rounded`` number that is right
+    for an ``unrounded`` one."""
+
+    number: str
+    arithmetic: str
+    function: str
+    value: str
+    rounded: str
+    unrounded: str
+
+
+def _clear(text: str, avoid: tuple[float, ...]) -> bool:
+    """Whether no number in ``text`` shows a value in ``avoid``: a number with decimals that is the
+    value rounded to them, or a whole number equal to a whole value; nor does ``text`` work one out
+    (arithmetic whose result is one to 2 decimals)."""
+    try:
+        worked = parse_answer(text).value if any(op in text for op in "+-*/^") else None
+    except ValueError:
+        worked = None
+    if worked is not None and any(abs(worked - v) <= 0.005 for v in avoid):
+        return False
+    for token in _NUMBER_TOKEN.findall(text):
+        decimals = len(token.partition(".")[2])
+        for v in avoid:
+            if decimals == 0 and not float(v).is_integer():
+                continue
+            if abs(float(token) - v) <= 0.5 * 10.0**-decimals + 1e-12:
+                return False
+    return True
+
+
+def examples(avoid: Iterable[float] = ()) -> Examples:
+    """Examples none of whose numbers is a rounding of a value in ``avoid`` (the question's answer).
+
+    >>> examples([0.82]).number, examples([0.82]).arithmetic
+    ('0.57', '1.2 + 0.5/2.5')
+    >>> examples([1.5849625]).function, examples([2.5]).arithmetic
+    ('log2(7)', '0.7 + 0.4/3.5')
+    """
+    bad = tuple(float(v) for v in avoid if math.isfinite(float(v)))
+
+    def first(options):
+        return next(
+            (o for o in options if _clear(" ".join(o) if isinstance(o, tuple) else o, bad)), options[-1]
+        )
+
+    function, value = first(_FUNCTIONS)
+    rounded, unrounded = first(_ROUNDINGS)
+    return Examples(first(_NUMBERS), first(_ARITHMETIC), function, value, rounded, unrounded)
+
+
+def _what_to_type(avoid: tuple[float, ...]) -> Message:
+    """What to type, said after most problems (translated where shown)."""
+    e = examples(avoid)
+    return Message("type_a_number", number=e.number, arithmetic=e.arithmetic)
+
+
 _DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+,\d+\s*$")
 _BINARY = {
     ast.Add: lambda a, b: a + b,
@@ -150,16 +220,22 @@ def _literal_decimals(source: str) -> int:
 class _Reader:
     """Evaluates a whitelisted expression tree, counting decimals as it goes."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, avoid: tuple[float, ...]) -> None:
         self.text = text
+        self.avoid = avoid
         self.decimals = 0
+
+    @property
+    def example(self) -> Message:
+        """What to type (made only when a message needs it: the examples avoid the answer)."""
+        return _what_to_type(self.avoid)
 
     def value(self, node: ast.AST) -> float:
         if isinstance(node, ast.Expression):
             return self.value(node.body)
         if isinstance(node, ast.Constant):
             if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
-                raise NDCGError("only_numbers", example=_EXAMPLE)
+                raise NDCGError("only_numbers", example=self.example)
             source = ast.get_source_segment(self.text, node) or str(node.value)
             decimals = _literal_decimals(source)
             if decimals > MAX_DECIMALS:
@@ -182,19 +258,22 @@ class _Reader:
                     raise NDCGError("negative_fractional_power")
             return float(_BINARY[type(node.op)](left, right))
         if isinstance(node, ast.Call):
-            raise NDCGError("no_functions")
+            e = examples(self.avoid)
+            raise NDCGError("no_functions", example=e.function, value=e.value)
         if isinstance(node, ast.Attribute):
-            raise NDCGError("no_dotted_names", example=_EXAMPLE)
+            raise NDCGError("no_dotted_names", example=self.example)
         if isinstance(node, ast.Name):
-            raise NDCGError("a_name", name=node.id, example=_EXAMPLE)
-        raise NDCGError("only_arithmetic", example=_EXAMPLE)
+            raise NDCGError("a_name", name=node.id, example=self.example)
+        raise NDCGError("only_arithmetic", example=self.example)
 
 
-def parse_answer(text: str) -> Answer:
+def parse_answer(text: str, avoid: Iterable[float] = ()) -> Answer:
     """Read what a student typed: a number or simple arithmetic.
 
     ``^`` means a power (``2^3 - 1`` is 7), as on a calculator; a single
-    decimal comma is read as a point (``0,82``).
+    decimal comma is read as a point (``0,82``). ``avoid``: the question's answer (and any value
+    that must not be an example): a message about what to type gives examples that are none of
+    them (:func:`examples`).
 
     Raises
     ------
@@ -215,22 +294,23 @@ def parse_answer(text: str) -> Answer:
     """
     if not isinstance(text, str):
         raise NDCGError("answer_not_text", type=type(text).__name__)
+    avoid = tuple(avoid)
     stripped = text.strip()
     if not stripped:
-        raise NDCGError("answer_empty", example=_EXAMPLE)
+        raise NDCGError("answer_empty", example=_what_to_type(avoid))
     if len(stripped) > MAX_LENGTH:
         raise NDCGError("answer_too_long", n=len(stripped), max=MAX_LENGTH)
     percent = stripped.endswith("%")
     body = stripped[:-1].strip() if percent else stripped
     if percent and not body:
-        raise NDCGError("answer_empty", example=_EXAMPLE)
+        raise NDCGError("answer_empty", example=_what_to_type(avoid))
     source = body.replace(",", ".") if _DECIMAL_COMMA.match(body) else body
     source = source.replace("^", "**").replace("×", "*").replace("÷", "/").replace("−", "-")
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError:
-        raise NDCGError("not_arithmetic", text=stripped, example=_EXAMPLE) from None
-    reader = _Reader(source)
+        raise NDCGError("not_arithmetic", text=stripped, example=_what_to_type(avoid)) from None
+    reader = _Reader(source, avoid)
     try:
         value = reader.value(tree)
     except OverflowError:

@@ -663,7 +663,7 @@ def check_answer(question: Question, text: str) -> Feedback:
         return Feedback(ok, message, diagnosis=message)
     assert question.exact is not None
     try:
-        answer = parse_answer(text)
+        answer = parse_answer(text, avoid=(question.exact,))
     except ValueError as err:
         message = _("Your answer could not be read: {problem}.").format(problem=error_text(err))
         return Feedback(None, message, diagnosis=message)

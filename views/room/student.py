@@ -20,6 +20,7 @@ from ndcg_core.classroom.lesson_questions import lesson_table
 from ndcg_core.classroom.questions import answer_text
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import _
+from ndcg_core.teaching.answers import examples
 from ndcg_core.teaching.practice import Exercise, focus_rows
 from views.ui import keys
 from views.ui.markup import md_escape
@@ -202,7 +203,9 @@ def answer_area(code: str, number: int, e: Exercise) -> None:
             st.text_input(
                 _("Your answer"),
                 key=keys.cl_answer(number),
-                placeholder=_("e.g. 0.82 or 3 + 2/1.585"),
+                placeholder=_("e.g. {number} or {arithmetic}").format(
+                    number=examples([e.exact]).number, arithmetic=examples([e.exact]).arithmetic
+                ),
                 help=_("A number (at least 2 decimals unless it is whole) or arithmetic with + - * / ^ ( )."),
             )
         elif e.answer_type == "choice":

@@ -57,7 +57,7 @@ def _unreadable(problem: Message) -> Feedback:
 def _check_number(exercise: Exercise, text: str) -> Feedback:
     q = exercise.question
     try:
-        a = parse_answer(text)
+        a = parse_answer(text, avoid=(exact_value(q),))
     except ValueError as err:
         return _unreadable(Message("answer_unreadable", problem=str(err)))
     exact = exact_value(q)

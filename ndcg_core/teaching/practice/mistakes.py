@@ -195,8 +195,8 @@ def _wrong_totals(
 def judge_question(answer: str | Answer, q: Question) -> Verdict:
     """The shared checker's verdict (:func:`ndcg_core.teaching.answers.judge`) on a numeric question,
     against the values every common mistake that applies to it gives."""
-    a = answer if isinstance(answer, Answer) else parse_answer(answer)
     exact = exact_value(q)
+    a = answer if isinstance(answer, Answer) else parse_answer(answer, avoid=(exact,))
     fraction = q.quantity == "ndcg"  # 72 for 0.72 is a percentage without its sign
     if is_correct(a, exact):
         return judge(a, exact, fraction=fraction)
