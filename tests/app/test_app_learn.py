@@ -298,7 +298,7 @@ def test_step_3_asks_for_the_divisor_without_printing_it():
     shown = page_text(at)
     assert "What is the divisor at position 3?" in shown
     assert "1.585" not in shown and "1.58" not in shown and "Your first divisors" not in shown
-    guess(at, 3, "2")
+    guess(at, 3, "2.00")
     shown = page_text(at)
     assert "divided by log2(i + 1)" in shown and "1.585" not in shown and "Divisor" not in columns(at)
     ok(at.button(key="learn_skip").click().run())

@@ -185,7 +185,7 @@ def test_after_an_answer_no_link_carries_the_token_and_a_reload_finds_it_by_the_
     """Issue 37, part 3: after one answer the address bar read ``...&learner=<token>``, right under
     "share this page's link to hand out the same exercises"."""
     at = open_app(CELL, page="views/practice.py")
-    practice_answer(at, "3")  # the log2(i) mistake
+    practice_answer(at, "3.00")  # the log2(i) mistake
     token = own_token(at)
     assert valid_token(token) and score(at) == "0 / 1"
     assert params(at) == CELL, "the address bar carries more than the exercise"
@@ -201,12 +201,12 @@ def test_an_old_link_with_someones_token_loads_nothing_and_changes_nothing(cooki
     to it (0/1 became 0/2), and a classmate's link silently replaced the token in your cookie. Now
     the parameter is ignored, without a word, and taken off the address bar."""
     ana = open_app(CELL, page="views/practice.py")
-    practice_answer(ana, "3")
+    practice_answer(ana, "3.00")
     anas = own_token(ana)
     stranger = open_app({**CELL, "learner": anas}, page="views/practice.py")
     assert score(stranger) == "0 / 0" and "learner" not in params(stranger)
     assert not stranger.warning and not stranger.error
-    practice_answer(stranger, "4")
+    practice_answer(stranger, "4.00")
     assert own_token(stranger) != anas
     e = make_exercise(11, 2, "cell", 2)
     ben = open_app(CELL, page="views/practice.py")
@@ -222,8 +222,8 @@ def test_an_old_link_with_someones_token_loads_nothing_and_changes_nothing(cooki
 
 def test_the_browser_opened_again_finds_its_progress_and_place_by_the_cookie(cookies):
     at = open_app(CELL, page="views/practice.py")
-    practice_answer(at, "3")
-    practice_answer(at, "4")  # a second try: two attempts
+    practice_answer(at, "3.00")
+    practice_answer(at, "4.00")  # a second try: two attempts
     ok(at.button(key="pr_next").click().run())
     cookies[learner.COOKIE] = own_token(at)
     again = open_app(page="views/practice.py")  # no link: a new tab on /practice
@@ -233,7 +233,7 @@ def test_the_browser_opened_again_finds_its_progress_and_place_by_the_cookie(coo
 
 def test_two_students_never_see_each_others_progress(cookies):
     ana = open_app(CELL, page="views/practice.py")
-    practice_answer(ana, "3")
+    practice_answer(ana, "3.00")
     ben = open_app(CELL, page="views/practice.py")
     assert score(ben) == "0 / 0"
     e = make_exercise(11, 2, "cell", 2)
@@ -250,7 +250,7 @@ def test_a_cookie_token_this_server_never_issued_is_never_adopted(cookies, chose
     cookies[learner.COOKIE] = chosen
     at = open_app(CELL, page="views/practice.py")
     assert any("saved in this browser was not found" in w.value for w in at.warning)
-    practice_answer(at, "3")
+    practice_answer(at, "3.00")
     assert valid_token(own_token(at)) and own_token(at) != chosen
     assert not any("was not found" in w.value for w in at.warning)  # retired once a new one is issued
     assert ProgressStore(database_url()).load(chosen) is None
@@ -307,7 +307,7 @@ def type_code(at: AppTest, code: str) -> AppTest:
 def test_another_device_continues_by_a_one_time_code_typed_or_opened(cookies, monkeypatch):
     monkeypatch.setenv("NDCG_PUBLIC_URL", "https://ndcg.example.edu/app")
     ana = open_app(CELL, page="views/practice.py")
-    practice_answer(ana, "3")
+    practice_answer(ana, "3.00")
     token = own_token(ana)
     shown, link = continue_code(ana)
     assert link == "https://ndcg.example.edu/app/practice?continue=" + shown.replace("-", "")
@@ -328,7 +328,7 @@ def test_another_device_continues_by_a_one_time_code_typed_or_opened(cookies, mo
 
 def test_a_continue_link_never_replaces_this_browsers_own_progress_without_asking(cookies):
     ana = open_app(CELL, page="views/practice.py")
-    practice_answer(ana, "3")
+    practice_answer(ana, "3.00")
     e = make_exercise(11, 2, "cell", 2)
     ben = open_app(CELL, page="views/practice.py")
     practice_answer(ben, f"{e.exact:.4f}")
@@ -363,7 +363,7 @@ def test_practice_works_on_when_the_database_cannot_be_reached(monkeypatch):
     st.cache_resource.clear()
     try:
         at = open_app(CELL, page="views/practice.py")
-        practice_answer(at, "3")
+        practice_answer(at, "3.00")
         assert score(at) == "0 / 1"
         assert param(at, "learner") is None
         assert any("cannot be saved just now" in c.value for c in at.caption)

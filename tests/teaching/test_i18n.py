@@ -219,7 +219,7 @@ def test_library_errors_stay_english_and_the_app_shows_them_translated(zh):
     assert error_text(error_of(parse_answer, "log2(3)")).startswith("不能使用 log2(...) 这样的函数")
     assert (
         error_text(error_of(parse_answer, "x"))
-        == "'x' 是一个名字，不是数字：请输入一个数，例如 0.82，或算式，例如 3 + 2/1.585"
+        == "'x' 是一个名字，不是数字：请输入一个数，例如 0.82，或算式，例如 1.2 + 0.5/2.5"
     )
 
 
