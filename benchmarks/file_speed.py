@@ -74,11 +74,6 @@ def _tool(name: str):
     if name == "ndcg_core":
         sys.path.insert(0, str(ROOT))
         import ndcg_core
-        from ndcg_core.dataset import scan
-
-        # The warm-up's files are too small to load the compiled scanner: load it here, as the
-        # warm-up compiles ranx's numba code (about 0.75 s with numba's cache, 2 s more without).
-        scan.load()
 
         def read(qp, rp):
             return ndcg_core.read_qrels(qp, threads=1), ndcg_core.read_run(rp, threads=1)

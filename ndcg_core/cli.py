@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from .compare_runs import compare
-from .dataset import evaluate, read_qrels, read_run, scan
+from .dataset import evaluate, read_qrels, read_run
 from .dataset.scoring import DATASET_BASE
 from .dataset.sources import DEFAULT_LIMITS, ReadLimits, open_decompressed, parse_size, size_text
 from .dataset.threads import resolve_threads
@@ -620,8 +620,6 @@ def main(argv: Sequence[str] | None = None, *, stdin: Any = None, stdout: TextIO
         spec = _spec(args.preset, args.c)
         qrels_source = _load(args.qrels, stdin, limits)
         sources = [_load(path, stdin, limits) for path in args.runs]
-        if sum(s.size() for s in (qrels_source, *sources)) >= scan.LOAD_BYTES:
-            scan.load()  # loading the compiled scanner pays over these files
         qrels = read_qrels(qrels_source.open(), threads=threads, limits=limits)
         runs = [read_run(s.open(), threads=threads, limits=limits) for s in sources]
         if args.M is not None:

@@ -20,7 +20,6 @@ import numpy as np
 import pandas as pd
 
 from ..errors import Message, NDCGError
-from .scan import read_plain
 from .sources import DEFAULT_LIMITS, ReadLimits, check_lines, check_size, compression_of, decompress
 from .threads import resolve_threads
 
@@ -178,8 +177,8 @@ def _map_file(fh: Any) -> mmap.mmap | None:
     a byte outside ASCII, mapped read-only into memory; None for any other (read as bytes then).
 
     Reading copies the file into fresh memory, whose pages cost: on this project's machine the
-    benchmark's 390 MB run took 0.24 s to read (95k page faults) and 0.03 s to map; the scanner
-    then takes about 0.6 s over it. A file cut short by another program while it is read ends
+    benchmark's 390 MB run took 0.24 s to read (95k page faults) and 0.03 s to map; Arrow's reader
+    then reads it in place. A file cut short by another program while it is read ends
     the process with SIGBUS, as in any program that maps its files (ripgrep does).
     """
     try:
@@ -301,10 +300,8 @@ def _read_trec_fast(
     comment lines (line numbers stay true), every line with exactly the TREC fields, none of them
     empty, ids as text and finite numbers. Anything else (a short line, text after a run's tag, a
     grade that is not a number) returns None: the strict reader then reads the file, or names the
-    line at fault. ``text`` is the file's text, or its bytes when they are ASCII. A plain file goes
-    to the compiled scanner first (:func:`.scan.read_plain`, with numba, once loaded), on one
-    thread whatever ``threads`` says. Otherwise, with ``threads`` above 1, Arrow parses blocks of
-    the file on its own thread pool.
+    line at fault. ``text`` is the file's text, or its bytes when they are ASCII. With ``threads``
+    above 1, Arrow parses blocks of the file on its own thread pool.
     """
     try:
         import pyarrow as pa
@@ -335,10 +332,6 @@ def _read_trec_fast(
         names, numbers = ["query", "q0", "doc", "rank", "score", "tag"], ["rank", "score"]
     if has(b"\r") and any(has(p) for p in (b"\r\r", b"\r\n\r", delimiter + b"\r")):
         return None
-    # The compiled scanner (with numba, once loaded) reads the plain form itself, on one thread.
-    plain = read_plain(data, end, delimiter, kind)
-    if plain is not None:
-        return plain
     # Every field is read, the ids as text, the fields nobody uses as bytes (no copy to text): a
     # doubled, leading or trailing delimiter leaves an empty field, and a blank line a row of them
     # (empty lines are not skipped, so line numbers stay true); both are found below, after one
@@ -374,7 +367,7 @@ def _read_trec_fast(
     columns = {n: table.column(n).combine_chunks().to_pandas().astype(str) for n in ("query", "doc")}
     out = pd.DataFrame({**columns, value_col: table.column(value_col).to_numpy()}, copy=False)
     out.index = index
-    _check_printable_ids(out, name)  # (the scanner reads printable ASCII ids only)
+    _check_printable_ids(out, name)
     return out
 
 

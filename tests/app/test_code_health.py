@@ -48,8 +48,7 @@ def test_defect_13_no_lazy_imports_between_library_modules():
     """A module imported inside a function hides an import cycle (metrics <-> presets did).
 
     One kind is allowed: a leaf, a module that imports nothing of the library, so it cannot be in
-    a cycle (the numba kernels of dataset/_trec_scan.py, loaded only when a large file needs them:
-    numba's import costs 0.2 s and is optional)."""
+    a cycle."""
     lazy, leaves = [], []
     for path in SOURCES:
         for fn in _functions(ast.parse(path.read_text())):
@@ -62,7 +61,7 @@ def test_defect_13_no_lazy_imports_between_library_modules():
                     else:
                         lazy.append(where)
     assert not lazy, lazy
-    assert leaves == ["dataset/scan.py load"]  # a new one is a decision, not an accident
+    assert leaves == []  # a new one is a decision, not an accident
 
 
 def test_defect_13_no_code_after_a_return_or_raise():
