@@ -376,6 +376,50 @@ def _ascii(content: str | bytes | mmap.mmap) -> str:
     return content if isinstance(content, str) else bytes(content).decode("ascii")
 
 
+def _run_like(fields: list[str]) -> bool:
+    """A TREC run line, or one that lacks its tag: ``query Q0 doc rank score [tag]``, a word (not a
+    number) where Q0 goes, numbers where the rank and the score go."""
+    return (
+        len(fields) in (5, 6)
+        and not _is_number(fields[1])
+        and _is_number(fields[3])
+        and _is_number(fields[4])
+    )
+
+
+def _qrels_like(fields: list[str]) -> bool:
+    """A TREC qrels line: ``query iteration doc grade``, numbers where the iteration and the grade go."""
+    return len(fields) == 4 and _is_number(fields[1]) and _is_number(fields[3])
+
+
+def _check_role(fields: list[str], kind: str, name: str, line: int) -> None:
+    """Refuse a file given in the other role (a run where the qrels go, or the other way round), and a
+    run whose lines lack a field, naming the first line: read as a table they would only give pandas'
+    header text ('1.1') and the columns it lacks."""
+    fix = Message("fix_roles")
+    if kind == "qrels" and (_run_like(fields) or (len(fields) > 6 and _run_like(fields[:6]))):
+        raise NDCGError("looks_like_run", name=name, line=line, fix=fix)
+    if kind == "run" and _qrels_like(fields):
+        raise NDCGError("looks_like_qrels", name=name, line=line, fix=fix)
+    if kind == "run" and _run_like(fields) and len(fields) == 5:
+        raise NDCGError("run_fields", name=name, line=line, n=len(fields))
+
+
+def _keep_name(frame: pd.DataFrame, name: str) -> None:
+    """Keep a file's name with its table, so that evaluate's messages name the file (not for bytes
+    or an unnamed upload, whose name says nothing)."""
+    if not isinstance(name, Message):
+        frame.attrs["source"] = name
+
+
+def source_name(frame: Any, default: str) -> str:
+    """The name of the file a table was read from (``read_qrels`` and ``read_run`` keep it in
+    ``frame.attrs["source"]``), for messages; ``default`` for a table made otherwise."""
+    attrs = getattr(frame, "attrs", None) or {}
+    name = attrs.get("source")
+    return name if isinstance(name, str) and name else default
+
+
 def _read_table(
     source: Any, kind: str, threads: int | None = None, limits: ReadLimits | None = None
 ) -> pd.DataFrame:
@@ -411,6 +455,7 @@ def _read_table(
     trec_width = 4 if kind == "qrels" else 6
     # A run line may carry text after its tag (trec_eval ignores it); a qrels line has 4 fields.
     looks_trec = _looks_trec(fields, kind)
+    _check_role(fields, kind, name, first + 1)
     if kind == "qrels" and len(fields) > 4 and _is_number(fields[-1]) and _is_number(fields[1]):
         raise NDCGError("qrels_fields", name=name, line=first + 1, n=len(fields))
     # Ids are text exactly as written: no NA guessing ("NA", "null", "None" are ids), and a
@@ -421,6 +466,7 @@ def _read_table(
         resolve_threads(threads)  # a bad setting is an error whatever the file
         fast = None
     if fast is not None:
+        _keep_name(fast, name)
         return fast
     text = _ascii(text)
     if looks_trec:
@@ -499,6 +545,7 @@ def _read_table(
     if out.empty:
         raise NDCGError("no_data_rows", name=name)
     _check_printable_ids(out, name)
+    _keep_name(out, name)
     return out
 
 
