@@ -121,6 +121,8 @@ class Robustness:
         ``mean_b_ref``, ``mean_a``, ``mean_b``, ``winner`` (the variant's; "tie" when equal).
     per_query : dict
         Each variant's per-query NDCG: a table with a row per query and a column per run.
+    specs : dict
+        Each scored variant's :class:`~ndcg_core.spec.Spec` (to open a query under it).
     """
 
     runs: tuple[str, ...]
@@ -129,6 +131,7 @@ class Robustness:
     tau: pd.DataFrame
     flips: pd.DataFrame
     per_query: dict[str, pd.DataFrame] = field(repr=False)
+    specs: dict[str, Spec] = field(repr=False, default_factory=dict)
 
     def causes(self, run_a: str, run_b: str, variant: str, n: int = 5) -> pd.DataFrame:
         """The queries behind a flip: those whose difference ``run_a - run_b`` moved most towards the
@@ -231,6 +234,7 @@ def robustness(
     presets = list(PRESETS) if presets is None else list(presets)
 
     per_query: dict[str, pd.DataFrame] = {}
+    specs: dict[str, Spec] = {}
     rows: list[dict] = []
 
     def scored(spec: Spec) -> pd.DataFrame:
@@ -245,12 +249,13 @@ def robustness(
         return table
 
     reference = f"{reference_spec.name}"
+    specs[reference] = reference_spec
     per_query[reference] = scored(reference_spec)
     rows.append(_row(reference, "reference", reference_spec, per_query[reference], names))
     for name, variant_spec in _formula_specs(reference_spec, cutoffs):
         if name in per_query:
             continue
-        per_query[name] = scored(variant_spec)
+        per_query[name], specs[name] = scored(variant_spec), variant_spec
         rows.append(_row(name, "formula", variant_spec, per_query[name], names))
     for preset_name in presets:
         try:
@@ -263,7 +268,7 @@ def robustness(
             rows.append(_row(f"{preset_name} (refused)", "preset", None, None, names, refused=str(err)))
             rows[-1]["preset"] = preset_name
             continue
-        per_query[name] = table
+        per_query[name], specs[name] = table, preset_spec
         rows.append(_row(name, "preset", preset_spec, table, names))
 
     variants = pd.DataFrame(rows)
@@ -283,7 +288,7 @@ def robustness(
         index=means.index,
         columns=means.index,
     )  # fmt: skip
-    return Robustness(tuple(names), reference, variants, tau, flips, per_query)
+    return Robustness(tuple(names), reference, variants, tau, flips, per_query, specs)
 
 
 def _row(name: str, kind: str, spec: Spec | None, table, names, refused: str = "") -> dict:

@@ -38,6 +38,7 @@ from ndcg_core import (
     to_grades,
 )
 from ndcg_core.cli import parse_measures
+from ndcg_core.dataset.judged import query_ranking
 from ndcg_core.dataset.overlap import check_queries
 from ndcg_core.dataset.robustness import robustness
 from ndcg_core.dataset.sources import ReadLimits, parse_size
@@ -457,6 +458,7 @@ ENGINE_PATHS = [
     ("permutations_count", lambda: ndcg_core.compare(_QRELS, {"A": _RUN, "B": _RUN}, permutations=0.5)),
     ("in_run", lambda: ndcg_core.compare(_QRELS, {"A": _RUN, "B": _with(_RUN, doc=["a", "a", "c"])})),
     ("not_one_of", lambda: ndcg_core.compare(_QRELS, {"A": _RUN, "B": _RUN}, correction="sidak")),
+    ("query_not_found", lambda: query_ranking(_QRELS, _RUN, "no such query")),
     ("unknown_run", lambda: robustness(_FLIP_QRELS, _FLIP_RUNS, presets=()).causes("A", "C", "x")),
     ("unknown_variant", lambda: robustness(_FLIP_QRELS, _FLIP_RUNS, presets=()).causes("A", "B", "x")),
     (
