@@ -211,14 +211,14 @@ MESSAGES: dict[str, str] = {
     "fix_roles": N_("read the judgements with read_qrels() and the run with read_run()"),
     "cli_fix_roles": N_("give the qrels file first, then the runs: ndcg-eval QRELS RUN [RUN ...]"),
     "no_query_in_common": N_(
-        "no query is in both {qrels} and {run}: {qrels} has queries {qrels_ids}, {run} has {run_ids}; "
+        "no query is in both {qrels} and {run}: {qrels} has queries {qrelsample}, {run} has {runsample}; "
         "are the query ids written the same way in both (such as q1 and 1), and are these the judgements "
         "for this run?"
     ),
     "few_queries_in_common": N_(
-        "only {common} of the {n_run} queries of {run} are judged in {qrels} (which judges {n_qrels} "
-        "queries): the others have nothing to be measured against. {qrels} has queries {qrels_ids}, {run} "
-        "has {run_ids}: are these the judgements for this run?"
+        "only {common} of the {nrun} queries of {run} are judged in {qrels} (which judges {nqrels} "
+        "queries): the others have nothing to be measured against. {qrels} has queries {qrelsample}, {run} "
+        "has {runsample}: are these the judgements for this run?"
     ),
     "unjudged_gain": N_("{problem} (unjudged retrieved documents count as grade 0)"),
     "ties_over_data_set": N_(

@@ -80,13 +80,13 @@ def check_queries(
     values = {
         "run": run_name,
         "qrels": qrels_name,
-        "run_ids": _sample(run_queries, judged),
-        "qrels_ids": _sample(qrels_queries, retrieved),
+        "runsample": _sample(run_queries, judged),
+        "qrelsample": _sample(qrels_queries, retrieved),
     }
     if common == 0:
         return Message("no_query_in_common", **values)
     if common < SMALL_SHARE * len(retrieved):
         return Message(
-            "few_queries_in_common", **values, common=common, n_run=len(retrieved), n_qrels=len(judged)
+            "few_queries_in_common", **values, common=common, nrun=len(retrieved), nqrels=len(judged)
         )
     return None
