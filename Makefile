@@ -141,11 +141,13 @@ bench: install-test
 # Data-set NDCG (ndcg_core.evaluate) against scikit-learn, pytrec_eval, ir_measures and ranx,
 # at 1M and 10M run rows (several minutes: the peers are slow at 10M). SIZES=1e6 for a shorter run.
 # Both paths side by side: from DataFrames in memory, and file -> per-query values from TREC files
-# (plain and .gz), each tool in its own one-thread process with its peak memory.
+# (plain and .gz), each tool in its own one-thread process with its peak memory, and ndcg-eval
+# against a pytrec_eval script as whole new processes (--whole). Six shapes, MS MARCO dev- and TREC
+# DL-style among them (benchmarks/dataset_speed.py's SHAPES).
 SIZES ?= 1e6,1e7
 .PHONY: bench-data
 bench-data: install-test
-	$(PY) benchmarks/dataset_speed.py --sizes $(SIZES)
+	$(PY) benchmarks/dataset_speed.py --sizes $(SIZES) --whole
 
 # Optional, NOT part of `make test`: the torchmetrics and tf_ranking presets against the real
 # libraries (checks_heavy/, which pytest's testpaths leave out), in a virtual environment of their

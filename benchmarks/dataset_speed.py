@@ -20,6 +20,7 @@ peak memory against the size of the input columns, in a fresh process.
     python benchmarks/dataset_speed.py                   # 1M and 10M rows
     python benchmarks/dataset_speed.py --sizes 1e6 --quick
     python benchmarks/dataset_speed.py --sizes 1e6 --paths file   # file -> values only
+    python benchmarks/dataset_speed.py --sizes 2e5 --shapes f --paths file --whole  # TREC DL, whole processes
 
 The file path (benchmarks/file_speed.py) writes each shape as TREC qrels and run files, plain and
 gzipped, and times file -> per-query NDCG@k for ndcg_core, pytrec_eval, ranx and ir_measures, each
@@ -55,7 +56,13 @@ SHAPES = {
     "b": "distinct doc ids (14-byte docnos), every retrieved doc judged, both tables grouped",
     "c": "as (b), with 2% of the qrels rows appended at the end in random order (not grouped)",
     "d": "as (c), with the run rows shuffled (arbitrary row order)",
+    "e": "MS MARCO dev-style: 1,000 docs a query, numeric ids, about one judgement a query (grade 1)",
+    "f": "TREC DL-style: 1,000 docs a query, numeric ids, about 200 graded judgements (0-3) a query",
 }
+
+#: Documents retrieved per query in the MS MARCO- and TREC DL-style shapes (e, f), and the size of
+#: the collection their passage ids come from (MS MARCO's passage collection).
+DEPTH, COLLECTION = 1000, 8_841_823
 
 
 def make_data(n_rows: int, shape: str = "a", seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -64,6 +71,8 @@ def make_data(n_rows: int, shape: str = "a", seed: int = 0) -> tuple[pd.DataFram
     import pyarrow.compute as pc
 
     rng = np.random.default_rng(seed)
+    if shape in ("e", "f"):
+        return _deep_runs(n_rows, shape, rng)
     lens = rng.integers(20, 201, size=n_rows // 20 + 10)
     lens = lens[np.cumsum(lens) <= n_rows]
     nq = lens.size
@@ -117,6 +126,48 @@ def make_data(n_rows: int, shape: str = "a", seed: int = 0) -> tuple[pd.DataFram
             "doc": ids(prefix, judged_doc, width),
             "relevance": grades.astype(np.int64),
         }
+    )
+    return qrels, run
+
+
+def _deep_runs(n_rows: int, shape: str, rng: np.random.Generator) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The MS MARCO dev-style (e) and TREC DL-style (f) shapes: ``n_rows // 1000`` queries of 1,000
+    retrieved passages each, numeric query and passage ids (passages from a collection of 8.8M, so
+    ids repeat across queries), runs grouped by query and listed best first, scores with 4 decimals.
+
+    (e) judges about one passage a query (grade 1; 7% of queries two), retrieved by the run for
+    about 60% of the queries. (f) judges about 200 passages a query, graded 0-3 (55/25/13/7%): the
+    first 120 retrieved (a pool of depth 120) and 80 the run did not retrieve. The 7k-query (e)
+    file is MS MARCO's dev set's size, and 200 queries of (f) a TREC Deep Learning track's.
+    """
+    nq = max(n_rows // DEPTH, 1)
+    qids = np.sort(rng.choice(1_200_000, size=nq, replace=False))
+    q = np.repeat(np.arange(nq), DEPTH)
+    j = np.tile(np.arange(DEPTH), nq)
+    start = rng.integers(0, COLLECTION, size=nq)
+    doc = (start[q] + j.astype(np.int64) * 7919) % COLLECTION  # distinct within a query
+    scores = np.round(-np.sort(-rng.random((nq, DEPTH)) * 30, axis=1), 4).ravel()
+    if shape == "e":
+        two = rng.random(nq) < 0.07
+        judged_q = np.concatenate([np.arange(nq), np.flatnonzero(two)])
+        retrieved = rng.random(judged_q.size) < 0.6
+        at = rng.integers(0, DEPTH, size=judged_q.size)
+        outside = (start[judged_q] + (DEPTH + rng.integers(0, 10**6, size=judged_q.size)) * 7919) % COLLECTION
+        judged_doc = np.where(retrieved, (start[judged_q] + at * 7919) % COLLECTION, outside)
+        # a query's two judgements are distinct passages: the second one is never retrieved
+        judged_doc[nq:] = (start[judged_q[nq:]] + (DEPTH + 10**6 + np.arange(two.sum())) * 7919) % COLLECTION
+        grades = np.ones(judged_q.size, dtype=np.int64)
+    else:
+        pool, extra = 120, 80
+        judged_q = np.repeat(np.arange(nq), pool + extra)
+        jj = np.tile(np.concatenate([np.arange(pool), DEPTH + np.arange(extra)]), nq)
+        judged_doc = (start[judged_q] + jj.astype(np.int64) * 7919) % COLLECTION
+        grades = rng.choice([0, 1, 2, 3], size=judged_q.size, p=[0.55, 0.25, 0.13, 0.07])
+    order = np.argsort(judged_q, kind="stable")
+    text = lambda values: pd.Series(values.astype(str)).astype("str")  # noqa: E731
+    run = pd.DataFrame({"query": text(qids[q]), "doc": text(doc), "score": scores})
+    qrels = pd.DataFrame(
+        {"query": text(qids[judged_q[order]]), "doc": text(judged_doc[order]), "relevance": grades[order]}
     )
     return qrels, run
 
@@ -388,6 +439,11 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--file-tools", default=",".join(file_speed.TOOLS), help="tools timed on the file path"
     )
+    parser.add_argument(
+        "--whole",
+        action="store_true",
+        help="also time ndcg-eval and a pytrec_eval script as whole new processes (file path)",
+    )
     parser.add_argument("--memory-child", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--shape", default="a", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -409,7 +465,7 @@ def main(argv=None) -> int:
                 print(f"\n({shape}) file -> per-query values, {n:,} run rows, one thread each", flush=True)
                 qrels, run = make_data(n, shape)
                 file_rows += file_speed.bench_files(
-                    qrels, run, shape, n, args.k, tools, 1 if args.quick else 3
+                    qrels, run, shape, n, args.k, tools, 1 if args.quick else 3, args.whole
                 )
                 del qrels, run
     if rows:

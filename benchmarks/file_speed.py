@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -74,11 +75,6 @@ def _tool(name: str):
     if name == "ndcg_core":
         sys.path.insert(0, str(ROOT))
         import ndcg_core
-        from ndcg_core.dataset import scan
-
-        # The warm-up's files are too small to load the compiled scanner: load it here, as the
-        # warm-up compiles ranx's numba code (about 0.75 s with numba's cache, 2 s more without).
-        scan.load()
 
         def read(qp, rp):
             return ndcg_core.read_qrels(qp, threads=1), ndcg_core.read_run(rp, threads=1)
@@ -198,6 +194,58 @@ def measure(tool: str, qrels_path: Path, run_path: Path, k: int, repeats: int) -
     return json.loads(out.stdout)
 
 
+#: Whole processes timed (``--whole``): the command a user types, from a cold process to the last line.
+#: ndcg-eval prints every query's NDCG@k (-q); pytrec_eval's script prints the same lines.
+PYTREC_SCRIPT = r"""
+import sys
+import pytrec_eval
+qp, rp, k = sys.argv[1], sys.argv[2], sys.argv[3]
+opener = open
+if qp.endswith(".gz"):
+    import gzip
+    opener = gzip.open
+with opener(qp, "rt") as fq, opener(rp, "rt") as fr:
+    qrels, run = pytrec_eval.parse_qrel(fq), pytrec_eval.parse_run(fr)
+res = pytrec_eval.RelevanceEvaluator(qrels, {f"ndcg_cut.{k}"}).evaluate(run)
+name = f"ndcg_cut_{k}"
+lines = [f"{name:<22}\t{q}\t{v[name]:.4f}" for q, v in sorted(res.items())]
+lines.append(f"{name:<22}\tall\t{sum(v[name] for v in res.values()) / len(res):.4f}")
+print("\n".join(lines))
+"""
+
+
+def whole_process(tool: str, qrels_path: Path, run_path: Path, k: int, repeats: int) -> dict:
+    """A tool as a new process on one thread, imports included: median wall and CPU seconds, the
+    largest peak resident set, and its output. Measured by ``/usr/bin/time`` (GNU time), a small
+    process of its own: a child of this benchmark would inherit its large peak (``ru_maxrss`` keeps
+    the parent's across fork and exec)."""
+    if tool == "ndcg_core":
+        cmd = [
+            sys.executable,
+            "-m",
+            "ndcg_core.cli",
+            "-q",
+            "-m",
+            f"ndcg_cut.{k}",
+            str(qrels_path),
+            str(run_path),
+        ]
+    else:
+        cmd = [sys.executable, "-c", PYTREC_SCRIPT, str(qrels_path), str(run_path), str(k)]
+    env = {**os.environ, **ONE_THREAD, "PYTHONPATH": str(ROOT)}
+    walls, cpus, peaks, out = [], [], [], b""
+    for _ in range(repeats):
+        done = subprocess.run(["/usr/bin/time", "-f", "%M %e %U %S", *cmd], capture_output=True, env=env)
+        if done.returncode:
+            raise RuntimeError(f"{tool} failed:\n{done.stderr.decode()[-2000:]}")
+        peak_kb, wall, user, system = done.stderr.decode().strip().splitlines()[-1].split()
+        walls.append(float(wall))
+        cpus.append(float(user) + float(system))
+        peaks.append(int(peak_kb) * 1024)
+        out = done.stdout
+    return {"wall": statistics.median(walls), "cpu": statistics.median(cpus), "peak": max(peaks), "out": out}
+
+
 def tie_dependent(qrels: pd.DataFrame, run: pd.DataFrame, k: int) -> set:
     """Queries whose NDCG@k depends on how tied scores are ordered: a group of equal scores that
     reaches the top k holds documents of different grades. ranx orders ties arbitrarily there."""
@@ -222,8 +270,13 @@ def check(tool: str, got: dict, reference: dict) -> str:
     return f"max |diff| {diff:.1e}, {len(want):,} queries"
 
 
-def bench_files(qrels, run, shape: str, n: int, k: int, tools, repeats: int) -> list[dict]:
-    """Write one shape's files, time every tool on the plain and the gzipped files; print a table."""
+def bench_files(
+    qrels, run, shape: str, n: int, k: int, tools, repeats: int, whole: bool = False
+) -> list[dict]:
+    """Write one shape's files, time every tool on the plain and the gzipped files; print a table.
+
+    With ``whole``, ndcg-eval and a pytrec_eval script also run as whole new processes (imports
+    and printing every query included), each compared on its output lines."""
     import ndcg_core
 
     rows = []
@@ -258,6 +311,21 @@ def bench_files(qrels, run, shape: str, n: int, k: int, tools, repeats: int) -> 
                     }
                 )
                 print(f"  {tool}{gz and ' (gz)'}: {got['total']:.2f} s", flush=True)
+        if whole:
+            for gz in ("", ".gz"):
+                got = {
+                    tool: whole_process(tool, paths["qrels" + gz], paths["run" + gz], k, repeats)
+                    for tool in ("ndcg_core", "pytrec_eval")
+                }
+                if got["ndcg_core"]["out"] != got["pytrec_eval"]["out"]:
+                    raise AssertionError("ndcg-eval and pytrec_eval print different lines")
+                for tool, m in got.items():
+                    rows.append(
+                        {"key": f"({shape}) {n:,}", "input": ("gz" if gz else "text") + ", whole process",
+                         "tool": tool, "agree": "same output lines", "total": m["wall"], "read": math.nan,
+                         "score": math.nan, "cpu": m["cpu"], "first": m["wall"], "peak": m["peak"]}
+                    )  # fmt: skip
+                    print(f"  {tool}{gz and ' (gz)'}, whole process: {m['wall']:.2f} s", flush=True)
     print(
         "| input | tool | file -> values s | reading s | scoring (in memory) s | CPU s | peak MB | "
         "vs ndcg_core | values |"
@@ -270,7 +338,7 @@ def bench_files(qrels, run, shape: str, n: int, k: int, tools, repeats: int) -> 
             f"{row['score']:.3f} | {row['cpu']:.3f} | {row['peak'] / 1e6:.0f} | "
             f"{row['total'] / ours['total']:.1f}x | {row['agree']} |"
         )
-    for gz, target in (("text", TARGET), ("gz", GZ_TARGET)):
+    for gz, target in (("text", TARGET), ("gz", GZ_TARGET), ("text, whole process", TARGET)):
         ours = next(x for x in rows if x["tool"] == "ndcg_core" and x["input"] == gz)
         for peer in TARGET_PEERS:
             them = next((x for x in rows if x["tool"] == peer and x["input"] == gz), None)

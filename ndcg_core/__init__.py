@@ -19,33 +19,96 @@ them.
 0.9315
 """
 
-from .compare_runs import RunComparison, compare
-from .dataset import Aggregate, aggregate, evaluate, read_qrels, read_run
-from .errors import NDCGError
-from .explanation import Explanation, explain
-from .libraries import library_table, snippet_for
-from .metrics import STEP_COLUMNS, dcg, divisors, gains, ndcg, ndcg_curve, to_grades
-from .presets import PRESETS, Preset, resolve
-from .spec import Spec
-from .variants import SCHEMA, Option, Variant, schema_markdown
+import importlib
+from typing import TYPE_CHECKING
+
+#: Where each public name lives. ``import ndcg_core`` loads none of these modules: each is imported
+#: the first time one of its names is used (PEP 562), so a program that only reads a formula's
+#: name, or ``ndcg-eval`` on a small file, does not pay for pandas, the data-set kernels or the
+#: run comparison it does not use.
+_LAZY = {
+    "RunComparison": "compare_runs",
+    "compare": "compare_runs",
+    "Aggregate": "dataset.scoring",
+    "aggregate": "dataset.scoring",
+    "evaluate": "dataset.scoring",
+    "read_qrels": "dataset.tables",
+    "read_run": "dataset.tables",
+    "NDCGError": "errors",
+    "Explanation": "explanation",
+    "explain": "explanation",
+    "library_table": "libraries",
+    "snippet_for": "libraries",
+    "STEP_COLUMNS": "metrics",
+    "dcg": "metrics",
+    "divisors": "metrics",
+    "gains": "metrics",
+    "ndcg": "metrics",
+    "ndcg_curve": "metrics",
+    "to_grades": "metrics",
+    "PRESETS": "presets",
+    "Preset": "presets",
+    "resolve": "presets",
+    "Spec": "spec",
+    "SCHEMA": "variants",
+    "Option": "variants",
+    "Variant": "variants",
+    "schema_markdown": "variants",
+}
 
 __all__ = [
+    "PRESETS",
     "SCHEMA",
     "STEP_COLUMNS",
+    "Aggregate",
     "Explanation",
+    "NDCGError",
     "Option",
+    "Preset",
+    "RunComparison",
+    "Spec",
     "Variant",
+    "aggregate",
+    "compare",
     "dcg",
     "divisors",
+    "evaluate",
     "explain",
     "gains",
+    "library_table",
     "ndcg",
     "ndcg_curve",
+    "read_qrels",
+    "read_run",
+    "resolve",
     "schema_markdown",
+    "snippet_for",
     "to_grades",
 ]
-__all__ += ["Aggregate", "NDCGError", "aggregate", "evaluate", "read_qrels", "read_run"]
-__all__ += ["RunComparison", "compare"]
-__all__ += ["PRESETS", "Preset", "Spec", "library_table", "resolve", "snippet_for"]
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # later lookups find it directly
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
+
+if TYPE_CHECKING:  # for type checkers and editors: the names, as if imported here
+    from .compare_runs import RunComparison, compare
+    from .dataset import Aggregate, aggregate, evaluate, read_qrels, read_run
+    from .errors import NDCGError
+    from .explanation import Explanation, explain
+    from .libraries import library_table, snippet_for
+    from .metrics import STEP_COLUMNS, dcg, divisors, gains, ndcg, ndcg_curve, to_grades
+    from .presets import PRESETS, Preset, resolve
+    from .spec import Spec
+    from .variants import SCHEMA, Option, Variant, schema_markdown

@@ -8,73 +8,92 @@
     zcat run.gz | ndcg-eval qrels.txt -              # '-' reads standard input
 
 Measures (``-m``, repeatable, or several in one quoted argument) are spelled as trec_eval spells
-them (``ndcg``, ``ndcg_cut.5,10``, ``ndcg.1=3,2=9`` for a gain per relevance level, ``runid``,
-``num_q``) or as ir_measures does (``nDCG``, ``nDCG@10``; ranx's ``ndcg@10`` too). Scores follow
-``--preset`` (default ``trec_eval``, whose numbers these are; ``none`` for the library's plain
-default). The default output is trec_eval's: ``measure<TAB>query<TAB>value``, the measure padded
-to 22 characters and values with 4 decimals, ``all`` for the mean; ``-q`` adds every query first.
-Several runs print one after another, each with trec_eval's ``runid`` line. ``-c`` and ``-M``
-are trec_eval's. Bad input exits with status 2 and a message naming the file and line.
+them (``ndcg``, ``ndcg_cut.5,10``, ``ndcg.1=3,2=9`` for a gain per relevance level, ``ndcg_rel``,
+``unj.5,10``, ``runid``, ``num_q``) or as ir_measures does (``nDCG``, ``nDCG@10``, ``Judged@10``;
+ranx's ``ndcg@10`` too). Scores follow ``--preset`` (default ``trec_eval``, whose numbers these are;
+``none`` for the library's plain default). The default output is trec_eval's:
+``measure<TAB>query<TAB>value``, the measure padded to 22 characters and values with 4 decimals,
+``all`` for the mean; ``-q`` adds every query first. Several runs print one after another, each
+with trec_eval's ``runid`` line. trec_eval's options are accepted: ``-c``, ``-M``, ``-J`` and ``-n``
+act as in trec_eval; ``-l``, ``-D``, ``-N`` and ``-o`` change none of these measures and say so on
+standard error. Bad input exits with status 2 and a message naming the file and line.
+
+Small plain files are read and scored with numpy alone (:mod:`ndcg_core.dataset.lean`): a new
+process then imports neither pandas nor pyarrow, and a 200-query run takes less time than
+pytrec_eval's. Anything else goes through :func:`ndcg_core.read_qrels`, :func:`ndcg_core.read_run`
+and :func:`ndcg_core.evaluate`; the numbers are the same to the bit.
 
 The measures parser is :func:`parse_measures`; :func:`main` is the entry point. ``--compare``
 hands two runs or more to ``ndcg_core.compare_runs`` at each measure (see :func:`_compare`), where
-that module is installed.
+that module is installed; ``--robustness`` asks whether the runs' order depends on the formula
+(:mod:`ndcg_core.dataset.robustness`).
 """
 
 from __future__ import annotations
 
 import argparse
 import io
-import json
 import math
 import os
 import re
 import sys
+import warnings
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, TextIO
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 import numpy as np
-import pandas as pd
 
-from .compare_runs import compare
-from .dataset import evaluate, read_qrels, read_run, scan
-from .dataset.scoring import DATASET_BASE
-from .dataset.sources import DEFAULT_LIMITS, ReadLimits, open_decompressed, parse_size, size_text
+from .cli_options import _FORMATS, _NO_EFFECT, DEFAULT_MEASURES, FORMATS, NO_PRESET, _parser, _preset_names
+from .cli_output import _compare, _robustness, _with_gains, _write_table, _write_trec
+from .dataset import lean
+from .dataset.overlap import NDCGWarning, check_queries
+from .dataset.sources import (
+    DEFAULT_LIMITS,
+    ReadLimits,
+    check_lines,
+    check_size,
+    compression_of,
+    decompress,
+    open_decompressed,
+)
 from .dataset.threads import resolve_threads
-from .errors import NDCGError
-from .presets import PRESETS, resolve
-from .spec import Spec
+from .errors import Message, NDCGError
+
+if TYPE_CHECKING:  # pandas, the presets and specs are imported only where a file is not read the lean way
+    import pandas as pd
+
+    from .spec import Spec
 
 __all__ = ["FORMATS", "TREC_CUTOFFS", "Measure", "main", "parse_measures"]
 
 #: trec_eval's cutoffs for ``ndcg_cut`` without parameters (and what ``-m all_trec`` prints).
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
-#: Output formats: trec_eval's three columns, or a table.
-FORMATS = ("trec", "csv", "json", "markdown", "latex")
-
-#: The measures printed when no ``-m`` is given: the NDCG lines of trec_eval's ``-m all_trec``.
-DEFAULT_MEASURES = ("ndcg", "ndcg_cut")
-
-#: The preset name that means the library's plain default (no library's rules).
-NO_PRESET = "none"
-
 #: trec_eval prints measures in the order of its own table, whatever order they were asked in.
-_TREC_ORDER = {"runid": 0, "num_q": 1, "ndcg": 2, "ndcg_cut": 3}
+_TREC_ORDER = {"runid": 0, "num_q": 1, "ndcg": 2, "ndcg_rel": 3, "ndcg_cut": 4, "unj": 5}
+
+#: trec_eval's cutoffs for ``unj`` without parameters.
+UNJ_CUTOFFS = (5, 10, 20)
 
 _IR_MEASURES = re.compile(r"^(nDCG|NDCG|ndcg)(?:@(\d+))?$")
+_JUDGED = re.compile(r"^([Jj]udged)(?:@(\d+))?$")
 _TREC_CUT = re.compile(r"^ndcg_cut(?:[._](.+))?$")
 _TREC_GAINS = re.compile(r"^ndcg[._](.+=.+)$")
+_TREC_REL = re.compile(r"^ndcg_rel(?:[._](.+=.+))?$")
+_TREC_UNJ = re.compile(r"^unj(?:[._](.+))?$")
 
 
-@dataclass(frozen=True)
-class Measure:
+class Measure(NamedTuple):
     """One printed measure: its name as printed, what it is, and its cutoff or gains.
 
     ``kind`` is ``"ndcg"`` (``k`` its cutoff, None for none; ``gains`` trec_eval's per-level gain
-    parameters, if any), ``"runid"`` (the run's name) or ``"num_q"`` (the queries averaged).
-    ``order`` places it as trec_eval would print it.
+    parameters, if any), ``"ndcg_rel"`` (trec_eval's NDCG averaged over relevant documents;
+    ``gains`` as for ``ndcg``), ``"unj"`` (trec_eval's share of unjudged documents in the top ``k``),
+    ``"judged"`` (ir_measures' ``Judged@k``: the share of judged documents in the top ``k``),
+    ``"runid"`` (the run's name) or ``"num_q"`` (the queries averaged). ``order`` places it as
+    trec_eval would print it. (A named tuple: this module is on the command's start-up, where a
+    dataclass costs a few ms to build.)
     """
 
     name: str
@@ -86,7 +105,7 @@ class Measure:
     @property
     def summary_only(self) -> bool:
         """trec_eval prints these on the ``all`` line only."""
-        return self.kind != "ndcg"
+        return self.kind in ("runid", "num_q")
 
 
 def _cutoff(text: str, measure: str) -> int:
@@ -104,10 +123,11 @@ def parse_measures(texts: Iterable[str]) -> list[Measure]:
     """The measures these ``-m`` arguments name, in the order trec_eval prints them, each once.
 
     trec_eval's measures come first, in trec_eval's order (``runid``, ``num_q``, ``ndcg``,
-    ``ndcg_cut``, cutoffs ascending); ir_measures' spellings follow in the order given.
+    ``ndcg_rel``, ``ndcg_cut``, ``unj``, cutoffs ascending); ir_measures' spellings follow in the
+    order given.
 
-    >>> [m.name for m in parse_measures(["nDCG@10", "ndcg_cut.20,5", "ndcg"])]
-    ['ndcg', 'ndcg_cut_5', 'ndcg_cut_20', 'nDCG@10']
+    >>> [m.name for m in parse_measures(["nDCG@10", "ndcg_cut.20,5", "ndcg", "Judged@10", "unj"])]
+    ['ndcg', 'ndcg_cut_5', 'ndcg_cut_20', 'unj_5', 'unj_10', 'unj_20', 'nDCG@10', 'Judged@10']
     >>> parse_measures(["ndcg.1=3,2=9"])[0].gains
     ((1, 3.0), (2, 9.0))
     """
@@ -123,6 +143,21 @@ def parse_measures(texts: Iterable[str]) -> list[Measure]:
     return sorted(found.values(), key=lambda m: m.order)
 
 
+def _gain_pairs(word: str, text: str, negative: bool = False) -> tuple[tuple[int, float], ...]:
+    """trec_eval's ``level=gain`` parameters (``1=3,2=9``); gains of at least 0 unless ``negative``."""
+    gains = []
+    for pair in text.split(","):
+        level, _, gain = pair.partition("=")
+        try:
+            entry = (int(level), float(gain))
+        except ValueError:
+            raise NDCGError("bad_measure_gain", measure=repr(word), text=repr(pair)) from None
+        if not math.isfinite(entry[1]) or (entry[1] < 0 and not negative):
+            raise NDCGError("bad_measure_gain", measure=repr(word), text=repr(pair))
+        gains.append(entry)
+    return tuple(gains)
+
+
 def _parse_one(word: str, at: int) -> list[Measure]:
     if word in ("runid", "num_q"):
         return [Measure(word, kind=word, order=(0, _TREC_ORDER[word], 0))]
@@ -132,35 +167,43 @@ def _parse_one(word: str, at: int) -> list[Measure]:
         params = match.group(1)
         cutoffs = TREC_CUTOFFS if params is None else [_cutoff(p, word) for p in params.split(",")]
         return [Measure(f"ndcg_cut_{k}", k=k, order=(0, _TREC_ORDER["ndcg_cut"], k)) for k in cutoffs]
+    if match := _TREC_REL.match(word):
+        params = match.group(1)
+        if params is None:
+            return [Measure("ndcg_rel", kind="ndcg_rel", order=(0, _TREC_ORDER["ndcg_rel"], 0))]
+        # trec_eval allows ndcg_rel's gains to be 0 or negative
+        gains = _gain_pairs(word, params, negative=True)
+        return [
+            Measure(
+                f"ndcg_rel_{params}", kind="ndcg_rel", gains=gains, order=(0, _TREC_ORDER["ndcg_rel"], at)
+            )
+        ]
+    if match := _TREC_UNJ.match(word):
+        params = match.group(1)
+        cutoffs = UNJ_CUTOFFS if params is None else [_cutoff(p, word) for p in params.split(",")]
+        return [Measure(f"unj_{k}", kind="unj", k=k, order=(0, _TREC_ORDER["unj"], k)) for k in cutoffs]
     if match := _TREC_GAINS.match(word):
-        gains = []
-        for pair in match.group(1).split(","):
-            level, _, gain = pair.partition("=")
-            try:
-                entry = (int(level), float(gain))
-            except ValueError:
-                raise NDCGError("bad_measure_gain", measure=repr(word), text=repr(pair)) from None
-            if not math.isfinite(entry[1]) or entry[1] < 0:
-                raise NDCGError("bad_measure_gain", measure=repr(word), text=repr(pair))
-            gains.append(entry)
-        return [Measure(f"ndcg_{match.group(1)}", gains=tuple(gains), order=(0, _TREC_ORDER["ndcg"], at))]
+        gains = _gain_pairs(word, match.group(1))
+        return [Measure(f"ndcg_{match.group(1)}", gains=gains, order=(0, _TREC_ORDER["ndcg"], at))]
     if match := _IR_MEASURES.match(word):
         k = None if match.group(2) is None else _cutoff(match.group(2), word)
         return [Measure(word, k=k, order=(1, at, 0))]
+    if match := _JUDGED.match(word):
+        k = None if match.group(2) is None else _cutoff(match.group(2), word)
+        return [Measure(word, kind="judged", k=k, order=(1, at, 0))]
     raise NDCGError("unknown_measure", measure=repr(word))
 
 
 # ------------------------------------------------------------------ reading
 
 
-@dataclass
 class _Source:
     """A file named on the command line, and a name for messages. A file is read by its path (so
     the readers can map a large one instead of copying it); standard input ('-') is read at once
     and kept as ``data``."""
 
-    path: str
-    data: bytes | None = None
+    def __init__(self, path: str, data: bytes | None = None):
+        self.path, self.data = path, data
 
     @property
     def name(self) -> str:
@@ -178,6 +221,23 @@ class _Source:
         if self.data is not None:
             return len(self.data)
         return os.path.getsize(self.path) if os.path.isfile(self.path) else 0
+
+    def content(self, limits: ReadLimits) -> bytes | None:
+        """Its whole content, decompressed and held to ``limits`` as the readers hold it; None for
+        what is not a regular file or standard input (a pipe: the readers read it)."""
+        if self.data is not None:
+            raw = self.data
+        elif os.path.isfile(self.path):
+            check_size(os.path.getsize(self.path), self.name, limits)
+            with open(self.path, "rb") as fh:
+                raw = fh.read()
+        else:
+            return None
+        check_size(len(raw), self.name, limits)
+        if compression_of(raw) is not None:
+            return bytes(decompress(raw, self.name, limits))
+        check_lines(raw, self.name, limits)
+        return raw
 
     def tag(self, limits: ReadLimits = DEFAULT_LIMITS) -> str | None:
         """The run tag of the first TREC line (trec_eval's runid), if the file is a TREC run: read
@@ -211,27 +271,39 @@ def _top_documents(run: pd.DataFrame, m: int) -> pd.DataFrame:
     ranked = run.assign(_score=run["score"].to_numpy(dtype=np.float32)).sort_values(
         ["query", "_score", "doc"], ascending=[True, False, False], kind="stable"
     )
-    return ranked.groupby("query", sort=False).head(m).drop(columns="_score").sort_index()
+    out = ranked.groupby("query", sort=False).head(m).drop(columns="_score").sort_index()
+    out.attrs = dict(run.attrs)
+    return out
+
+
+def _judged_only(qrels: pd.DataFrame, run: pd.DataFrame) -> pd.DataFrame:
+    """trec_eval -J: the run's documents that have a judgement of at least 0 (rows keep their order)."""
+    import pandas as pd
+
+    judged = qrels.loc[qrels["relevance"] >= 0, ["query", "doc"]]
+    keep = pd.MultiIndex.from_frame(run[["query", "doc"]]).isin(pd.MultiIndex.from_frame(judged))
+    out = run[keep]
+    out.attrs = dict(run.attrs)
+    return out
 
 
 # ------------------------------------------------------------------ scoring
 
 
-def _spec(preset: str, all_queries: bool) -> Spec:
-    spec = DATASET_BASE if preset == NO_PRESET else resolve(preset)
+def _spec(preset: str, all_queries: bool, duplicates: str = "error") -> Spec:
+    if preset == NO_PRESET:
+        from .dataset.scoring import DATASET_BASE
+
+        spec = DATASET_BASE
+    else:
+        from .presets import resolve
+
+        spec = resolve(preset)
+    spec = replace(spec, duplicates=duplicates)
     return replace(spec, queries="qrels") if all_queries else spec
 
 
-def _with_gains(spec: Spec, gains: tuple[tuple[int, float], ...], qrels: pd.DataFrame) -> Spec:
-    """trec_eval's ``ndcg.L=G,...``: the given levels' gains, every other level's gain its level."""
-    levels = spec.rewrite_grades(qrels["relevance"].to_numpy(dtype=float))
-    table = {float(g): float(g) for g in np.unique(np.append(levels, 0.0))}
-    table.update({float(level): gain for level, gain in gains})
-    return replace(spec, variant=spec.variant.with_(gain=table))
-
-
-@dataclass
-class _Result:
+class _Result(NamedTuple):
     """One run's numbers: each measure's value per query and its mean."""
 
     label: str
@@ -241,24 +313,35 @@ class _Result:
     means: dict[str, Any]  # measure -> mean (runid: text, num_q: count)
 
 
-def _score(qrels, run, source: _Source, label: str, measures, spec: Spec, threads: int) -> _Result:
-    plain = [m for m in measures if m.kind == "ndcg" and m.gains is None]
-    values: dict[str, dict[str, float]] = {}
-    queries: list[str] = []
-    if plain:
-        cutoffs = list(dict.fromkeys(m.k for m in plain))
-        table = evaluate(qrels, run, cutoffs, spec=spec, threads=threads)
-        queries = table["query"].astype(str).tolist()
-        for m in plain:
-            column = "ndcg" if m.k is None else f"ndcg@{m.k}"
-            values[m.name] = dict(zip(queries, table[column].tolist(), strict=True))
+class _Options(NamedTuple):
+    """What the command line asks of the scoring, whichever path scores: the preset's name and
+    ``-c`` (the spec is built only where the full readers score), ``--duplicates``, threads, -M, -J."""
+
+    preset: str
+    all_queries: bool
+    duplicates: str
+    threads: int
+    max_docs: int | None
+    judged_only: bool
+
+    def spec(self) -> Spec:
+        return _spec(self.preset, self.all_queries, self.duplicates)
+
+
+def _other_values(ranked: lean.Ranked, measures: list[Measure]) -> dict[str, np.ndarray]:
+    """ndcg_rel, unj and Judged@k of every query (by ``ranked.labels``), whichever path read the files."""
+    out = {}
     for m in measures:
-        if m.gains is not None:
-            table = evaluate(qrels, run, spec=_with_gains(spec.with_k(None), m.gains, qrels), threads=threads)
-            queries = table["query"].astype(str).tolist()
-            values[m.name] = dict(zip(queries, table["ndcg"].tolist(), strict=True))
-    if not values:  # only runid / num_q asked for: the queries still decide num_q
-        queries = evaluate(qrels, run, 1, spec=spec, threads=threads)["query"].astype(str).tolist()
+        if m.kind == "ndcg_rel":
+            out[m.name] = lean.ndcg_rel(ranked, dict(m.gains or ()))
+        elif m.kind == "unj":
+            out[m.name] = lean.unjudged_at(ranked, m.k)
+        elif m.kind == "judged":
+            out[m.name] = lean.judged_at(ranked, m.k if m.k is not None else 1 << 62)
+    return out
+
+
+def _result(label: str, source: _Source, queries: list[str], values, measures) -> _Result:
     means: dict[str, Any] = {}
     for m in measures:
         if m.kind == "runid":
@@ -271,207 +354,133 @@ def _score(qrels, run, source: _Source, label: str, measures, spec: Spec, thread
     return _Result(label, source.name, sorted(queries), values, means)
 
 
-# ------------------------------------------------------------------ output
+def _check_overlap(run_queries, qrels_queries, run: _Source, qrels: _Source) -> None:
+    """No query in common: an error (as trec_eval's "No queries with both results and relevance
+    info"); few: a warning on standard error. Both name the files and a few ids of each."""
+    problem = check_queries(run_queries, qrels_queries, run_name=run.name, qrels_name=qrels.name)
+    if problem is None:
+        return
+    if problem.code == "no_query_in_common":
+        raise NDCGError.of(problem)
+    print(f"ndcg-eval: warning: {problem}", file=sys.stderr)
 
 
-def _trec_value(m: Measure, value: Any) -> str:
-    if m.kind == "runid":
-        return str(value)
-    if m.kind == "num_q":
-        return str(int(value))
-    return f"{value:6.4f}"
-
-
-def _write_trec(out: TextIO, results: list[_Result], measures: list[Measure], per_query: bool) -> None:
-    for result in results:
-        if per_query:
-            for query in result.queries:
-                for m in measures:
-                    if not m.summary_only:
-                        value = result.values[m.name][query]
-                        out.write(f"{m.name:<22}\t{query}\t{_trec_value(m, value)}\n")
-        for m in measures:
-            out.write(f"{m.name:<22}\tall\t{_trec_value(m, result.means[m.name])}\n")
-
-
-def _rows(results: list[_Result], measures: list[Measure], per_query: bool) -> Iterable[tuple]:
-    """(run, query, measure, value) in trec_eval's order; ``all`` for the means."""
-    for result in results:
-        if per_query:
-            for query in result.queries:
-                for m in measures:
-                    if not m.summary_only:
-                        yield result.label, query, m, result.values[m.name][query]
-        for m in measures:
-            yield result.label, "all", m, result.means[m.name]
-
-
-def _json_value(value: Any) -> Any:
-    if isinstance(value, float) and math.isnan(value):
+def _lean_results(
+    qrels_source: _Source, sources: list[_Source], labels_of, measures, options: _Options, limits: ReadLimits
+) -> list[_Result] | None:
+    """Every run's numbers the lean way (numpy alone), or None when the files are not small and
+    plain (then the full readers read them). Only for trec_eval's numbers (the default preset)."""
+    if options.preset != "trec_eval":
         return None
-    return value
+    if sum(s.size() for s in (qrels_source, *sources)) > lean.LEAN_BYTES:  # compressed: read to know
+        return None
+    contents = []
+    for source in (qrels_source, *sources):
+        data = source.content(limits)
+        if data is None or len(data) > lean.LEAN_BYTES:
+            return None
+        contents.append(data)
+    if sum(map(len, contents)) > lean.LEAN_BYTES:
+        return None
+    qrels = lean.parse(contents[0], "qrels")
+    runs = [lean.parse(data, "run") for data in contents[1:]]
+    if qrels is None or any(run is None for run in runs):
+        return None
+    ranked = [
+        lean.rank(qrels, run, max_docs=options.max_docs, judged_only=options.judged_only) for run in runs
+    ]
+    if any(r is None for r in ranked):  # a pair listed twice: the readers name it (or keep the max)
+        return None
+    labels = labels_of()
+    results = []
+    for r, source, label in zip(ranked, sources, labels, strict=True):
+        ids = [x.decode() for x in r.labels.tolist()]
+        _check_overlap(
+            [ids[i] for i in np.flatnonzero(r.in_run)], [ids[i] for i in np.flatnonzero(r.in_qrels)],
+            source, qrels_source,
+        )  # fmt: skip
+        keep = r.in_qrels if options.all_queries else r.in_run & r.in_qrels
+        queries = [ids[i] for i in np.flatnonzero(keep)]
+        values: dict[str, dict[str, float]] = {}
+        plain = [m for m in measures if m.kind == "ndcg"]
+        cutoffs = list(dict.fromkeys(m.k for m in plain if m.gains is None))
+        by_cutoff = lean.ndcg_at(r, cutoffs) if cutoffs else {}
+        columns = {}
+        for m in plain:
+            if m.gains is None:
+                columns[m.name] = by_cutoff[m.k]
+            else:
+                columns[m.name] = lean.ndcg_at(r, [None], _gain_table(m.gains, qrels.value))[None]
+        columns.update(_other_values(r, measures))
+        for name, column in columns.items():
+            values[name] = dict(zip(queries, column[keep].tolist(), strict=True))
+        results.append(_result(label, source, queries, values, measures))
+    return results
 
 
-def _write_table(out: TextIO, fmt: str, results, measures, per_query: bool) -> None:
-    if fmt == "csv":
-        import csv
-
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["run", "query", "measure", "value"])
-        for run, query, m, value in _rows(results, measures, per_query):
-            writer.writerow([run, query, m.name, repr(value) if isinstance(value, float) else value])
-        return
-    if fmt == "json":
-        document = []
-        for result in results:
-            entry: dict[str, Any] = {
-                "run": result.label,
-                "file": result.path,
-                "all": {m.name: _json_value(result.means[m.name]) for m in measures},
-            }
-            if per_query:
-                entry["queries"] = {
-                    q: {m.name: _json_value(result.values[m.name][q]) for m in measures if not m.summary_only}
-                    for q in result.queries
-                }
-            document.append(entry)
-        json.dump({"runs": document}, out, indent=2)
-        out.write("\n")
-        return
-    several = len(results) > 1
-    shown = [m for m in measures if not (several and m.kind == "runid")]  # the run column says it
-    header = [*(["run"] if several else []), "query", *(m.name for m in shown)]
-    body = []
-    for result in results:
-        queries = [*(result.queries if per_query else []), "all"]
-        for query in queries:
-            cells = []
-            for m in shown:
-                if query == "all":
-                    cells.append(_trec_value(m, result.means[m.name]).strip())
-                else:  # runid and num_q are the whole run's
-                    cells.append(
-                        "" if m.summary_only else _trec_value(m, result.values[m.name][query]).strip()
-                    )
-            body.append([*([result.label] if several else []), query, *cells])
-    if fmt == "markdown":
-        out.write("| " + " | ".join(_md(c) for c in header) + " |\n")
-        aligns = ["---" if i < len(header) - len(shown) else "---:" for i in range(len(header))]
-        out.write("|" + "|".join(aligns) + "|\n")
-        for row in body:
-            out.write("| " + " | ".join(_md(c) for c in row) + " |\n")
-        return
-    columns = "l" * (len(header) - len(shown)) + "r" * len(shown)
-    out.write(f"\\begin{{tabular}}{{{columns}}}\n\\hline\n")
-    out.write(" & ".join(_tex(c) for c in header) + " \\\\\n\\hline\n")
-    for row in body:
-        out.write(" & ".join(_tex(c) for c in row) + " \\\\\n")
-    out.write("\\hline\n\\end{tabular}\n")
+def _gain_table(gains: tuple[tuple[int, float], ...], grades: np.ndarray) -> dict[float, float]:
+    """As :func:`_with_gains`: every level of the qrels (negative ones as 0) its own gain, unless given."""
+    levels = np.maximum(np.asarray(grades, dtype=float), 0.0)
+    table = {float(g): float(g) for g in np.unique(np.append(levels, 0.0))}
+    table.update({float(level): gain for level, gain in gains})
+    return table
 
 
-def _md(text: str) -> str:
-    return str(text).replace("|", "\\|")
+def _columns(frame: pd.DataFrame, value: str) -> lean.Columns:
+    return lean.Columns.of(frame["query"].astype(str), frame["doc"].astype(str), frame[value].to_numpy(float))
 
 
-_TEX = {c: "\\" + c for c in "&%$#_{}"} | {"~": r"\textasciitilde{}", "^": r"\^{}", "\\": r"\textbackslash{}"}
+def _deduplicated(frame: pd.DataFrame, value: str) -> pd.DataFrame:
+    """``--duplicates max`` for the measures :mod:`.lean` computes: each pair's highest value (the first)."""
+    order = frame.reset_index(drop=True).sort_values(value, ascending=False, kind="stable")
+    return order.drop_duplicates(["query", "doc"]).sort_index()
 
 
-def _tex(text: str) -> str:
-    return "".join(_TEX.get(c, c) for c in str(text))
+def _score(qrels, run, source: _Source, label: str, measures, options: _Options) -> _Result:
+    """One run's numbers, read by the full readers: NDCG from :func:`ndcg_core.evaluate`."""
+    from .dataset.scoring import evaluate
+
+    spec, threads = options.spec(), options.threads
+    for_ndcg = run
+    if options.max_docs is not None:
+        for_ndcg = _top_documents(for_ndcg, options.max_docs)
+    if options.judged_only:
+        for_ndcg = _judged_only(qrels, for_ndcg)
+    plain = [m for m in measures if m.kind == "ndcg" and m.gains is None]
+    values: dict[str, dict[str, float]] = {}
+    cutoffs = list(dict.fromkeys(m.k for m in plain)) or [1]  # the queries, and every check, in any case
+    with warnings.catch_warnings():  # the command line said what it had to about the queries
+        warnings.simplefilter("ignore", NDCGWarning)
+        table = evaluate(qrels, for_ndcg, cutoffs, spec=spec, threads=threads)
+        queries = table["query"].astype(str).tolist()
+        for m in plain:
+            column = "ndcg" if m.k is None else f"ndcg@{m.k}"
+            values[m.name] = dict(zip(queries, table[column].tolist(), strict=True))
+        for m in measures:
+            if m.kind == "ndcg" and m.gains is not None:
+                gain_spec = _with_gains(spec.with_k(None), m.gains, qrels)
+                table = evaluate(qrels, for_ndcg, spec=gain_spec, threads=threads)
+                values[m.name] = dict(
+                    zip(table["query"].astype(str).tolist(), table["ndcg"].tolist(), strict=True)
+                )
+    others = [m for m in measures if m.kind in ("ndcg_rel", "unj", "judged")]
+    if others:
+        q_frame, r_frame = qrels, run
+        if spec.duplicates == "max":
+            q_frame, r_frame = _deduplicated(qrels, "relevance"), _deduplicated(run, "score")
+        ranked = lean.rank(
+            _columns(q_frame, "relevance"),
+            _columns(r_frame, "score"),
+            max_docs=options.max_docs,
+            judged_only=options.judged_only,
+        )
+        where = {q.decode(): i for i, q in enumerate(ranked.labels.tolist())}
+        for name, column in _other_values(ranked, others).items():
+            values[name] = {q: float(column[where[q]]) for q in queries}
+    return _result(label, source, queries, values, measures)
 
 
 # ------------------------------------------------------------------ the command
-
-
-def _parser() -> argparse.ArgumentParser:
-    presets = [NO_PRESET, *PRESETS]
-    parser = argparse.ArgumentParser(
-        prog="ndcg-eval",
-        description="NDCG of one or more TREC runs against relevance judgements (qrels), printed as "
-        "trec_eval prints it. Files may be gzip, bzip2, xz or Zstandard compressed; '-' reads "
-        "standard input.",
-        epilog="Measures: trec_eval's ndcg, ndcg_cut.5,10 (its default cutoffs without a list), "
-        "ndcg.1=3,2=9 (gains per relevance level), runid, num_q; ir_measures' nDCG, nDCG@10. "
-        f"Default: {' '.join(DEFAULT_MEASURES)}. Exit status 2: bad input or usage.",
-    )
-    parser.add_argument("qrels", metavar="QRELS", help="relevance judgements: TREC qrels or CSV/TSV")
-    parser.add_argument("runs", metavar="RUN", nargs="+", help="ranked results: TREC run or CSV/TSV")
-    parser.add_argument(
-        "-m",
-        "--measure",
-        action="append",
-        metavar="MEASURE",
-        help="a measure to print (repeatable); default: ndcg and ndcg_cut (trec_eval's cutoffs)",
-    )
-    parser.add_argument(
-        "--preset",
-        default="trec_eval",
-        choices=presets,
-        metavar="NAME",
-        help=f"whose NDCG: a library preset ({', '.join(PRESETS)}) or '{NO_PRESET}' for ndcg_core's "
-        "plain default; default trec_eval",
-    )
-    parser.add_argument("-q", action="store_true", help="print every query's values, then the mean")
-    parser.add_argument(
-        "-c",
-        action="store_true",
-        help="average over every query of the qrels: a query the run misses scores 0 (trec_eval -c)",
-    )
-    parser.add_argument(
-        "-M",
-        type=int,
-        metavar="N",
-        help="score only each query's first N documents, in trec_eval's order (trec_eval -M)",
-    )
-    parser.add_argument("--format", choices=FORMATS, default="trec", help="output format (default trec)")
-    parser.add_argument(
-        "--max-size",
-        type=_size,
-        default=DEFAULT_LIMITS.max_bytes,
-        metavar="SIZE",
-        help="refuse a file whose content (decompressed) is larger than this, such as 50G "
-        f"(default {size_text(DEFAULT_LIMITS.max_bytes)}: a small .gz can expand to gigabytes)",
-    )
-    parser.add_argument(
-        "--max-line",
-        type=_size,
-        default=DEFAULT_LIMITS.max_line,
-        metavar="SIZE",
-        help=f"refuse a file with a line longer than this (default {size_text(DEFAULT_LIMITS.max_line)})",
-    )
-    parser.add_argument(
-        "--threads",
-        type=int,
-        metavar="N",
-        help="threads for reading and scoring (default: $NDCG_THREADS, else up to 2)",
-    )
-    group = parser.add_argument_group(
-        "comparing runs", "--compare: two runs or more, paired query by query (needs scipy)"
-    )
-    group.add_argument(
-        "--compare",
-        action="store_true",
-        help="compare the runs at each measure: means marked as ranx marks them, deltas, win/tie/loss, "
-        "paired t-test and randomization test, corrected for the number of pairs",
-    )
-    group.add_argument(
-        "--test", choices=("t", "randomization"), default="t", help="which test marks (default t)"
-    )
-    group.add_argument(
-        "--correction", choices=("holm", "bonferroni", "bh", "none"), default="holm", help="default holm"
-    )
-    group.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
-    group.add_argument("--permutations", type=int, default=10_000, help="randomization test (default 10000)")
-    group.add_argument("--seed", type=int, default=0, help="randomization test's seed (default 0)")
-    return parser
-
-
-def _size(text: str) -> int:
-    """``--max-size`` and ``--max-line``: a size such as 4G (argparse's message when it is not one)."""
-    try:
-        return parse_size(text)
-    except NDCGError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _labels(sources: list[_Source], limits: ReadLimits) -> list[str]:
@@ -484,118 +493,54 @@ def _labels(sources: list[_Source], limits: ReadLimits) -> list[str]:
     return [s.name for s in sources]
 
 
-def _compare(
-    args: argparse.Namespace, qrels, runs: dict[str, pd.DataFrame], spec: Spec, measures, out
-) -> int:
-    """``--compare``: the runs against one another at each NDCG measure; the exit status.
-
-    :func:`ndcg_core.compare_runs.compare` is called once per NDCG measure (``test``,
-    ``correction``, ``alpha``, ``permutations`` and ``seed`` come from the options). Per measure:
-    each run's mean marked as ranx marks it (the letters of the runs it is significantly better
-    than), its delta, wins, ties and losses against the first run and the corrected p-value; then
-    every pair of runs (both tests, raw and corrected); with ``-q``, each query's delta against the
-    first run. Written in the chosen
-    ``--format``.
-    """
-    settings = {
-        "test": args.test,
-        "correction": args.correction,
-        "alpha": args.alpha,
-        "permutations": args.permutations,
-        "seed": args.seed,
-    }
-    found = []
-    for m in measures:
-        if m.kind != "ndcg":
-            continue
-        measure_spec = spec.with_k(m.k) if m.gains is None else _with_gains(spec.with_k(None), m.gains, qrels)
-        try:
-            found.append((m, compare(qrels, runs, spec=measure_spec, **settings)))
-        except ImportError as err:  # the tests need scipy, which the engine alone does not bring
-            print(f"ndcg-eval: {err}", file=sys.stderr)
-            return 2
-    if args.format == "json":
-        document = {
-            m.name: {
-                "runs": _records(result.table.drop(columns="marked")),
-                "pairs": _records(result.pairs),
-                "left_out": list(result.left_out),
-                **({"deltas": _records(result.deltas.reset_index())} if args.q else {}),
-            }
-            for m, result in found
-        }
-        json.dump({"compare": document, **settings}, out, indent=2)
-        out.write("\n")
-        return 0
-    if args.format == "trec":
-        for m, result in found:
-            out.write(
-                f"{m.name}: {result.n_queries} queries, {args.test} test, {args.correction} correction\n"
-            )
-            out.write(result.to_text(4) + "\n\n")
-            for _, r in result.pairs.iterrows():
-                out.write(
-                    f"{r['run']} vs {r['other']}\tdelta {r['delta']:+.4f}\twin/tie/loss "
-                    f"{r['wins']}/{r['ties']}/{r['losses']}\tp_t {r['p_t_adjusted']:.4f}\t"
-                    f"p_randomization {r['p_randomization_adjusted']:.4f}\n"
-                )
-            if args.q:
-                letters = result.letters
-                base = letters[result.baseline]
-                columns = [f"{letters[name]} - {base}" for name in result.deltas.columns]
-                out.write("\t".join(["query", *columns]) + "\n")
-                for query, row in result.deltas.iterrows():
-                    out.write("\t".join([str(query), *(f"{v:+.4f}" for v in row)]) + "\n")
-            if result.left_out:
-                out.write(f"left out (not scored in every run): {', '.join(result.left_out)}\n")
-            out.write("\n")
-        return 0
-    header = ["measure", "run", "mean", "better_than", "delta", "wins", "ties", "losses", "p"]
-    rows = []
-    for m, result in found:
-        for _, r in result.table.iterrows():
-            rows.append(
-                [
-                    m.name,
-                    r["run"],
-                    r["mean"],
-                    r["better_than"],
-                    r["delta"],
-                    r["wins"],
-                    r["ties"],
-                    r["losses"],
-                    r["p"],
-                ]
-            )
-    if args.format == "csv":
-        import csv
-
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(header)
-        for row in rows:
-            writer.writerow([repr(v) if isinstance(v, float) else v for v in row])
-        return 0
-    shown = [
-        [c if not isinstance(c, float) else ("" if math.isnan(c) else f"{c:.4f}") for c in row]
-        for row in rows
-    ]
-    if args.format == "markdown":
-        out.write("| " + " | ".join(header) + " |\n|" + "|".join(["---"] * 2 + ["---:"] * 7) + "|\n")
-        for row in shown:
-            out.write("| " + " | ".join(_md(str(c)) for c in row) + " |\n")
-        return 0
-    out.write(
-        "\\begin{tabular}{llrlrrrrr}\n\\hline\n" + " & ".join(_tex(c) for c in header) + " \\\\\n\\hline\n"
-    )
-    for row in shown:
-        out.write(" & ".join(_tex(str(c)) for c in row) + " \\\\\n")
-    out.write("\\hline\n\\end{tabular}\n")
-    return 0
+#: The fixes the library's messages offer, as the command line spells them.
+_CLI_FIXES = {
+    "fix_duplicates_grade": Message("cli_fix_duplicates_grade"),
+    "fix_duplicates_score": Message("cli_fix_duplicates_score"),
+    "fix_grades_preset": Message("cli_fix_grades_preset"),
+    "fix_roles": Message("cli_fix_roles"),
+}
 
 
-def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """A table as JSON-ready rows (NaN as null, numpy numbers as Python's)."""
-    return json.loads(frame.to_json(orient="records", double_precision=15))
+def _for_the_command_line(err: NDCGError) -> NDCGError:
+    """The error with its fix spelled as an option of this command (``--duplicates max``, not
+    ``duplicates='max'``), when it offers one."""
+    fix = err.values.get("fix")
+    if isinstance(fix, Message) and fix.code in _CLI_FIXES:
+        return err.with_values(fix=_CLI_FIXES[fix.code])
+    return err
+
+
+def _trec_eval_options(args: argparse.Namespace) -> list[Message]:
+    """trec_eval's options that change nothing here: a note each (returned, for standard error); a
+    file format or z-scores that ndcg-eval does not read: an error."""
+    notes = []
+    for key, (flag, what) in _NO_EFFECT.items():
+        value = getattr(args, key)
+        if value is not None:
+            shown = f"{flag} {value}" if value else flag
+            notes.append(Message("flag_ignored", flag=shown, what=what))
+    for key, (flag, supported) in _FORMATS.items():
+        value = getattr(args, key)
+        if value is not None and value != supported:
+            raise NDCGError("flag_format", flag=flag, value=repr(value), supported=repr(supported))
+    if args.zscore is not None:
+        raise NDCGError("flag_unsupported", flag=f"-Z {args.zscore}", what=Message("flag_zscore"))
+    return notes
+
+
+def _read_all(qrels_source: _Source, sources: list[_Source], threads: int, limits: ReadLimits):
+    """The qrels and every run, read by the full readers."""
+    from .dataset.tables import read_qrels, read_run
+
+    qrels = read_qrels(qrels_source.open(), threads=threads, limits=limits)
+    return qrels, [read_run(s.open(), threads=threads, limits=limits) for s in sources]
+
+
+def _queries_of(frame: pd.DataFrame) -> list[str]:
+    import pandas as pd
+
+    return [str(q) for q in pd.unique(frame["query"])]
 
 
 def main(argv: Sequence[str] | None = None, *, stdin: Any = None, stdout: TextIO | None = None) -> int:
@@ -604,8 +549,13 @@ def main(argv: Sequence[str] | None = None, *, stdin: Any = None, stdout: TextIO
     0 on success; 2 on bad input (a message naming the file and line goes to standard error) or
     bad usage (argparse's message).
     """
-    parser = _parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = _parser(help_wanted=any(a in ("-h", "--help") or a.startswith("--he") for a in arguments))
+    args = parser.parse_args(arguments)
+    if args.preset != "trec_eval" and args.preset not in _preset_names():
+        parser.error(
+            f"argument --preset: invalid choice: {args.preset!r} (choose from {', '.join(_preset_names())})"
+        )
     out = stdout if stdout is not None else sys.stdout
     stdin = stdin if stdin is not None else sys.stdin.buffer
     paths = [args.qrels, *args.runs]
@@ -613,44 +563,58 @@ def main(argv: Sequence[str] | None = None, *, stdin: Any = None, stdout: TextIO
         parser.error("only one file can be read from standard input ('-')")
     if args.M is not None and args.M < 1:
         parser.error(f"-M must be at least 1, got {args.M}")
+    if (args.compare or args.robustness) and len(args.runs) < 2:
+        parser.error(f"{'--compare' if args.compare else '--robustness'} needs two runs or more")
     limits = ReadLimits(args.max_size, args.max_line, "--max-size", "--max-line")
     try:
+        for note in _trec_eval_options(args):
+            print(f"ndcg-eval: {note}", file=sys.stderr)
         threads = resolve_threads(args.threads)
         measures = parse_measures(args.measure or DEFAULT_MEASURES)
-        spec = _spec(args.preset, args.c)
+        options = _Options(args.preset, args.c, args.duplicates, threads, args.M, args.J)
         qrels_source = _load(args.qrels, stdin, limits)
         sources = [_load(path, stdin, limits) for path in args.runs]
-        if sum(s.size() for s in (qrels_source, *sources)) >= scan.LOAD_BYTES:
-            scan.load()  # loading the compiled scanner pays over these files
-        qrels = read_qrels(qrels_source.open(), threads=threads, limits=limits)
-        runs = [read_run(s.open(), threads=threads, limits=limits) for s in sources]
-        if args.M is not None:
-            runs = [_top_documents(run, args.M) for run in runs]
-        labels = _labels(sources, limits)
-        if args.compare:
-            if len(runs) < 2:
-                parser.error("--compare needs two runs or more")
+        if args.compare or args.robustness:
+            qrels, runs = _read_all(qrels_source, sources, threads, limits)
+            labels = _labels(sources, limits)
+            for run, source in zip(runs, sources, strict=True):
+                _check_overlap(_queries_of(run), _queries_of(qrels), source, qrels_source)
+            if args.M is not None:
+                runs = [_top_documents(run, args.M) for run in runs]
+            if args.J:
+                runs = [_judged_only(qrels, run) for run in runs]
+            named = dict(zip(labels, runs, strict=True))
+            spec = options.spec()
             try:
-                status = _compare(args, qrels, dict(zip(labels, runs, strict=True)), spec, measures, out)
+                if args.compare:
+                    status = _compare(args, qrels, named, spec, measures, out)
+                else:
+                    status = _robustness(args, qrels, named, spec, measures, out)
                 out.flush()
             except BrokenPipeError:
                 _quiet_stdout()
                 status = 0
             return status
-        if len(runs) > 1 and args.format == "trec" and not any(m.kind == "runid" for m in measures):
+        if len(sources) > 1 and args.format == "trec" and not any(m.kind == "runid" for m in measures):
             measures = [Measure("runid", kind="runid", order=(0, 0, 0)), *measures]  # trec_eval's convention
-        results = [
-            _score(qrels, run, source, label, measures, spec, threads)
-            for run, source, label in zip(runs, sources, labels, strict=True)
-        ]
+        results = _lean_results(
+            qrels_source, sources, lambda: _labels(sources, limits), measures, options, limits
+        )
+        if results is None:
+            qrels, runs = _read_all(qrels_source, sources, threads, limits)
+            labels = _labels(sources, limits)
+            results = []
+            for run, source, label in zip(runs, sources, labels, strict=True):
+                _check_overlap(_queries_of(run), _queries_of(qrels), source, qrels_source)
+                results.append(_score(qrels, run, source, label, measures, options))
     except NDCGError as err:
-        print(f"ndcg-eval: {err}", file=sys.stderr)
+        print(f"ndcg-eval: {_for_the_command_line(err)}", file=sys.stderr)
         return 2
     try:
         if args.format == "trec":
-            _write_trec(out, results, measures, args.q)
+            _write_trec(out, results, measures, args.q, not args.n)
         else:
-            _write_table(out, args.format, results, measures, args.q)
+            _write_table(out, args.format, results, measures, args.q, not args.n)
         out.flush()
     except BrokenPipeError:
         _quiet_stdout()

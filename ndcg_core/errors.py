@@ -81,6 +81,7 @@ MESSAGES: dict[str, str] = {
     # ---------------------------------------------------------------- specs, presets, library rules
     "not_a_variant": N_("variant must be a Variant, got {value}"),
     "library_refuses": N_("{library} refuses {what}: {why}"),
+    "library_refuses_fix": N_("{library} refuses {what}: {why}; {fix}"),
     "this_preset": N_("this preset"),
     "this_list": N_("this list"),
     "these_qrels": N_("these qrels"),
@@ -171,22 +172,53 @@ MESSAGES: dict[str, str] = {
         "control characters"
     ),
     "no_data_rows": N_("{name} has a header but no data rows"),
+    "looks_like_run": N_(
+        "{name}, line {line}: this looks like a run (query Q0 doc rank score tag), not relevance judgements "
+        "(query 0 doc grade); {fix}"
+    ),
+    "looks_like_qrels": N_(
+        "{name}, line {line}: this looks like relevance judgements (query 0 doc grade), not a run "
+        "(query Q0 doc rank score tag); {fix}"
+    ),
+    "run_fields": N_(
+        "{name}, line {line} has {n} fields; a TREC run line has 6, query Q0 doc rank score tag: add the "
+        "missing field (a run tag such as 'run1', or Q0) to every line"
+    ),
     # ---------------------------------------------------------------- data sets: scoring
     "judged_twice": N_(
-        "qrels: document {doc} is judged twice for query {query} ({first} and {second}); "
-        "remove one, or pass duplicates='max' to keep the higher grade"
+        "{name}: document {doc} is judged twice for query {query} ({first} and {second}); remove one, or "
+        "{fix}"
     ),
     "judged_twice_many": N_(
-        "qrels: document {doc} is judged twice for query {query} ({first} and {second}); "
-        "remove one, or pass duplicates='max' to keep the higher grade ({n} duplicate pairs in all)"
+        "{name}: document {doc} is judged twice for query {query} ({first} and {second}); remove one, or "
+        "{fix} ({n} duplicate pairs in all)"
     ),
     "retrieved_twice": N_(
-        "run: document {doc} is retrieved twice for query {query} ({first} and {second}); "
-        "remove one, or pass duplicates='max' to keep the higher score"
+        "{name}: document {doc} is retrieved twice for query {query} ({first} and {second}); remove one, or "
+        "{fix}"
     ),
     "retrieved_twice_many": N_(
-        "run: document {doc} is retrieved twice for query {query} ({first} and {second}); "
-        "remove one, or pass duplicates='max' to keep the higher score ({n} duplicate pairs in all)"
+        "{name}: document {doc} is retrieved twice for query {query} ({first} and {second}); remove one, or "
+        "{fix} ({n} duplicate pairs in all)"
+    ),
+    # the fix a message offers, as the caller can use it: in Python, or on the command line
+    "fix_duplicates_grade": N_("pass duplicates='max' to keep the higher grade"),
+    "fix_duplicates_score": N_("pass duplicates='max' to keep the higher score"),
+    "cli_fix_duplicates_grade": N_("run again with --duplicates max to keep the higher grade"),
+    "cli_fix_duplicates_score": N_("run again with --duplicates max to keep the higher score"),
+    "fix_grades_preset": N_("fix the grades, or pass preset=None to score them as written"),
+    "cli_fix_grades_preset": N_("fix the grades, or run again with --preset none to score them as written"),
+    "fix_roles": N_("read the judgements with read_qrels() and the run with read_run()"),
+    "cli_fix_roles": N_("give the qrels file first, then the runs: ndcg-eval QRELS RUN [RUN ...]"),
+    "no_query_in_common": N_(
+        "no query is in both {qrels} and {run}: {qrels} has queries {qrelsample}, {run} has {runsample}; "
+        "are the query ids written the same way in both (such as q1 and 1), and are these the judgements "
+        "for this run?"
+    ),
+    "few_queries_in_common": N_(
+        "only {common} of the {nrun} queries of {run} are judged in {qrels} (which judges {nqrels} "
+        "queries): the others have nothing to be measured against. {qrels} has queries {qrelsample}, {run} "
+        "has {runsample}: are these the judgements for this run?"
     ),
     "unjudged_gain": N_("{problem} (unjudged retrieved documents count as grade 0)"),
     "ties_over_data_set": N_(
@@ -222,19 +254,34 @@ MESSAGES: dict[str, str] = {
     "alpha_range": N_("alpha must be a number between 0 and 1, got {value}"),
     "permutations_count": N_("permutations must be a whole number of at least 1, got {value}"),
     "in_run": N_("run {name}: {problem}"),
+    "unknown_run": N_("no run is named {name}; the runs are {names}"),
+    "unknown_variant": N_("no variant is named {name} in this comparison"),
     "no_common_queries": N_(
         "no query has a score in every run ({runs}): are these runs for the same queries as the qrels?"
     ),
     # ---------------------------------------------------------------- the command line (ndcg-eval)
     "unknown_measure": N_(
-        "unknown measure {measure}: use trec_eval's ndcg, ndcg_cut.5,10, ndcg.1=3,2=9, runid, num_q "
-        "or ir_measures' nDCG, nDCG@10"
+        "unknown measure {measure}: use trec_eval's ndcg, ndcg_cut.5,10, ndcg.1=3,2=9, ndcg_rel, unj.5,10, "
+        "runid, num_q or ir_measures' nDCG, nDCG@10, Judged@10"
     ),
     "bad_measure_cutoff": N_("measure {measure}: the cutoff {text} is not a number of at least 1"),
     "bad_measure_gain": N_(
         "measure {measure}: {text} is not a relevance level and its gain, such as 2=9 (gains of at least 0)"
     ),
     "no_measures": N_("no measure given: name one with -m, such as -m ndcg_cut.10"),
+    "flag_ignored": N_(
+        "note: {flag} ({what}) changes none of the measures ndcg-eval computes (ndcg, ndcg_cut, ndcg_rel, "
+        "unj, Judged): ignored"
+    ),
+    "flag_level": N_("the relevance level of trec_eval's binary measures"),
+    "flag_debug": N_("trec_eval's debugging output"),
+    "flag_collection": N_(
+        "the number of documents in the collection, which only other trec_eval measures use"
+    ),
+    "flag_old_format": N_("trec_eval's old output format, which trec_eval 9 ignores too"),
+    "flag_format": N_("{flag} {value}: ndcg-eval reads the {supported} format only"),
+    "flag_unsupported": N_("{flag}: {what} are not supported by ndcg-eval"),
+    "flag_zscore": N_("z-scores against a file of means and standard deviations"),
     # ---------------------------------------------------------------- typed or pasted lists, share links
     "entry_not_number": N_(
         "entry {n} ({text}) is not a number; write a grade such as 2 or 0.5, or label:grade"
@@ -460,6 +507,11 @@ class NDCGError(ValueError):
     @property
     def values(self) -> dict[str, Any]:
         return self.message.values
+
+    def with_values(self, **values: Any) -> NDCGError:
+        """The same error with some values replaced: a fix spelled as the caller can use it (the
+        command line's ``--duplicates max`` for the library's ``duplicates='max'``)."""
+        return type(self)(self.code, **{**self.values, **values})
 
     @classmethod
     def of(cls, message: Message) -> NDCGError:

@@ -3,8 +3,9 @@
 Every user-facing string goes through :func:`_` (or is marked with :func:`N_` where it is a
 module-level constant, and translated with :func:`_` where it is shown). The catalogs live in
 ``ndcg_core/locale/<lang>/LC_MESSAGES/messages.po``, compiled to ``.mo`` by ``make catalogs``
-(``make run`` and ``make test`` compile them too). The library's own ``ValueError`` messages stay
-English: they are API.
+(``make run`` and ``make test`` compile them too; a wheel ships both); without a current ``.mo``
+the ``.po`` is compiled in memory here (:func:`compile_po`), so no run needs Babel. The library's
+own ``ValueError`` messages stay English: they are API.
 
 Which language :func:`_` uses: the app registers a *source* with :func:`use_language_source`
 (a function that reads the session's choice), so every call, including those in a partial rerun
@@ -28,6 +29,7 @@ import contextvars
 import functools
 import gettext
 import io
+import struct
 from collections.abc import Callable
 from pathlib import Path
 
@@ -51,23 +53,114 @@ def catalog_paths(lang: str) -> tuple[Path, Path]:
 def translations(lang: str) -> gettext.NullTranslations:
     """The compiled catalog of ``lang`` (English, the source language, needs none).
 
-    ``make catalogs`` (and ``make run`` / ``make test``) compile the ``.mo`` files. Where one is
-    missing or older than its ``.po`` (a fresh clone run without make, an edited catalog), the
-    ``.po`` is compiled in memory with Babel instead, so the app never shows a stale translation.
+    ``make catalogs`` (and ``make run`` / ``make test``) compile the ``.mo`` files, and a wheel
+    ships them. Where one is missing or older than its ``.po`` (a fresh clone run without make, an
+    edited catalog, an install from a source tree), the ``.po`` is compiled in memory by
+    :func:`compile_po`, so the app never shows a stale translation and nothing needs Babel at run
+    time (Babel is the translators' tool: ``make catalogs``).
     """
     po, mo = catalog_paths(lang)
     if po.exists() and (not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime):
-        # Babel comes with the app (its extra), not with the engine, which only marks its texts.
-        from babel.messages.mofile import write_mo
-        from babel.messages.pofile import read_po
-
-        with po.open("rb") as source:
-            catalog = read_po(source, locale=lang, domain=DOMAIN)
-        compiled = io.BytesIO()
-        write_mo(compiled, catalog)
-        compiled.seek(0)
-        return gettext.GNUTranslations(compiled)
+        return gettext.GNUTranslations(io.BytesIO(compile_po(po.read_text(encoding="utf-8"))))
     return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+
+
+def _po_string(line: str) -> str:
+    """The text of one quoted PO string (``"..."``), its C escapes undone."""
+    body = line.strip()[1:-1]
+    out, i = [], 0
+    escapes = {
+        "n": "\n",
+        "t": "\t",
+        "r": "\r",
+        '"': '"',
+        "\\": "\\",
+        "a": "\a",
+        "b": "\b",
+        "f": "\f",
+        "v": "\v",
+    }
+    while i < len(body):
+        c = body[i]
+        if c == "\\" and i + 1 < len(body):
+            out.append(escapes.get(body[i + 1], body[i + 1]))
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def read_po(text: str) -> dict[str, str]:
+    """A ``.po`` catalog's translations, keyed as a compiled catalog keys them.
+
+    Each entry's key is its ``msgid`` (``context\x04msgid`` with a ``msgctxt``; ``msgid\x00plural``
+    for plural forms, whose translations are joined by ``\x00``). The header (the empty msgid) is
+    kept; fuzzy, obsolete (``#~``) and untranslated entries are left out, as ``pybabel compile``
+    leaves them out.
+    """
+    entries: dict[str, str] = {}
+    fields: dict[str, list[str]] = {}
+    fuzzy = False
+    current: str | None = None
+
+    def flush() -> None:
+        nonlocal fields, fuzzy, current
+        if "msgid" in fields and not fuzzy:
+            key = "".join(fields["msgid"])
+            if "msgid_plural" in fields:
+                key += "\x00" + "".join(fields["msgid_plural"])
+                forms = sorted(k for k in fields if k.startswith("msgstr["))
+                value = "\x00".join("".join(fields[k]) for k in forms)
+            else:
+                value = "".join(fields.get("msgstr", []))
+            if "msgctxt" in fields:
+                key = "".join(fields["msgctxt"]) + "\x04" + key
+            if value.replace("\x00", "") or key == "":
+                entries[key] = value
+        fields, fuzzy, current = {}, False, None
+
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            flush()
+        elif line.startswith("#"):
+            if line.startswith("#,") and "fuzzy" in line:
+                fuzzy = True
+            if line.startswith("#~"):
+                current = None
+        elif line.startswith('"'):
+            if current is not None:
+                fields[current].append(_po_string(line))
+        else:
+            keyword, _, rest = line.partition(" ")
+            if keyword in ("msgctxt", "msgid") and (
+                "msgstr" in fields or any(k.startswith("msgstr[") for k in fields)
+            ):
+                flush()  # an entry with no blank line after it
+            current = keyword
+            fields[current] = [_po_string(rest)]
+    flush()
+    return entries
+
+
+def compile_po(text: str) -> bytes:
+    """A ``.po`` catalog compiled to GNU ``.mo`` bytes (what ``msgfmt`` and ``pybabel compile`` write,
+    without a hash table), for :class:`gettext.GNUTranslations`."""
+    entries = sorted((key.encode("utf-8"), value.encode("utf-8")) for key, value in read_po(text).items())
+    n = len(entries)
+    keys_at, values_at = 28, 28 + 8 * n
+    data_at = 28 + 16 * n
+    key_table, value_table, blob = [], [], b""
+    for key, _ in entries:
+        key_table.append((len(key), data_at + len(blob)))
+        blob += key + b"\x00"
+    for _, value in entries:
+        value_table.append((len(value), data_at + len(blob)))
+        blob += value + b"\x00"
+    header = struct.pack("<7I", 0x950412DE, 0, n, keys_at, values_at, 0, data_at)
+    tables = b"".join(struct.pack("<2I", *pair) for pair in (*key_table, *value_table))
+    return header + tables + blob
 
 
 def language_of(code: str | None) -> str | None:

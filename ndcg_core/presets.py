@@ -91,7 +91,10 @@ _SKLEARN_GRADES = "ndcg_score should not be used on negative y_true values"
 
 _SKLEARN_ONE = "Computing NDCG is only meaningful when there is more than 1 document"
 
-_TREC_GRADES = "pytrec_eval expects relevance to be an integer"
+_TREC_GRADES = (
+    "grades must be whole numbers (pytrec_eval refuses others: 'pytrec_eval expects relevance to be an "
+    "integer'; the trec_eval program reads 1.5 as 1)"
+)
 
 _XGB_GRADES = (
     "when using relevance degree as target, label must be either 0 or a positive integer, "

@@ -198,17 +198,26 @@ class Spec:
 
     # ------------------------------------------------------------------ grades
 
-    def refusal(self, why: Message, what: Message | None = None) -> NDCGError:
-        """The error a library raises when it refuses its input (default: "this list"), stating its rule."""
-        return NDCGError(
-            "library_refuses",
-            library=self.library or Message("this_preset"),
-            what=Message("this_list") if what is None else what,
-            why=why,
-        )
+    def refusal(
+        self, why: Message, what: Message | str | None = None, fix: Message | None = None
+    ) -> NDCGError:
+        """The error a library raises when it refuses its input (default: "this list"), stating its rule
+        and, when given, what the caller can do about it."""
+        values = {
+            "library": self.library or Message("this_preset"),
+            "what": Message("this_list") if what is None else what,
+            "why": why,
+        }
+        if fix is not None:
+            return NDCGError("library_refuses_fix", **values, fix=fix)
+        return NDCGError("library_refuses", **values)
 
     def check_grades(
-        self, grades: np.ndarray, where: Callable[[int], Message], what: Message | None = None
+        self,
+        grades: np.ndarray,
+        where: Callable[[int], Message],
+        what: Message | str | None = None,
+        fix: Message | None = None,
     ) -> None:
         """Refuse grades the library does not accept; ``where(i)`` says where element ``i`` is."""
         rule = self.allowed_grades
@@ -229,7 +238,7 @@ class Spec:
             if bad.any():
                 i = start + int(np.flatnonzero(bad)[0])
                 why = Message("grade_refused", rule=self.grade_error, g=f"{grades[i]:g}", where=where(i))
-                raise self.refusal(why, what)
+                raise self.refusal(why, what, fix)
 
     def rewrite_grades(self, grades: np.ndarray) -> np.ndarray:
         """Grades as the library stores them (truncated, below ``relevant_from`` as 0).

@@ -55,6 +55,12 @@ FIRST_PAGE_MODULES = (
     "ndcg_core.teaching.playground",
     "ndcg_core.teaching.rendering",
     "ndcg_core.settings",
+    # Imported on first use since issue 40 (ndcg_core's lazy names); the page helpers import them.
+    "ndcg_core.compare_runs",
+    "ndcg_core.dataset.judged",
+    "ndcg_core.dataset.overlap",
+    "ndcg_core.dataset.robustness",
+    "ndcg_core.dataset.sources",
 )
 
 

@@ -15,12 +15,14 @@ loaded until every uploaded file can be read and scored.
 from __future__ import annotations
 
 import functools
+import warnings
 from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
 
 from ndcg_core import Spec, aggregate, evaluate
+from ndcg_core.dataset.overlap import NDCGWarning
 from ndcg_core.dataset.sources import LIMIT_CODES
 from ndcg_core.errors import NDCGError
 from ndcg_core.i18n import N_, _
@@ -36,8 +38,9 @@ from views.ui.a11y import move_focus
 from views.ui.charts import chart
 from views.ui.formula import formula_name
 from views.ui.internals import release_uploads
+from views.ui.judged import judged_k, judged_table, overlap, query_ranking_section
 from views.ui.markup import code_span, message_markdown, sentence
-from views.ui.runs import MAX_CHOICES, compare_section
+from views.ui.runs import MAX_CHOICES, compare_section, robustness_section
 from views.ui.start import where_next
 from views.ui.state import load_state
 from views.ui.tables import paged
@@ -131,7 +134,9 @@ def _policy_effect(agg) -> str:
 @st.cache_data(max_entries=32, show_spinner="Scoring every query ...")
 def _evaluate(token: str, _qrels: pd.DataFrame, _run: pd.DataFrame, spec: Spec):
     """Per-query table, cached by the two tables' keys and the (hashable) spec."""
-    return evaluate(_qrels, _run, spec=spec)
+    with warnings.catch_warnings():  # the page says what is wrong with the queries (_overlap)
+        warnings.simplefilter("ignore", NDCGWarning)
+        return evaluate(_qrels, _run, spec=spec)
 
 
 def _score(qrels_key: str, run_key: str, spec: Spec) -> pd.DataFrame:
@@ -200,6 +205,12 @@ def _score_problems(candidate: dict, spec: Spec) -> list[tuple]:
     """Why a candidate data set cannot be scored: (kind, file name, problem) for each run that fails."""
     problems = []
     for name, key in candidate["runs"]:
+        qrels, run = get_table(candidate["qrels"]), get_table(key)
+        if qrels is not None and run is not None:
+            found = overlap(f"{candidate['qrels']}|{key}", qrels, run, candidate["qrels_name"], name)
+            if found is not None and found.code == "no_query_in_common":
+                problems.append(("run", name, ("error", NDCGError.of(found))))
+                continue
         try:
             _score(candidate["qrels"], key, spec)
         except NDCGError as err:
@@ -459,7 +470,11 @@ def _open_query(query: str, run_key: str, spec: Spec) -> None:
     ss[keys.GO_TO_PLAYGROUND] = True
 
 
-def _one_run_section(data: dict, run_name: str, per_query: pd.DataFrame, spec: Spec, k_text: str) -> None:
+def _one_run_section(
+    data: dict, run_name: str, per_query: pd.DataFrame, spec: Spec, k_text: str, level: int
+) -> None:
+    """One run's numbers, table and drill-down; ``level``: its sub-headings' (3 under "One run in
+    detail", 2 when the page holds one run)."""
     ss = st.session_state
     run_key = dict(data["runs"])[run_name]
     qrels, run = get_table(data["qrels"]), get_table(run_key)
@@ -498,7 +513,12 @@ def _one_run_section(data: dict, run_name: str, per_query: pd.DataFrame, spec: S
         chart(ndcg_histogram(per_query, k_text), key="ds_hist")
     with right:
         search = st.text_input(_("Find a query"), key="ds_search", placeholder=_("query id contains ..."))
-        table = per_query[["query", "ndcg", "dcg", "idcg", "n_retrieved", "n_relevant"]]
+        k_judged = judged_k(spec)
+        judged = judged_table(f"{data['qrels']}|{run_key}|{k_judged}", qrels, run, k_judged, spec)
+        every_query = per_query[["query", "ndcg", "dcg", "idcg", "n_retrieved", "n_relevant"]].assign(
+            judged=per_query["query"].map(judged[f"judged@{k_judged}"]).to_numpy(dtype=float)
+        )
+        table = every_query
         if search.strip():
             table = table[table["query"].astype(str).str.contains(search.strip(), case=False, regex=False)]
         page = paged(table, keys.DS_PAGE)  # a large upload's table, a page at a time
@@ -516,13 +536,23 @@ def _one_run_section(data: dict, run_name: str, per_query: pd.DataFrame, spec: S
                 "idcg": st.column_config.NumberColumn("IDCG", format="%.3f"),
                 "n_retrieved": st.column_config.NumberColumn(_("Retrieved")),
                 "n_relevant": st.column_config.NumberColumn(_("Relevant")),
+                "judged": st.column_config.NumberColumn(
+                    f"Judged@{k_judged}",
+                    format="%.2f",
+                    help=_(
+                        "The share of the query's first {k} documents that were judged. An unjudged "
+                        "document counts as grade 0 in NDCG, though it may be relevant."
+                    ).format(k=k_judged),
+                ),
             },
         )
         # The table's own toolbar has no download (.streamlit/config.toml, disableDataExport: its CSV
         # left ids such as =HYPERLINK(...) live for a spreadsheet); this one escapes them, whole.
         st.download_button(
             _("Every query (CSV)"),
-            data=functools.partial(table_csv, per_query[list(table.columns)], exact=True),
+            data=functools.partial(
+                table_csv, every_query.rename(columns={"judged": f"judged@{k_judged}"}), exact=True
+            ),
             file_name="ndcg-per-query.csv",
             mime="text/csv",
             key="ds_csv",
@@ -552,6 +582,8 @@ def _one_run_section(data: dict, run_name: str, per_query: pd.DataFrame, spec: S
             )
         else:
             st.info(_("No query matches that search."))
+    if choices:
+        query_ranking_section(qrels, run, ss[keys.DS_QUERY], spec, k_judged, level)
 
 
 def render() -> None:
@@ -592,9 +624,18 @@ def render() -> None:
                 )
             )
             return
+    qrels_table = get_table(data["qrels"])
+    for name, key in data["runs"]:
+        run_table = get_table(key)
+        if qrels_table is None or run_table is None:
+            continue
+        found = overlap(f"{data['qrels']}|{key}", qrels_table, run_table, data["qrels_name"], name)
+        if found is not None and found.code == "few_queries_in_common":
+            st.warning(sentence(message_markdown(found)))
     names = list(tables)
     if len(names) > 1:
         compare_section(data, spec, tables, k_text, _run_label)
+        robustness_section(data, spec, k_text, _run_label)
         st.markdown("## " + _("One run in detail"))
         if ss.get(keys.DS_SHOWN) not in names:
             ss[keys.DS_SHOWN] = names[0]
@@ -602,7 +643,7 @@ def render() -> None:
         shown = ss[keys.DS_SHOWN]
     else:
         shown = names[0]
-    _one_run_section(data, shown, tables[shown], spec, k_text)
+    _one_run_section(data, shown, tables[shown], spec, k_text, 3 if len(names) > 1 else 2)
 
 
 render()

@@ -30,9 +30,23 @@ the join of run rows with the qrels), :mod:`.kernels` (ranking, DCG and IDCG of
 every query, in cache-sized blocks on up to two threads).
 """
 
-from ..spec import DUPLICATE_RULES, IDEAL_SOURCES, QUERY_RULES
-from .scoring import DATASET_BASE, TIE_RULES, Aggregate, aggregate, evaluate
-from .tables import read_qrels, read_run
+import importlib
+from typing import TYPE_CHECKING
+
+#: Each public name's module, imported on first use (PEP 562): ``ndcg_core.dataset.sources`` or
+#: ``.lean`` load without pandas and the kernels.
+_LAZY = {
+    "DUPLICATE_RULES": "..spec",
+    "IDEAL_SOURCES": "..spec",
+    "QUERY_RULES": "..spec",
+    "DATASET_BASE": ".scoring",
+    "TIE_RULES": ".scoring",
+    "Aggregate": ".scoring",
+    "aggregate": ".scoring",
+    "evaluate": ".scoring",
+    "read_qrels": ".tables",
+    "read_run": ".tables",
+}
 
 __all__ = [
     "DATASET_BASE",
@@ -46,3 +60,22 @@ __all__ = [
     "read_qrels",
     "read_run",
 ]
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
+
+if TYPE_CHECKING:
+    from ..spec import DUPLICATE_RULES, IDEAL_SOURCES, QUERY_RULES
+    from .scoring import DATASET_BASE, TIE_RULES, Aggregate, aggregate, evaluate
+    from .tables import read_qrels, read_run

@@ -14,13 +14,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import NDCGError
+from ..errors import Message, NDCGError
 from ..metrics import divisors
 from ..metrics import gains as _gains
 from ..spec import Spec
 from ..variants import Variant
 from .keys import _bits, _Codes, _doc_keys, _join, _key_columns, _Rows, _take, _text_order, _text_rank
-from .tables import _row_name
+from .tables import _row_name, source_name
 
 #: Rows (run + qrels) per block of queries evaluated together; see :func:`_blocks`.
 _BLOCK_ROWS = 1 << 18
@@ -186,6 +186,7 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
     if qrels_dups:
         (doc, query, first), (_, _, second) = (qrels.describe(i) for i in qrels_dups[0])
         pair = {"doc": repr(doc), "query": repr(query), "first": first, "second": second}
+        pair |= {"name": source_name(qrels.frame, "qrels"), "fix": Message("fix_duplicates_grade")}
         if len(qrels_dups) > 1:
             raise NDCGError("judged_twice_many", **pair, n=len(qrels_dups))
         raise NDCGError("judged_twice", **pair)
@@ -193,6 +194,7 @@ def _evaluate_block(run, qrels, keys, run_codes, qrels_codes, nq, scores, grades
         if spec.duplicates == "error":
             (doc, query, first), (_, _, second) = (run.describe(i) for i in run_dups[0])
             pair = {"doc": repr(doc), "query": repr(query), "first": first, "second": second}
+            pair |= {"name": source_name(run.frame, "run"), "fix": Message("fix_duplicates_score")}
             if len(run_dups) > 1:
                 raise NDCGError("retrieved_twice_many", **pair, n=len(run_dups))
             raise NDCGError("retrieved_twice", **pair)

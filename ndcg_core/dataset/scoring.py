@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -16,7 +17,16 @@ from ..spec import Spec
 from ..variants import TIES, Variant, check_k
 from .kernels import score_queries
 from .keys import _query_codes
-from .tables import _QRELS_COLUMNS, _RUN_COLUMNS, _check_ids, _normalize_columns, _numeric, _row_name
+from .overlap import NDCGWarning, check_queries
+from .tables import (
+    _QRELS_COLUMNS,
+    _RUN_COLUMNS,
+    _check_ids,
+    _normalize_columns,
+    _numeric,
+    _row_name,
+    source_name,
+)
 from .threads import resolve_threads
 
 #: Tie rules :func:`evaluate` can apply over a data set (descriptions from the schema).
@@ -180,11 +190,12 @@ def evaluate(
         if spec.preset:
             raise NDCGError("ties_over_data_set_preset", **rule)
         raise NDCGError("ties_over_data_set", **rule)
-    qrels = _normalize_columns(qrels, _QRELS_COLUMNS, "qrels")
-    run = _normalize_columns(run, _RUN_COLUMNS, "run")
-    for table, frame in (("qrels", qrels), ("run", run)):
+    qrels_name, run_name = source_name(qrels, "qrels"), source_name(run, "run")
+    qrels = _normalize_columns(qrels, _QRELS_COLUMNS, qrels_name)
+    run = _normalize_columns(run, _RUN_COLUMNS, run_name)
+    for table, frame in ((qrels_name, qrels), (run_name, run)):
         _check_ids(frame, table)
-    grades = _numeric(qrels["relevance"], "relevance", "qrels")
+    grades = _numeric(qrels["relevance"], "relevance", qrels_name)
     if spec.duplicates == "max":  # a pair judged twice keeps its higher grade (the first such row)
         twice = qrels.duplicated(["query", "doc"], keep=False).to_numpy()
         if twice.any():
@@ -193,12 +204,24 @@ def evaluate(
             keep = np.sort(order[first])
             qrels, grades = qrels.iloc[keep], grades[keep]
     spec.check_grades(
-        grades, lambda i: Message("on_row", row=_row_name(qrels.index, i)), Message("these_qrels")
+        grades,
+        lambda i: Message("on_row", row=_row_name(qrels.index, i)),
+        qrels_name if qrels_name != "qrels" else Message("these_qrels"),
+        Message("fix_grades_preset") if spec.preset else None,
     )
     grades = spec.rewrite_grades(grades)
-    scores = _numeric(run["score"], "score", "run")
+    scores = _numeric(run["score"], "score", run_name)
     run_codes, qrels_codes, labels = _query_codes(run["query"], qrels["query"])
     nq = labels.size
+    problem = check_queries(
+        labels[run_codes.counts(nq) > 0],
+        labels[qrels_codes.counts(nq) > 0],
+        run_name=run_name,
+        qrels_name=qrels_name,
+    )
+    if problem is not None:
+        warnings.warn(NDCGWarning(problem), stacklevel=2)
+    qrels.attrs["source"], run.attrs["source"] = qrels_name, run_name  # the kernels' messages name them
     dcg_values, idcg_values, n_ret = score_queries(
         run, qrels, run_codes, qrels_codes, nq, scores, grades, spec, cutoffs or (spec.k,), threads
     )

@@ -20,7 +20,6 @@ import numpy as np
 import pandas as pd
 
 from ..errors import Message, NDCGError
-from .scan import read_plain
 from .sources import DEFAULT_LIMITS, ReadLimits, check_lines, check_size, compression_of, decompress
 from .threads import resolve_threads
 
@@ -178,8 +177,8 @@ def _map_file(fh: Any) -> mmap.mmap | None:
     a byte outside ASCII, mapped read-only into memory; None for any other (read as bytes then).
 
     Reading copies the file into fresh memory, whose pages cost: on this project's machine the
-    benchmark's 390 MB run took 0.24 s to read (95k page faults) and 0.03 s to map; the scanner
-    then takes about 0.6 s over it. A file cut short by another program while it is read ends
+    benchmark's 390 MB run took 0.24 s to read (95k page faults) and 0.03 s to map; Arrow's reader
+    then reads it in place. A file cut short by another program while it is read ends
     the process with SIGBUS, as in any program that maps its files (ripgrep does).
     """
     try:
@@ -301,10 +300,8 @@ def _read_trec_fast(
     comment lines (line numbers stay true), every line with exactly the TREC fields, none of them
     empty, ids as text and finite numbers. Anything else (a short line, text after a run's tag, a
     grade that is not a number) returns None: the strict reader then reads the file, or names the
-    line at fault. ``text`` is the file's text, or its bytes when they are ASCII. A plain file goes
-    to the compiled scanner first (:func:`.scan.read_plain`, with numba, once loaded), on one
-    thread whatever ``threads`` says. Otherwise, with ``threads`` above 1, Arrow parses blocks of
-    the file on its own thread pool.
+    line at fault. ``text`` is the file's text, or its bytes when they are ASCII. With ``threads``
+    above 1, Arrow parses blocks of the file on its own thread pool.
     """
     try:
         import pyarrow as pa
@@ -335,10 +332,6 @@ def _read_trec_fast(
         names, numbers = ["query", "q0", "doc", "rank", "score", "tag"], ["rank", "score"]
     if has(b"\r") and any(has(p) for p in (b"\r\r", b"\r\n\r", delimiter + b"\r")):
         return None
-    # The compiled scanner (with numba, once loaded) reads the plain form itself, on one thread.
-    plain = read_plain(data, end, delimiter, kind)
-    if plain is not None:
-        return plain
     # Every field is read, the ids as text, the fields nobody uses as bytes (no copy to text): a
     # doubled, leading or trailing delimiter leaves an empty field, and a blank line a row of them
     # (empty lines are not skipped, so line numbers stay true); both are found below, after one
@@ -374,13 +367,57 @@ def _read_trec_fast(
     columns = {n: table.column(n).combine_chunks().to_pandas().astype(str) for n in ("query", "doc")}
     out = pd.DataFrame({**columns, value_col: table.column(value_col).to_numpy()}, copy=False)
     out.index = index
-    _check_printable_ids(out, name)  # (the scanner reads printable ASCII ids only)
+    _check_printable_ids(out, name)
     return out
 
 
 def _ascii(content: str | bytes | mmap.mmap) -> str:
     """The text of what :func:`_read_source` returned (ASCII when not already text)."""
     return content if isinstance(content, str) else bytes(content).decode("ascii")
+
+
+def _run_like(fields: list[str]) -> bool:
+    """A TREC run line, or one that lacks its tag: ``query Q0 doc rank score [tag]``, a word (not a
+    number) where Q0 goes, numbers where the rank and the score go."""
+    return (
+        len(fields) in (5, 6)
+        and not _is_number(fields[1])
+        and _is_number(fields[3])
+        and _is_number(fields[4])
+    )
+
+
+def _qrels_like(fields: list[str]) -> bool:
+    """A TREC qrels line: ``query iteration doc grade``, numbers where the iteration and the grade go."""
+    return len(fields) == 4 and _is_number(fields[1]) and _is_number(fields[3])
+
+
+def _check_role(fields: list[str], kind: str, name: str, line: int) -> None:
+    """Refuse a file given in the other role (a run where the qrels go, or the other way round), and a
+    run whose lines lack a field, naming the first line: read as a table they would only give pandas'
+    header text ('1.1') and the columns it lacks."""
+    fix = Message("fix_roles")
+    if kind == "qrels" and (_run_like(fields) or (len(fields) > 6 and _run_like(fields[:6]))):
+        raise NDCGError("looks_like_run", name=name, line=line, fix=fix)
+    if kind == "run" and _qrels_like(fields):
+        raise NDCGError("looks_like_qrels", name=name, line=line, fix=fix)
+    if kind == "run" and _run_like(fields) and len(fields) == 5:
+        raise NDCGError("run_fields", name=name, line=line, n=len(fields))
+
+
+def _keep_name(frame: pd.DataFrame, name: str) -> None:
+    """Keep a file's name with its table, so that evaluate's messages name the file (not for bytes
+    or an unnamed upload, whose name says nothing)."""
+    if not isinstance(name, Message):
+        frame.attrs["source"] = name
+
+
+def source_name(frame: Any, default: str) -> str:
+    """The name of the file a table was read from (``read_qrels`` and ``read_run`` keep it in
+    ``frame.attrs["source"]``), for messages; ``default`` for a table made otherwise."""
+    attrs = getattr(frame, "attrs", None) or {}
+    name = attrs.get("source")
+    return name if isinstance(name, str) and name else default
 
 
 def _read_table(
@@ -418,6 +455,7 @@ def _read_table(
     trec_width = 4 if kind == "qrels" else 6
     # A run line may carry text after its tag (trec_eval ignores it); a qrels line has 4 fields.
     looks_trec = _looks_trec(fields, kind)
+    _check_role(fields, kind, name, first + 1)
     if kind == "qrels" and len(fields) > 4 and _is_number(fields[-1]) and _is_number(fields[1]):
         raise NDCGError("qrels_fields", name=name, line=first + 1, n=len(fields))
     # Ids are text exactly as written: no NA guessing ("NA", "null", "None" are ids), and a
@@ -428,6 +466,7 @@ def _read_table(
         resolve_threads(threads)  # a bad setting is an error whatever the file
         fast = None
     if fast is not None:
+        _keep_name(fast, name)
         return fast
     text = _ascii(text)
     if looks_trec:
@@ -506,6 +545,7 @@ def _read_table(
     if out.empty:
         raise NDCGError("no_data_rows", name=name)
     _check_printable_ids(out, name)
+    _keep_name(out, name)
     return out
 
 

@@ -17,7 +17,7 @@ import pytest
 
 import ndcg_core
 from ndcg_core import NDCGError, aggregate, evaluate, read_qrels, read_run
-from ndcg_core.dataset import kernels, scan
+from ndcg_core.dataset import kernels
 
 TODAY = [
     "query",
@@ -271,9 +271,6 @@ def test_a_bad_environment_variable_is_named(monkeypatch, text):
 
 def test_readers_hand_the_thread_setting_to_arrow(monkeypatch):
     pacsv = pytest.importorskip("pyarrow.csv")
-    # Once loaded, the compiled scanner reads such a plain file itself, on one thread whatever the
-    # setting (tests/engine/test_scan.py): kept out of it here, Arrow reads it.
-    monkeypatch.setattr(scan, "SCAN_BYTES", 1 << 60)
     lines = "".join(f"q{i // 100} Q0 d{i} {i % 100 + 1} {i % 7}.5 tag\n" for i in range(5000))
     asked = []
     real = pacsv.read_csv

@@ -29,6 +29,7 @@ from ndcg_core import (
     Spec,
     Variant,
     aggregate,
+    cli,
     dcg,
     evaluate,
     gains,
@@ -37,6 +38,9 @@ from ndcg_core import (
     to_grades,
 )
 from ndcg_core.cli import parse_measures
+from ndcg_core.dataset.judged import query_ranking
+from ndcg_core.dataset.overlap import check_queries
+from ndcg_core.dataset.robustness import robustness
 from ndcg_core.dataset.sources import ReadLimits, parse_size
 from ndcg_core.errors import MESSAGES, Message, NDCGError, error_text
 from ndcg_core.i18n import _, set_language
@@ -253,6 +257,31 @@ def _with(frame: pd.DataFrame, **columns) -> pd.DataFrame:
     return frame.assign(**columns)
 
 
+def _raise(message: Message):
+    """A warning or note the engine returns instead of raising (it is shown, not raised): raised here
+    so that the test below reads its code as it reads an error's."""
+    raise NDCGError.of(message)
+
+
+def _on_the_command_line(call):
+    """The error ``call`` raises, as ndcg-eval words it (its fix spelled as the command's option)."""
+    try:
+        call()
+    except NDCGError as err:
+        raise cli._for_the_command_line(err) from None
+
+
+def _options(*args: str) -> list[Message]:
+    return cli._trec_eval_options(cli._parser().parse_args([*args, "qrels", "run"]))
+
+
+_FLIP_QRELS = pd.DataFrame({"query": "q", "doc": list("xa"), "relevance": [3, 1]})
+_FLIP_RUNS = {
+    "A": pd.DataFrame({"query": "q", "doc": ["x", "a"], "score": [2.0, 1.0]}),
+    "B": pd.DataFrame({"query": "q", "doc": ["a", "x"], "score": [2.0, 1.0]}),
+}
+
+
 #: (the code, a call of the engine that raises it, nested or not). One line per code the engine uses.
 ENGINE_PATHS = [
     # formula choices
@@ -348,7 +377,35 @@ ENGINE_PATHS = [
     ("control_in_id", lambda: _read("run", b"q1 Q0 d\x001 1 0.5 t\n")),
     ("no_data_rows", lambda: _read("qrels", b"query,doc,relevance\n")),
     # data sets: scoring
+    ("looks_like_run", lambda: _read("qrels", b"q1 Q0 d1 1 0.5 r\n")),
+    ("looks_like_qrels", lambda: _read("run", b"q1 0 d1 1\n")),
+    ("fix_roles", lambda: _read("run", b"q1 0 d1 1\n")),
+    ("cli_fix_roles", lambda: _on_the_command_line(lambda: _read("run", b"q1 0 d1 1\n"))),
+    ("run_fields", lambda: _read("run", b"q1 Q0 d1 1 0.5\nq1 Q0 d2 2 0.25\n")),
     ("judged_twice", lambda: evaluate(_with(_QRELS, doc=["a", "a", "c"]), _RUN)),
+    ("fix_duplicates_grade", lambda: evaluate(_with(_QRELS, doc=["a", "a", "c"]), _RUN)),
+    (
+        "cli_fix_duplicates_grade",
+        lambda: _on_the_command_line(lambda: evaluate(_with(_QRELS, doc=["a", "a", "c"]), _RUN)),
+    ),
+    ("fix_duplicates_score", lambda: evaluate(_QRELS, _with(_RUN, doc=["a", "a", "c"]))),
+    (
+        "cli_fix_duplicates_score",
+        lambda: _on_the_command_line(lambda: evaluate(_QRELS, _with(_RUN, doc=["a", "a", "c"]))),
+    ),
+    ("library_refuses_fix", lambda: evaluate(_with(_QRELS, relevance=[2, 1.5, 0]), _RUN, preset="trec_eval")),
+    ("fix_grades_preset", lambda: evaluate(_with(_QRELS, relevance=[2, 1.5, 0]), _RUN, preset="trec_eval")),
+    (
+        "cli_fix_grades_preset",
+        lambda: _on_the_command_line(
+            lambda: evaluate(_with(_QRELS, relevance=[2, 1.5, 0]), _RUN, preset="trec_eval")
+        ),
+    ),
+    (
+        "no_query_in_common",
+        lambda: cli._check_overlap(["q1", "q2"], ["1", "2"], cli._Source("run"), cli._Source("qrels")),
+    ),
+    ("few_queries_in_common", lambda: _raise(check_queries(["q1", "q2", "q3"], ["q1"]))),
     ("judged_twice_many", lambda: evaluate(pd.concat([_QRELS, _QRELS]), _RUN)),
     ("retrieved_twice", lambda: evaluate(_QRELS, _with(_RUN, doc=["a", "a", "c"]))),
     ("retrieved_twice_many", lambda: evaluate(_QRELS, pd.concat([_RUN, _RUN]))),
@@ -380,6 +437,14 @@ ENGINE_PATHS = [
     ("bad_measure_cutoff", lambda: parse_measures(["ndcg_cut.5,ten"])),
     ("bad_measure_gain", lambda: parse_measures(["ndcg.1=3,2"])),
     ("no_measures", lambda: parse_measures([" "])),
+    ("flag_ignored", lambda: _raise(_options("-l2")[0])),
+    ("flag_level", lambda: _raise(_options("-l2")[0])),
+    ("flag_debug", lambda: _raise(_options("-D", "1")[0])),
+    ("flag_collection", lambda: _raise(_options("-N", "1000")[0])),
+    ("flag_old_format", lambda: _raise(_options("-o")[0])),
+    ("flag_format", lambda: _options("-R", "prefs")),
+    ("flag_unsupported", lambda: _options("-Z", "zscores")),
+    ("flag_zscore", lambda: _options("-Z", "zscores")),
     ("which_cutoff", lambda: aggregate(evaluate(_QRELS, _RUN, k=[1, 2]))),
     ("no_such_cutoff", lambda: aggregate(evaluate(_QRELS, _RUN, k=[1, 2]), k=3)),
     ("bad_threads", lambda: evaluate(_QRELS, _RUN, threads=0)),
@@ -393,6 +458,9 @@ ENGINE_PATHS = [
     ("permutations_count", lambda: ndcg_core.compare(_QRELS, {"A": _RUN, "B": _RUN}, permutations=0.5)),
     ("in_run", lambda: ndcg_core.compare(_QRELS, {"A": _RUN, "B": _with(_RUN, doc=["a", "a", "c"])})),
     ("not_one_of", lambda: ndcg_core.compare(_QRELS, {"A": _RUN, "B": _RUN}, correction="sidak")),
+    ("query_not_found", lambda: query_ranking(_QRELS, _RUN, "no such query")),
+    ("unknown_run", lambda: robustness(_FLIP_QRELS, _FLIP_RUNS, presets=()).causes("A", "C", "x")),
+    ("unknown_variant", lambda: robustness(_FLIP_QRELS, _FLIP_RUNS, presets=()).causes("A", "B", "x")),
     (
         "no_common_queries",
         lambda: ndcg_core.compare(_QRELS.assign(relevance=0.0), {"A": _RUN, "B": _RUN}, zero_idcg="skip"),

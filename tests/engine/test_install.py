@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import pathlib
+import re
 import shutil
 import subprocess
 import textwrap
@@ -119,3 +120,59 @@ def test_the_ndcg_eval_command_is_installed_with_the_engine(engine_python, tmp_p
         if ln.startswith(b"ndcg_cut_10 ")
     ]
     assert out.stdout == b"".join(want) and len(want) == 4
+
+
+def _site_package(engine_python: pathlib.Path) -> pathlib.Path:
+    out = subprocess.run(
+        [
+            str(engine_python),
+            "-c",
+            "import ndcg_core, pathlib; print(pathlib.Path(ndcg_core.__file__).parent)",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd="/",
+    )
+    return pathlib.Path(out.stdout.strip())
+
+
+def test_the_engine_install_holds_no_slide_fonts_and_its_translations(engine_python):
+    """Issue 40: the wheel carried the teaching app's slide fonts (2.2 MB); it holds the catalogs."""
+    package = _site_package(engine_python)
+    assert "site-packages" in str(package)
+    assert not list(package.rglob("*.ttf")) and not (package / "teaching" / "slides" / "fonts").exists()
+    assert (package / "locale" / "zh" / "LC_MESSAGES" / "messages.po").is_file()
+    # the app still finds them in its source tree, at the path fonts.py names
+    assert (
+        ROOT / "ndcg_core" / "teaching" / "slides" / "fonts" / "NotoSansCJKsc-Regular-subset.ttf"
+    ).is_file()
+
+
+def test_chinese_works_in_the_engine_alone(engine_python, tmp_path):
+    """Issue 40: set_language("zh") failed without Babel where no compiled catalog existed."""
+    script = (
+        "import sys\nfrom ndcg_core.i18n import _, set_language\nset_language('zh')\n"
+        "print(_('Playground'))\nprint('babel' in sys.modules)"
+    )
+    out = subprocess.run(
+        [str(engine_python), "-c", script], check=True, capture_output=True, text=True, cwd=tmp_path
+    )
+    assert out.stdout.split() == ["演练场", "False"]
+
+
+def test_each_extra_installs_what_its_use_needs_and_nothing_of_the_app():
+    """Issue 40: the fast path, comparisons and .zst each have an engine extra; the app's extra
+    brings those three and what only the app uses; numba is gone."""
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    names = {key: {re.split(r"[<>=\[ ]", r)[0].lower() for r in value} for key, value in extras.items()}
+    assert names["fast"] == {"pyarrow"}
+    assert names["compare"] == {"scipy"}
+    assert names["zstd"] == {"zstandard"}
+    assert extras["engine"] == ["ndcg-teaching-app[fast,compare,zstd]"]
+    assert "ndcg-teaching-app[fast,compare,zstd]" in extras["app"]
+    assert not {"numba", "llvmlite"} & set().union(*(n for k, n in names.items() if k != "test"))
+    app_only = {"streamlit", "plotly", "kaleido", "sqlalchemy", "psycopg", "segno", "psutil", "babel"}
+    assert app_only <= names["app"] and not app_only & (names["fast"] | names["compare"] | names["zstd"])

@@ -288,6 +288,9 @@ DS_CORRECTION = "ds_correction"  # the correction for testing several pairs
 DS_VERSUS = "ds_versus"  # the run whose per-query deltas show
 DS_DELTA_QUERY = "ds_delta_query"  # the query to open side by side in Explore
 DS_DELTA_PAGE = "ds_delta_page"  # the per-query deltas table's page
+DS_ROBUST = "ds_robust"  # the "does the order depend on the formula?" check was asked for
+DS_ROBUST_FLIP = "ds_robust_flip"  # the flipped pair (and variant) whose queries show
+DS_ROBUST_QUERY = "ds_robust_query"  # the query of that flip to open side by side in Explore
 
 
 def ds_file(kind: str, version: int, emptied: int = 0) -> str:

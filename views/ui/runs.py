@@ -1,5 +1,7 @@
 """The Data sets page's comparison of runs: the table of means with significance marks, the per-query
-deltas worst first, and one click to see a query's two rankings side by side in Explore."""
+deltas worst first, and one click to see a query's two rankings side by side in Explore; then whether
+the runs' order depends on the formula (every variant and preset, Kendall's τ, the flips and the
+queries behind each)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import streamlit as st
 
 from ndcg_core import Spec
 from ndcg_core.compare_runs import RunComparison, compare_tables
+from ndcg_core.dataset.robustness import Robustness, robustness
 from ndcg_core.i18n import N_, _
 from ndcg_core.teaching.drilldown import query_state, runs_comparison
 from views.datastore import get_table
@@ -241,3 +244,156 @@ def compare_section(
             type="primary",
             help=_("Both runs' step tables for this query, and what each gains at each position."),
         )
+
+
+# ------------------------------------------------------------------ does the order depend on the formula?
+
+
+@st.cache_data(max_entries=8, show_spinner="Scoring every run under every formula ...")
+def _robustness(token: str, _qrels: pd.DataFrame, _runs: dict, spec: Spec) -> Robustness:
+    return robustness(_qrels, _runs, cutoffs=[spec.k], spec=spec)
+
+
+def _flip_label(flip: tuple[str, str, str], run_label: Callable[[str], str], winner: str) -> str:
+    a, b, variant = flip
+    if winner == "tie":
+        return _("{a} and {b} tie under {variant}").format(a=run_label(a), b=run_label(b), variant=variant)
+    return _("{b} beats {a} under {variant}").format(a=run_label(a), b=run_label(b), variant=variant)
+
+
+def _ask_robustness(token: str) -> None:
+    st.session_state[keys.DS_ROBUST] = token
+
+
+def robustness_section(data: dict, spec: Spec, k_text: str, run_label: Callable[[str], str]) -> None:
+    """Every run's order under every formula variant and library preset, and the flips with their causes.
+
+    Computed on request (a button: up to 30 scorings of every run), then kept for the data set and
+    formula. Everything is text: a sentence, a table of the variants, a choice of flip with the
+    queries behind it, and one click to see a query's two rankings side by side in Explore.
+    """
+    ss = st.session_state
+    st.markdown("## " + _("Does the order depend on the formula?"))
+    st.caption(
+        _(
+            "The runs ranked by their mean NDCG{k} under every gain (linear, exponential, binary), every "
+            "discount (log(i+1), Järvelin–Kekäläinen) with each log base (2, e, 10), and every library's "
+            "preset; Kendall's τ between each order and the order under the page's formula (1: the same "
+            "order, −1: reversed); and each pair of runs whose winner changes."
+        ).format(k=k_text)
+    )
+    token = "|".join([data["qrels"], *(key for _, key in data["runs"])]) + f"|{spec!r}"
+    if ss.get(keys.DS_ROBUST) != token:
+        st.button(
+            _("Check every formula"),
+            key="ds_robust_go",
+            on_click=_ask_robustness,
+            args=(token,),
+            help=_("Scores every run about 30 times: a few seconds for a large data set."),
+        )
+        return
+    qrels = get_table(data["qrels"])
+    runs = {name: get_table(key) for name, key in data["runs"]}
+    if qrels is None or any(run is None for run in runs.values()):
+        return
+    try:
+        result = _robustness(token, qrels, runs, spec)
+    except ValueError as err:
+        st.error(sentence(message_markdown(err)))
+        return
+    variants = result.variants
+    scored = variants[variants["refused"] == ""]
+    reference = variants.iloc[0]
+    same = int((scored["order"] == reference["order"]).sum())
+    names = list(result.runs)
+    order_text = (
+        " > ".join(run_label(n) for n in reference["order"].split(" > ")) if reference["order"] else ""
+    )
+    st.markdown(
+        _(
+            "Under the page's formula the order is **{order}**. The same order under **{same} of {n}** "
+            "variants and presets; **{flips}** times a pair of runs changes winner."
+        ).format(order=order_text or reference["order"], same=same, n=len(scored), flips=len(result.flips))
+    )
+    table = pd.DataFrame(
+        {
+            "variant": scored["variant"],
+            "order": scored["order"],
+            "tau": scored["tau"],
+            "flips": scored["flips"],
+            **{n: scored[n] for n in names},
+        }
+    )
+    st.dataframe(
+        table,
+        hide_index=True,
+        key="ds_robust_table",
+        column_config={
+            "variant": st.column_config.TextColumn(_("Formula or preset")),
+            "order": st.column_config.TextColumn(_("Order, best first")),
+            "tau": st.column_config.NumberColumn(
+                _("Kendall's τ"), format="%.2f", help=_("With the order under the page's formula.")
+            ),
+            "flips": st.column_config.NumberColumn(_("Pairs flipped")),
+            **{n: st.column_config.NumberColumn(run_label(n)[:40], format="%.3f") for n in names},
+        },
+    )
+    refused = variants[variants["refused"] != ""]
+    if len(refused):
+        st.caption(
+            _("Not scored here: {presets}.").format(
+                presets="; ".join(f"{r.preset} ({r.refused})" for r in refused.itertuples())
+            )
+        )
+    if result.flips.empty:
+        st.success(_("No pair of runs changes winner: the conclusion holds under every formula scored."))
+        return
+    flips = {(f.run_a, f.run_b, f.variant): f.winner for f in result.flips.itertuples()}
+    choices = list(flips)
+    if ss.get(keys.DS_ROBUST_FLIP) not in choices:
+        ss[keys.DS_ROBUST_FLIP] = choices[0]
+    flip = st.selectbox(
+        _("A pair whose winner changes"),
+        choices,
+        key=keys.DS_ROBUST_FLIP,
+        format_func=lambda f: _flip_label(f, run_label, flips[f]),
+        on_change=ss.pop,
+        args=(keys.DS_ROBUST_QUERY, None),
+    )
+    a, b, variant = flip
+    causes = result.causes(a, b, variant, n=10)
+    st.markdown(
+        _(
+            "**{a}** beats **{b}** under the page's formula. The queries that move the difference most "
+            "towards {b} under {variant}, per query ({a} − {b}):"
+        ).format(a=run_label(a), b=run_label(b), variant=code_span(variant))
+    )
+    if causes.empty:
+        st.info(_("No single query moves it: the change is spread over many queries."))
+        return
+    st.dataframe(
+        causes[["query", "diff_ref", "diff", "sign_flips"]],
+        hide_index=True,
+        key="ds_robust_causes",
+        column_config={
+            "query": st.column_config.TextColumn(_("Query")),
+            "diff_ref": st.column_config.NumberColumn(_("Under the page's formula"), format="%+.3f"),
+            "diff": st.column_config.NumberColumn(_("Under this variant"), format="%+.3f"),
+            "sign_flips": st.column_config.CheckboxColumn(_("Winner changes")),
+        },
+    )
+    queries = causes["query"].tolist()
+    if ss.get(keys.DS_ROBUST_QUERY) not in queries:
+        ss[keys.DS_ROBUST_QUERY] = queries[0]
+    left, right = st.columns([0.6, 0.4], vertical_alignment="bottom")
+    left.selectbox(_("Query to compare"), queries, key=keys.DS_ROBUST_QUERY)
+    letters = {n: chr(ord("A") + i) for i, n in enumerate(names)}
+    pair = [(f"{letters[n]} {run_label(n)}", dict(data["runs"])[n]) for n in (a, b)]
+    right.button(
+        _("Open both rankings under this variant in Explore"),
+        key="ds_robust_explore",
+        on_click=_open_in_explore,
+        args=(ss[keys.DS_ROBUST_QUERY], pair, result.specs[variant]),
+        width="stretch",
+        type="primary",
+    )
