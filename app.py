@@ -16,7 +16,7 @@ from views.ui.formula import formula_controls
 from views.ui.language import init_language, language_switch, language_warnings
 from views.ui.learner import cookie_writer, init_learner
 from views.ui.session import collect_garbage, count_run, warm_process
-from views.ui.share import init_session
+from views.ui.share import init_session, open_on
 from views.ui.start import note_page, phone_nav_script
 
 ROOT = Path(__file__).parent
@@ -36,7 +36,9 @@ page = st.navigation([navigation_page(p) for p in PAGES.values()], position="top
 # Each page its own browser-tab title (what a screen reader says first, and what a tab list shows).
 st.set_page_config(page_title=f"{page.title} · {APP_TITLE}")
 note_page(page.url_path)  # a first visit to "/" without a link gets the start panel
-scope = page_at(page.url_path).formula  # which formula the page's sidebar shows, if any
+shown = page_at(page.url_path)
+open_on(shown.name, shown.opening)  # Learn opens on the common formula (views/pages.py)
+scope = shown.formula  # which formula the page's sidebar shows, if any
 with st.sidebar:
     language_switch()  # every page, with or without formula controls
     if scope is not None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from ndcg_core.i18n import N_, _
+from ndcg_core.teaching.playground import LESSON_STATE, PlaygroundState
 
 from .ui.formula import DATASETS, PLAYGROUND, FormulaScope
 
@@ -20,8 +21,9 @@ from .ui.formula import DATASETS, PLAYGROUND, FormulaScope
 @dataclass(frozen=True)
 class Page:
     """One page: its script, its title and what it offers (marked for translation), its icon, its
-    address (``""``: the page at ``/``), the formula its sidebar shows (None: none) and the pages
-    it suggests next (the first is the next step)."""
+    address (``""``: the page at ``/``), the formula its sidebar shows (None: none), the pages it
+    suggests next (the first is the next step) and the list it opens on when the session still holds
+    the Playground's untouched opening list (None: that list)."""
 
     name: str
     script: str
@@ -31,6 +33,7 @@ class Page:
     url_path: str
     formula: FormulaScope | None
     next: tuple[str, ...]
+    opening: PlaygroundState | None = None
 
     @property
     def path(self) -> str:
@@ -52,6 +55,7 @@ PAGES: dict[str, Page] = {
             "learn",
             PLAYGROUND,
             ("practice", "playground"),
+            LESSON_STATE,  # the lesson teaches the common log2(i + 1), then Wikipedia's original
         ),
         Page(
             "playground",

@@ -53,6 +53,7 @@ from .examples import WorkedExample
 
 __all__ = [
     "DEFAULT_STATE",
+    "LESSON_STATE",
     "MAX_LINK_ITEMS",
     "MAX_STATE_BYTES",
     "UI_PARAMS",
@@ -158,6 +159,10 @@ DEFAULT_STATE = PlaygroundState(
     spec=Spec(Variant(discount="jarvelin")),
 )
 """Wikipedia's D1..D6, graded 3,2,3,0,1,2, with the original discount: NDCG 0.932."""
+
+LESSON_STATE = replace(DEFAULT_STATE, spec=Spec(Variant()))
+"""The lesson's opening: the same D1..D6 under the common discount log2(i + 1), NDCG 0.961 (the
+lesson shows Wikipedia's original form, and its 0.932, once the discount is taught)."""
 
 
 def state_from_example(example: WorkedExample) -> PlaygroundState:

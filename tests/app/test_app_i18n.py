@@ -416,7 +416,7 @@ def test_practice_says_previous_exercise_beside_next_exercise():
 def test_the_formula_at_the_top_is_described_in_chinese():
     """The caption was 公式：nDCG(discount='jarvelin'), English notation only; the notation stays
     (in code style) after a Chinese description."""
-    at = open_page("views/learn.py", {"rel": "3,2,3,0,1,2", "discount": "jarvelin"})
+    at = open_page("views/learn.py", {"rel": "3,2,3,0,1,2,1", "discount": "jarvelin"})
     (caption,) = [c.value for c in at.caption if c.value.startswith("公式：")]
     assert caption.startswith("公式：线性增益；折损因子 max\\(1, log2 i\\)；整个列表") and "`nDCG(" in caption
 

@@ -304,7 +304,7 @@ def test_step_3_asks_for_the_divisor_without_printing_it():
     ok(at.button(key="learn_skip").click().run())
     shown = page_text(at)
     assert "Your first divisors: 1, 1, 1.585, 2." in shown and "Divisor" in columns(at)
-    assert "0.932 under max(1, log2 i)" in shown  # the original form's story, once answered
+    assert "max(1, log2 i) instead and gets 0.932" in shown  # the original form's story, once answered
 
 
 @pytest.mark.parametrize(("step", "answer"), [(4, f"{3 / L2(3):.3f}"), (6, "0.932")])
@@ -447,3 +447,39 @@ def test_the_whole_lesson_buttons_speak_the_pages_language():
     at = learn({"rel": ",".join(map(str, WIKI)), "lang": "zh"})
     labels = {b.proto.label for b in at.get("download_button")}
     assert {"整堂课（PDF）", "整堂课（PowerPoint）"} <= labels
+
+
+# ------------------------------------------------------------------ issue 38: the lesson teaches the common form
+
+
+def ndcg_closed_form(grades: list[int], divisor) -> float:
+    dcg = sum(g / divisor(i) for i, g in enumerate(grades, start=1))
+    return dcg / sum(g / divisor(i) for i, g in enumerate(sorted(grades, reverse=True), start=1))
+
+
+def test_the_lesson_opens_on_d1_d6_under_log2_i_plus_1_and_the_playground_stays_on_0_932():
+    """Issue 38: "Learn it, step by step" opened on discount=jarvelin; step 3 called log2(i + 1) the
+    common form, then asked for max(1, log2 i). The lesson now opens on the same list under
+    log2(i + 1) (NDCG 0.961); the Playground's own opening stays Wikipedia's 0.932."""
+    common = ndcg_closed_form(WIKI, lambda i: L2(i + 1))
+    original = ndcg_closed_form(WIKI, lambda i: max(1.0, L2(i)))
+    assert (f"{common:.3f}", f"{original:.3f}") == ("0.961", "0.932")
+    at = ok(AppTest.from_file(APP, default_timeout=60).run())  # the Playground, then the lesson
+    assert metric(at, "NDCG@6") == f"{original:.3f}"
+    at.switch_page("views/learn.py")
+    ok(at.run())
+    assert at.query_params.get("discount") is None  # the link names no formula: log2(i + 1)
+    assert at.session_state[keys.PG_SPEC].variant.discount == "log"
+    for _ in range(5):
+        ok(at.button(key="learn_next").click().run())
+    assert at.session_state[keys.LEARN_STEP] == 6
+    guess(at, 6, f"{common:.3f}")
+    assert at.session_state[keys.LEARN_ANSWERS][6] == f"{common:.3f}"
+    assert any("right" in s.value.lower() for s in at.success), [s.value for s in at.success]
+
+
+def test_a_link_that_names_the_original_form_keeps_it_in_the_lesson():
+    at = learn({"rel": ",".join(map(str, WIKI)), "discount": "jarvelin", "step": "6"})
+    assert at.session_state[keys.PG_SPEC].variant.discount == "jarvelin"
+    guess(at, 6, f"{ndcg_closed_form(WIKI, lambda i: max(1.0, L2(i))):.3f}")
+    assert any("right" in s.value.lower() for s in at.success), [s.value for s in at.success]

@@ -116,10 +116,10 @@ LISTS = {
 @pytest.mark.parametrize("name", LISTS)
 def test_no_learn_step_shows_its_answer_before_it_is_answered(name):
     params = LISTS[name]
-    at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page("views/learn.py")
+    at = AppTest.from_file(APP, default_timeout=60)  # a link to the lesson with this list
     for key, value in params.items():
         at.query_params[key] = value
+    at.switch_page("views/learn.py")
     ok(at.run())
     ex = explain(
         [float(g) for g in params["rel"].split(",")],

@@ -20,6 +20,7 @@ from ndcg_core.errors import error_text
 from ndcg_core.i18n import _
 from ndcg_core.teaching.pages import ClassState, LearnerState, LearnState, PracticeState
 from ndcg_core.teaching.playground import (
+    DEFAULT_STATE,
     UI_PARAMS,
     PlaygroundState,
     from_query_params,
@@ -165,7 +166,23 @@ def init_session() -> None:
     (or the default), and from the address bar whenever it changed from outside (see :func:`adopt`)."""
     ss = st.session_state
     first = SHARED.key not in ss
+    if first:  # whether the session's list came from its link (the lesson keeps such a list)
+        ss[keys.PG_LINKED] = SHARED.carried(st.query_params.to_dict())
     adopt(SHARED, _load_shared)
     if first:
         load_spec(DATASETS, DATASET_DEFAULT)
         ss[keys.PG_MESSAGES] = []
+
+
+def open_on(page: str, opening: PlaygroundState | None) -> None:
+    """Page ``page``'s own opening list (:attr:`views.pages.Page.opening`), put in place the first
+    time the session shows that page, before its sidebar is drawn, when the session still holds the
+    Playground's untouched opening list: a list or formula the student chose, or the session's link
+    gave, stays."""
+    ss = st.session_state
+    opened = ss.setdefault(keys.PG_OPENED, set())
+    if opening is None or page in opened:
+        return
+    opened.add(page)
+    if not ss.get(keys.PG_LINKED) and current_state() == DEFAULT_STATE:
+        load_state(opening)
