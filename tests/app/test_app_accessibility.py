@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import math
+import itertools
 import re
 from pathlib import Path
 
@@ -60,7 +61,7 @@ def test_each_page_has_one_top_heading_and_sections_one_level_below(path):
     headings = [m.value for m in at.markdown if m.value.startswith("#")]
     assert [h for h in headings if h.startswith("# ")] == [f"# {PAGES[path]}"]
     levels = [len(re.match(r"#+", h).group()) for h in headings]
-    assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), headings  # no level skipped
+    assert all(b <= a + 1 for a, b in itertools.pairwise(levels)), headings  # no level skipped
 
 
 def test_presenter_mode_has_the_steps_title_as_its_one_top_heading():

@@ -449,7 +449,7 @@ def test_the_whole_lesson_buttons_speak_the_pages_language():
     assert {"整堂课（PDF）", "整堂课（PowerPoint）"} <= labels
 
 
-# ------------------------------------------------------------------ issue 38: the lesson teaches the common form
+# ------------------------------------------------------------------ issue 38: the lesson, common form
 
 
 def ndcg_closed_form(grades: list[int], divisor) -> float:

@@ -28,7 +28,9 @@ DG3 = 3 / math.log2(3)  # D3's discounted gain: the question of step 4
 def lesson(params: dict[str, str]) -> AppTest:
     # The lecturer's link names Wikipedia's list and its original discount (the lesson's own opening
     # is log2(i + 1)).
-    return open_page("views/learn.py", {"present": "1", "rel": "3,2,3,0,1,2", "discount": "jarvelin", **params})
+    return open_page(
+        "views/learn.py", {"present": "1", "rel": "3,2,3,0,1,2", "discount": "jarvelin", **params}
+    )
 
 
 def html(at: AppTest) -> str:
