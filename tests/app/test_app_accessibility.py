@@ -7,8 +7,8 @@ Expected texts are written out here; numbers come from closed forms (math.log2).
 from __future__ import annotations
 
 import html
-import math
 import itertools
+import math
 import re
 from pathlib import Path
 
