@@ -36,6 +36,7 @@ from ndcg_core.teaching.lesson import (
     LessonStep,
     check_answer,
     clamp_step,
+    cutoff_for,
     ideal_title,
     lesson_step,
     step_frame,
@@ -59,7 +60,7 @@ from views.ui import keys, styles
 from views.ui.a11y import announce, focused_space_presses_the_button, move_focus
 from views.ui.charts import chart
 from views.ui.drag import drag_list
-from views.ui.formula import PLAYGROUND, formula_name
+from views.ui.formula import PLAYGROUND, formula_name, load_spec
 from views.ui.history import history_buttons, record_history
 from views.ui.items import items_editor
 from views.ui.learner import learner_message, progress_note, save, take_loaded
@@ -152,7 +153,20 @@ def _state() -> LearnState:
 def _go(delta: int) -> None:
     ss = st.session_state
     ss[keys.LEARN_STEP] = clamp_step(ss[keys.LEARN_STEP] + delta)
+    _cut_for_step_7()
     _focus_next("step")
+
+
+def _cut_for_step_7() -> None:
+    """Step 7 asks about the rows below k: opened (by a click) with a k that covers the whole list,
+    it sets k below the list's length (:func:`cutoff_for`) so that such rows exist. A k the student
+    set below the length stays."""
+    ss = st.session_state
+    spec, n = ss[keys.PG_SPEC], len(ss[keys.PG_ITEMS])
+    k = cutoff_for(n)
+    if ss[keys.LEARN_STEP] != N_STEPS or k is None or (spec.variant.k is not None and spec.variant.k < n):
+        return
+    load_spec(PLAYGROUND, spec.with_k(k), n)
 
 
 def _focus_next(after: str) -> None:
@@ -188,6 +202,7 @@ def _move_focus(step: LessonStep | None) -> None:
 
 def _go_to(n: int) -> None:
     st.session_state[keys.LEARN_STEP] = clamp_step(n)
+    _cut_for_step_7()
 
 
 def _set_present(on: bool) -> None:

@@ -44,6 +44,7 @@ __all__ = [
     "Question",
     "check_answer",
     "clamp_step",
+    "cutoff_for",
     "ideal_title",
     "lesson_step",
     "step_frame",
@@ -547,6 +548,16 @@ def _ndcg_step(ex: Explanation) -> LessonStep:
         metrics=("NDCG", "DCG", "IDCG"),
         new_metric="NDCG",
     )
+
+
+def cutoff_for(n: int) -> int | None:
+    """The k step 7 opens with for a list of ``n`` items when its k covers the whole list: two rows
+    below the cutoff, at most a first screen of ten (None for a list too short to cut).
+
+    >>> cutoff_for(6), cutoff_for(30), cutoff_for(2), cutoff_for(1)
+    (4, 10, 1, None)
+    """
+    return None if n < 2 else max(1, min(10, n - 2))
 
 
 def _cutoff_step(ex: Explanation) -> LessonStep:

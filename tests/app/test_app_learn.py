@@ -483,3 +483,18 @@ def test_a_link_that_names_the_original_form_keeps_it_in_the_lesson():
     assert at.session_state[keys.PG_SPEC].variant.discount == "jarvelin"
     guess(at, 6, f"{ndcg_closed_form(WIKI, lambda i: max(1.0, L2(i))):.3f}")
     assert any("right" in s.value.lower() for s in at.success), [s.value for s in at.success]
+
+
+def test_step_7_opens_with_rows_below_k_and_keeps_a_k_the_student_set():
+    """Issue 38, part 5: step 7 with the default k = n had no row beyond k, so its question ("do rows
+    below position k add anything?") was about rows that did not exist."""
+    at = learn({"step": "6"})
+    ok(at.button(key="learn_next").click().run())
+    assert at.session_state[keys.LEARN_STEP] == 7
+    assert at.session_state[keys.PG_SPEC].variant.k == 4  # six items: two rows below the cutoff
+    beyond = ["beyond k" in str(p) for p in step_table(at).value["Position"]]
+    assert beyond == [False] * 4 + [True] * 2, step_table(at).value["Position"].tolist()
+    assert "Here k = 4, and your list has 6 items." in "\n".join(m.value for m in at.markdown).replace("\\", "")
+    mine = learn({"rel": ",".join(map(str, WIKI)), "k": "5", "step": "6"})
+    ok(mine.button(key="learn_next").click().run())
+    assert mine.session_state[keys.PG_SPEC].variant.k == 5
