@@ -26,7 +26,6 @@ from ndcg_core.errors import error_text
 from ndcg_core.i18n import _
 from ndcg_core.teaching import EXAMPLES, get_example
 from ndcg_core.teaching.answers import examples
-from ndcg_core.teaching.export import table_html
 from ndcg_core.teaching.formula import number
 from ndcg_core.teaching.lesson import (
     COLUMN_HELP,
@@ -54,7 +53,6 @@ from ndcg_core.teaching.presenter import (
 from ndcg_core.teaching.rendering import explained, state_figure
 from ndcg_core.teaching.saved import learn_data, learn_from_data
 from ndcg_core.teaching.tries import Tries
-from ndcg_core.variants import format_number
 from views.pages import PAGES
 from views.ui import keys, styles
 from views.ui.a11y import announce, focused_space_presses_the_button, move_focus
@@ -70,15 +68,7 @@ from views.ui.session import bump
 from views.ui.share import LEARN, SHARED, adopt, sync_url
 from views.ui.start import where_next
 from views.ui.state import current_state, load_state
-from views.ui.tables import (
-    CELL_FORMATS,
-    HEADERS,
-    beyond_caption,
-    column_help_config,
-    column_notes,
-    export_buttons,
-    lesson_buttons,
-)
+from views.ui.tables import export_buttons, lesson_buttons, lesson_grid, lesson_html_table
 
 METRIC_LABEL = {"NDCG": "NDCG", "DCG": "DCG", "IDCG": "IDCG", "CG": "CG"}
 
@@ -346,59 +336,6 @@ def _table(ex, columns, *, ideal: bool = False) -> tuple[pd.DataFrame, list[bool
     return step_frame(ex, columns, ideal=ideal), steps["Beyond k"].tolist()
 
 
-def _html_table(frame, beyond) -> str:
-    """The presenter's step table: the export's escaped HTML table, every header explaining itself."""
-    return table_html(
-        frame,
-        beyond=beyond,
-        labels={c: _(c) for c in frame.columns},
-        titles={c: _(COLUMN_HELP[c]) for c in frame.columns if c in COLUMN_HELP},
-        css_class="learn-table",
-        caption=beyond_caption(beyond),
-    )
-
-
-#: The grey of a lesson grid's rows beyond k: 4.8:1 on white (WCAG 2.2 AA), still set apart from the text.
-BEYOND_GREY = "#64748b"
-
-
-def _grid(frame, beyond, key: str) -> None:
-    """A step table in the page's grid, every column with its hover explanation, rows flagged in
-    ``beyond`` in grey and, since a grid cell takes no other style, marked in their Position cell
-    (colour alone is no mark for a reader who cannot see it: WCAG 1.4.1)."""
-    config = column_help_config(frame.columns)
-    marked = "Position" in frame and any(beyond)
-    if "Position" in frame:
-        config["Position"] = st.column_config.Column(
-            _("Position"), width="medium" if marked else "small", help=_(COLUMN_HELP["Position"])
-        )
-    if marked:
-        frame = frame.assign(
-            Position=[
-                _("{position} · beyond k").format(position=p) if b else str(p)
-                for p, b in zip(frame["Position"], beyond, strict=True)
-            ]
-        )
-    numeric = [c for c in frame.columns if frame[c].dtype.kind == "f"]
-    # Computed values at a fixed precision (as on the Playground); grades exactly as typed.
-    styled = frame.style.format({c: (format_number if c == "Grade" else number) for c in numeric})
-    grey = f"color: {BEYOND_GREY}"
-    styled = styled.apply(lambda row: [grey if beyond[row.name] else "" for _ in row], axis=1)
-    with st.container(key=key):
-        st.dataframe(styled, hide_index=True, column_config=config, height=min(38 + 35 * len(frame), 390))
-        # On a phone the grid cannot fit seven columns in 390 px: the same table as HTML, whose
-        # headers wrap, shows instead (views/ui/styles.py picks one by the screen's width).
-        table = table_html(
-            frame,
-            beyond=beyond,
-            formats={c: CELL_FORMATS[c] for c in frame.columns if c in CELL_FORMATS},
-            labels={c: _(HEADERS.get(c, c)) for c in frame.columns},
-            titles={c: _(COLUMN_HELP[c]) for c in frame.columns if c in COLUMN_HELP},
-        )
-        st.html(f'<div class="step-table-wrap learn-phone-table">{table}</div>')
-        column_notes(frame.columns)
-
-
 def _figure(step: LessonStep, state, ex):
     """The step's chart (steps 1 to 3, which show none, export the gains chart); built once per state."""
     return state_figure(state, STEP_CHARTS.get(step.number, "gains"))
@@ -567,7 +504,7 @@ def _presenter(step: LessonStep, ex, state) -> None:
         if step.number in STEP_CHARTS or room is not None:  # beside the table: 10 rows fit 1280×720
             table, side = st.columns([0.56, 0.44], gap="medium")
             with table, st.container(key="learn_table"):
-                st.html(_html_table(*screen_table(ex, view)))
+                st.html(lesson_html_table(*screen_table(ex, view)))
             with side, st.container(key="learn_present_side"):
                 _metrics(step, ex, revealed=view.hidden_metric is None)
                 if results is not None:
@@ -586,7 +523,7 @@ def _presenter(step: LessonStep, ex, state) -> None:
             for formula in view.formulas:
                 st.latex(formula)
             with st.container(key="learn_table"):
-                st.html(_html_table(*screen_table(ex, view)))
+                st.html(lesson_html_table(*screen_table(ex, view)))
     _nav(present=True, step=step, room=room, number=number)
 
 
@@ -628,10 +565,10 @@ def _lesson(step: LessonStep, state, ex) -> None:
     for formula in step.formulas if revealed else ():  # a formula would give the answer away
         st.latex(formula)
     st.markdown("**" + _("Your ranking") + "**")
-    _grid(*_table(ex, columns), "learn_steps")
+    lesson_grid(*_table(ex, columns), "learn_steps")
     if step.ideal and revealed:
         st.markdown("**" + md_escape(ideal_title(ex)) + "**")
-        _grid(*_table(ex, IDEAL_COLUMNS, ideal=True), "learn_ideal")
+        lesson_grid(*_table(ex, IDEAL_COLUMNS, ideal=True), "learn_ideal")
     figure = _figure(step, state, ex)
     if step.number in STEP_CHARTS and revealed:
         chart(figure, key="learn_chart")

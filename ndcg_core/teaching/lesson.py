@@ -31,6 +31,7 @@ from ..metrics import divisors, gains
 from ..rules import DISCOUNT_RULES, GAIN_RULES
 from ..variants import choice_label
 from .answers import MISTAKE, RIGHT, judge, noted, parse_answer, problem_text
+from .columns import BASE_COLUMNS, COLUMN_HELP, IDEAL_COLUMNS, step_frame
 from .formula import dcg_latex, divisor_latex, divisor_text, gain_latex, gain_text, ndcg_latex, trimmed
 from .practice.mistakes import MISTAKES, mistake_text
 
@@ -57,33 +58,6 @@ N_STEPS = 7
 #: gains chart).
 STEP_CHARTS = {4: "cumulative", 5: "cumulative", 6: "ndcg_at_k", 7: "ndcg_at_k"}
 
-#: One line per column a step table can show (the Playground's tables use it too).
-COLUMN_HELP: dict[str, str] = {
-    "Position": N_(
-        "Place in the ranked list, 1 = top. In long Playground tables ✓ marks rows counted in DCG@k."
-    ),
-    "Item": N_("The item's name, as typed."),
-    "Grade": N_("How relevant a person judged the item: 0 = not relevant, higher = more useful."),
-    "Gain": N_(
-        "What the item is worth wherever it stands: the grade, 2^grade − 1, or your gain table's value."
-    ),
-    "Divisor": N_("What this position divides the gain by. It never shrinks further down the list."),
-    "Discounted gain": N_("Gain ÷ divisor: what this position adds to DCG."),
-    "Cumulative DCG": N_("Running total of the discounted gains from the top down to this row (stops at k)."),
-    "Cumulative IDCG": N_("The same running total for the ideal ordering; its last counted value is IDCG."),
-    "Beyond k": N_("yes: the row is below the cutoff k and adds nothing to DCG@k."),
-    "Score": N_("The model's score; the ranking puts higher scores first."),
-    "Tie group": N_(
-        "Items with equal scores share a group number; the tie rule orders them or shares their gains."
-    ),
-    "CG": N_("Cumulative gain: the plain sum of the gains in the top k, ignoring their order."),
-    "DCG": N_("Discounted cumulative gain: the sum of the discounted gains in the top k."),
-    "IDCG": N_(
-        "Ideal DCG: the DCG of the judged items sorted best first, cut at k (library rules may differ)."
-    ),
-    "NDCG": N_("DCG ÷ IDCG: the share of the best possible DCG this order achieves."),
-}
-
 
 def ideal_title(ex: Explanation) -> str:
     """The ideal ordering's title: of every judged item, or of the list alone where a library's
@@ -93,26 +67,6 @@ def ideal_title(ex: Explanation) -> str:
             library=ex.spec.library
         )
     return _("Ideal ordering of all judged items")
-
-
-#: The step-table column names, marked for translation (the tables keep the English names as keys;
-#: the pages show ``_(name)``).
-COLUMN_NAMES = (
-    N_("Position"),
-    N_("Item"),
-    N_("Grade"),
-    N_("Gain"),
-    N_("Divisor"),
-    N_("Discounted gain"),
-    N_("Cumulative DCG"),
-    N_("Cumulative IDCG"),
-    N_("Beyond k"),
-    N_("Score"),
-    N_("Tie group"),
-)
-
-BASE_COLUMNS = ("Position", "Item", "Grade")
-IDEAL_COLUMNS = ("Position", "Item", "Grade", "Gain", "Divisor", "Discounted gain", "Cumulative IDCG")
 
 
 @dataclass(frozen=True)
@@ -697,10 +651,3 @@ def check_answer(question: Question, text: str) -> Feedback:
     diagnosis = _("Not quite: {answer} is not it, and no common mistake gives it.").format(answer=answer.text)
     message = _("Not quite: you said {answer}; {why}.").format(answer=answer.text, why=question.why)
     return Feedback(False, message, diagnosis)
-
-
-def step_frame(ex: Explanation, columns: tuple[str, ...], *, ideal: bool = False):
-    """The step table restricted to ``columns``, in that order (``Cumulative IDCG`` for the ideal)."""
-    steps = ex.ideal_steps if ideal else ex.steps
-    frame = steps.rename(columns={"Cumulative DCG": "Cumulative IDCG"}) if ideal else steps
-    return frame[list(columns)].reset_index(drop=True)

@@ -25,6 +25,7 @@ from ndcg_core.teaching.practice import (
     diagnose_question,
     feedback_latex,
     focus_rows,
+    focus_text,
     hints,
     kind_for,
     make_exercise,
@@ -518,3 +519,17 @@ def test_unknown_total_points_at_the_formula_not_a_row():
     assert latex and all(x.startswith("\\mathrm{") for x in latex)
     assert focus_rows(e, fb).empty
     assert feedback_latex(e, check(e, f"{e.exact:.3f}")) == ()
+
+
+def test_the_row_shown_beside_a_mistake_prints_given_values_as_given_and_computed_ones_to_3_decimals():
+    """Issue 38: the "Your way" table printed positions and grades as 2.000, and Class feedback raw
+    floats such as 1.5849625007211563."""
+    e = make_exercise(1, 1, "metric", 1)
+    e = type(e)(**{**e.__dict__, "question": Question((3.0, 2.0, 1.5, 0.0), Variant(), "dcg")})
+    jarvelin = 3 + 2 + 1.5 / math.log2(3)  # divided by max(1, log2 i): the log2(i) mistake
+    fb = check(e, f"{jarvelin:.3f}")
+    assert fb.mistakes == ("log2_i",)
+    rows = focus_text(focus_rows(e, fb)).set_index("Step")
+    assert list(rows.loc["Position"]) == ["2", "2"] and list(rows.loc["Grade"]) == ["2", "2"]
+    assert list(rows.loc["Divisor"]) == [f"{math.log2(3):.3f}", "1.000"]
+    assert all(isinstance(v, str) and len(v.partition(".")[2]) <= 3 for v in rows.to_numpy().ravel())

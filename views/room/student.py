@@ -21,7 +21,7 @@ from ndcg_core.classroom.questions import answer_text
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import _
 from ndcg_core.teaching.answers import examples
-from ndcg_core.teaching.practice import Exercise, focus_rows
+from ndcg_core.teaching.practice import Exercise, focus_rows, focus_text
 from views.ui import keys
 from views.ui.markup import md_escape
 
@@ -191,9 +191,9 @@ def student_question(code: str, q: QuestionInfo) -> None:
             if mine is not None:
                 fb = feedback(e, mine.response)
                 (st.success if fb.correct else st.error)(md_escape(fb.message))
-                rows = focus_rows(e, fb)
+                rows = focus_text(focus_rows(e, fb))
                 if not fb.correct and len(rows):
-                    st.dataframe(rows.astype(str), hide_index=True)
+                    st.dataframe(rows, hide_index=True)
             st.markdown(_("The answer: {answer}").format(answer=md_escape(correct_answer(e))))
 
 

@@ -224,3 +224,59 @@ def paged(frame: pd.DataFrame, key: str) -> pd.DataFrame:
             )
         )
     return frame.iloc[first:last]
+
+
+# ------------------------------------------------------------------ the lesson's tables
+
+
+def lesson_html_table(frame, beyond) -> str:
+    """The presenter's step table: the export's escaped HTML table, every header explaining itself."""
+    return table_html(
+        frame,
+        beyond=beyond,
+        labels={c: _(c) for c in frame.columns},
+        titles={c: _(COLUMN_HELP[c]) for c in frame.columns if c in COLUMN_HELP},
+        css_class="learn-table",
+        caption=beyond_caption(beyond),
+    )
+
+
+#: The grey of a lesson grid's rows beyond k: 4.8:1 on white (WCAG 2.2 AA), still set apart from the text.
+BEYOND_GREY = "#64748b"
+
+
+def lesson_grid(frame, beyond, key: str) -> None:
+    """A step table in the page's grid, every column with its hover explanation, rows flagged in
+    ``beyond`` in grey and, since a grid cell takes no other style, marked in their Position cell
+    (colour alone is no mark for a reader who cannot see it: WCAG 1.4.1)."""
+    config = column_help_config(frame.columns)
+    marked = "Position" in frame and any(beyond)
+    if "Position" in frame:
+        config["Position"] = st.column_config.Column(
+            _("Position"), width="medium" if marked else "small", help=_(COLUMN_HELP["Position"])
+        )
+    if marked:
+        frame = frame.assign(
+            Position=[
+                _("{position} · beyond k").format(position=p) if b else str(p)
+                for p, b in zip(frame["Position"], beyond, strict=True)
+            ]
+        )
+    numeric = [c for c in frame.columns if frame[c].dtype.kind == "f"]
+    # Computed values at a fixed precision (as on the Playground); grades exactly as typed.
+    styled = frame.style.format({c: (format_number if c == "Grade" else number) for c in numeric})
+    grey = f"color: {BEYOND_GREY}"
+    styled = styled.apply(lambda row: [grey if beyond[row.name] else "" for _ in row], axis=1)
+    with st.container(key=key):
+        st.dataframe(styled, hide_index=True, column_config=config, height=min(38 + 35 * len(frame), 390))
+        # On a phone the grid cannot fit seven columns in 390 px: the same table as HTML, whose
+        # headers wrap, shows instead (views/ui/styles.py picks one by the screen's width).
+        table = table_html(
+            frame,
+            beyond=beyond,
+            formats={c: CELL_FORMATS[c] for c in frame.columns if c in CELL_FORMATS},
+            labels={c: _(HEADERS.get(c, c)) for c in frame.columns},
+            titles={c: _(COLUMN_HELP[c]) for c in frame.columns if c in COLUMN_HELP},
+        )
+        st.html(f'<div class="step-table-wrap learn-phone-table">{table}</div>')
+        column_notes(frame.columns)

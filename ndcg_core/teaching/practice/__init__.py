@@ -25,7 +25,7 @@ True
 ['log2_i']
 """
 
-from .checking import ROW_COLUMNS, check, feedback_latex, focus_rows, solution
+from .checking import ROW_COLUMNS, check, feedback_latex, focus_rows, focus_text, solution
 from .generators import LIBRARY_CHOICES, WINNER_CHOICES, kind_for, make_exercise
 from .hints import hints
 from .mistakes import MISTAKES, diagnose, diagnose_question, judge_question, mistake_text, wrong_formula
@@ -67,6 +67,7 @@ __all__ = [
     "explain_under",
     "feedback_latex",
     "focus_rows",
+    "focus_text",
     "hints",
     "judge_question",
     "kind_for",

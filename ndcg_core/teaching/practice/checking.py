@@ -18,7 +18,7 @@ from ...i18n import N_, _
 from ...rules import rule_mistakes
 from ...variants import Variant
 from ..answers import MAX_DECIMALS, MISTAKE, RIGHT, noted, parse_answer, problem_text
-from ..formula import dcg_latex, divisor_text, gain_text, ndcg_latex, trimmed
+from ..formula import dcg_latex, divisor_text, gain_text, ndcg_latex, number, trimmed
 from .generators import _order_reaches
 from .mistakes import MISTAKES, exact_value, judge_question, mistake_text, wrong_formula
 from .model import QUANTITIES, Exercise, Feedback, Question, ndcg_under
@@ -171,6 +171,29 @@ def focus_rows(exercise: Exercise, feedback: Feedback) -> pd.DataFrame:
         steps = getattr(ex, table)
         row = steps[steps["Position"] == position]
         out[name] = pd.Series([row[c].iloc[0] if len(row) else None for c in ROW_COLUMNS], dtype=object)
+    return out
+
+
+#: The rows of :func:`focus_rows` that are given, not computed: shown as typed (a position 2, a
+#: grade 1.5), not at the computed values' fixed precision.
+_GIVEN_ROWS = ("Position", "Item", "Grade")
+
+
+def focus_text(rows: pd.DataFrame) -> pd.DataFrame:
+    """:func:`focus_rows` as the page shows it: every cell text (``2``, ``1.585``, never ``2.000``
+    or ``1.5849625007211563``), the steps' names translated."""
+    if rows.empty:
+        return rows
+    step = rows.columns[0]
+
+    def cell(name: str, value: Any) -> str:
+        if value is None or isinstance(value, str):
+            return "" if value is None else value
+        return trimmed(value) if name in _GIVEN_ROWS else number(float(value))
+
+    out = pd.DataFrame({step: [_(name) for name in rows[step]]})
+    for column in rows.columns[1:]:
+        out[column] = [cell(name, v) for name, v in zip(rows[step], rows[column], strict=True)]
     return out
 
 

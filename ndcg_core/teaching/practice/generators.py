@@ -19,6 +19,7 @@ from ...metrics import ndcg
 from ...presets import PRESETS
 from ...rules import DISCOUNT_RULES, GAIN_RULES
 from ...variants import Variant
+from .hints import library_rules
 from .model import (
     _CELLS,
     _CLEAR_GAP,
@@ -395,9 +396,9 @@ def _exercise_library(rng: random.Random, base: dict, level: int) -> Exercise:
     name, printed = values[answer]
     cut = "" if k is None else f"@{k}"
     prompt = _(
-        "A model scored these items; some scores are tied. "
-        "Which library reports NDCG{cut} = {printed} for them?"
-    ).format(cut=cut, printed=f"{printed:.3f}")
+        "A model scored these items; some scores are tied, and each library ranks tied items its own "
+        "way ({rules}). Which library reports NDCG{cut} = {printed} for them?"
+    ).format(cut=cut, printed=f"{printed:.3f}", rules=library_rules((p for p, _v in values), Variant(k=k)))
     return Exercise(
         **base,
         prompt=prompt,

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ...i18n import _, separator
 from ...presets import PRESETS
-from ..formula import dcg_latex, divisor_text, ndcg_latex, number, trimmed
+from ...variants import TIES, Variant, choice_label
+from ..formula import dcg_latex, divisor_text, gain_text, ndcg_latex, number, trimmed
 from .model import _CELL_COLUMN, _CELLS, _DG, Exercise, Hint, formula_parts
 
 
@@ -19,8 +22,8 @@ def _hints_number(e: Exercise) -> tuple[Hint, Hint, Hint]:
     quantity = q.quantity
     if quantity in _CELLS:
         row = ex.steps.iloc[q.position - 1]
-        where = _("Look at row {n} of the step table, column '{column}'.").format(
-            n=q.position, column=_(_CELL_COLUMN[quantity])
+        where = _("Work it out for position {n} of the list above: its {column}.").format(
+            n=q.position, column=_(_CELL_COLUMN[quantity]).lower()
         )
         first = {
             "gain": _("The gain turns the grade into points."),
@@ -143,18 +146,30 @@ def _hints_formula(e: Exercise) -> tuple[Hint, Hint, Hint]:
     )
 
 
+def library_rules(presets: Iterable[str], asked: Variant, *, full: bool = False) -> str:
+    """How each preset's library ranks tied scores (and its gain where it is not the ``asked``
+    formula's), from the formula schema's own words: the short labels, or (``full``) the whole
+    descriptions."""
+
+    def rule(name: str) -> str:
+        v = PRESETS[name].spec.variant
+        ties = _(TIES[v.ties]) if full else _(choice_label("ties", v.ties))
+        if v.gain != asked.gain and v.gain_table is None:
+            ties = _("{ties}; gain {gain}").format(ties=ties, gain=gain_text(v))
+        return _("{library}: {rule}").format(library=_(PRESETS[name].library), rule=ties)
+
+    return separator("; ").join(rule(p) for p in presets)
+
+
 def _hints_library(e: Exercise) -> tuple[Hint, Hint, Hint]:
-    rules = {
-        "sklearn": _("scikit-learn averages the gains of tied items"),
-        "sklearn-ignore-ties": _("scikit-learn with ignore_ties puts tied items in reverse input order"),
-        "trec_eval": _("trec_eval orders tied items by document id, descending"),
-        "xgboost": _("XGBoost keeps tied items in input order and uses gain 2^grade − 1"),
-    }
     lines = [f"{_(PRESETS[p].library)}: {v:.3f}" for p, v in e.values]
-    their = separator("; ").join(rules[p] for p, _v in e.values)
+    names = [p for p, _v in e.values]
     return (
-        Hint(1, _("The libraries differ in how they order items with equal scores.")),
-        Hint(2, _("Their rules: {rules}.").format(rules=their)),
+        Hint(1, _("Rank the items by score under each library's tie rule, then compute NDCG for each.")),
+        Hint(
+            2,
+            _("The rules in full: {rules}.").format(rules=library_rules(names, e.formula, full=True)),
+        ),
         Hint(3, _("What each reports: {values}.").format(values=separator("; ").join(lines))),
     )
 

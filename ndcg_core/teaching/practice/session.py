@@ -30,7 +30,7 @@ from ...i18n import N_, _
 from ..formula import number
 from ..pages import PracticeState
 from ..tries import Tries
-from .checking import check, feedback_latex, focus_rows, solution
+from .checking import check, feedback_latex, focus_rows, focus_text, solution
 from .generators import kind_for, make_exercise
 from .hints import hints
 from .model import KINDS, LEVELS, Exercise, Feedback, Hint
@@ -288,13 +288,7 @@ def _focus(e: Exercise, fb: Feedback, solved: bool) -> tuple[str, pd.DataFrame |
         title = _("**Row {n} of the ideal ordering's step table**").format(n=position)
     else:
         title = _("**Row {n} of your ranking's step table**").format(n=position)
-    shown = rows.assign(**{c: rows[c].map(_cell) for c in rows.columns[1:]})
-    shown[shown.columns[0]] = shown[shown.columns[0]].map(_)
-    return title, shown
-
-
-def _cell(value: Any) -> str:
-    return value if isinstance(value, str) else number(float(value))
+    return title, focus_text(rows)
 
 
 def _hint_view(e: Exercise, hint: Hint) -> HintView:
