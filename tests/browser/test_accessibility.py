@@ -297,9 +297,10 @@ def test_the_language_follows_the_switch_and_survives_reruns(shared_page: Page, 
 def test_the_drag_lists_frame_has_a_name_that_says_how_to_use_it(shared_page: Page, class_server, path, name):
     url, _store = class_server
     open_page(shared_page, url, path)
-    frame = shared_page.locator('iframe[title="streamlit_sortables.sortable_items"]')
+    frame = shared_page.locator('iframe[src*="/streamlit_sortables.sortable_items/"]')
     expect(frame).to_have_count(1)
     expect(frame).to_have_attribute("aria-label", name)
+    expect(frame).to_have_attribute("title", name)  # issue 38: it read "streamlit_sortables.sortable_items"
 
 
 def test_the_headline_ndcg_is_announced_when_a_reorder_changes_it(shared_page: Page, class_server):

@@ -30,7 +30,7 @@ def open_app(page: Page, url: str, query: str = "") -> None:
     expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=30_000)
 
 
-SORTABLE = 'iframe[title="streamlit_sortables.sortable_items"]'
+SORTABLE = 'iframe[src*="/streamlit_sortables.sortable_items/"]'
 
 
 def sortable_items(page: Page):

@@ -19,7 +19,7 @@ def test_a_fresh_launcher_server_draws_the_whole_first_page(page):
         expect(page.get_by_test_id("stMetricValue").first).to_have_text(f"{dcg / ideal:.3f}", timeout=60_000)
         expect(page.locator(".js-plotly-plot .main-svg").first).to_be_visible(timeout=60_000)
         # The drag list: a component registered by the script run (not by the warm-up thread).
-        items = page.frame_locator('iframe[title="streamlit_sortables.sortable_items"]').locator("li")
+        items = page.frame_locator('iframe[src*="/streamlit_sortables.sortable_items/"]').locator("li")
         expect(items).to_have_count(4, timeout=60_000)
         expect(items.first).to_contain_text("D1")
         expect(page.get_by_test_id("stException")).to_have_count(0)

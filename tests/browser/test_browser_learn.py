@@ -21,7 +21,7 @@ pytestmark = pytest.mark.browser
 
 WIKI = "3,2,3,0,1,2"
 EX = ndcg_core.explain([3, 2, 3, 0, 1, 2], discount="jarvelin")  # the default list (Wikipedia's D1..D6)
-SORTABLE = 'iframe[title="streamlit_sortables.sortable_items"]'
+SORTABLE = 'iframe[src*="/streamlit_sortables.sortable_items/"]'
 # Keys a lecturer (or a presentation clicker) uses, forwards and back.
 FORWARD = ["ArrowRight", "PageDown", "Space", "ArrowRight", "PageDown", "Space"]
 BACK = ["ArrowLeft", "PageUp"]

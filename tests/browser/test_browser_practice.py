@@ -16,7 +16,7 @@ from ndcg_core.teaching.practice import kind_for, make_exercise
 
 pytestmark = pytest.mark.browser
 
-SORTABLE = 'iframe[title="streamlit_sortables.sortable_items"]'
+SORTABLE = 'iframe[src*="/streamlit_sortables.sortable_items/"]'
 PHONE = {"width": 390, "height": 844}
 
 

@@ -121,7 +121,7 @@ def test_reorder_the_playground_by_keyboard(page: Page, app_url, lang):
     page.keyboard.press("Enter")
     expect(headline(page)).to_have_text(f"{ndcg([2, 1, 3]):.3f}")
     settled(page)
-    frame = page.frame_locator('iframe[title="streamlit_sortables.sortable_items"]').last
+    frame = page.frame_locator('iframe[src*="/streamlit_sortables.sortable_items/"]').last
     expect(frame.locator("li").last).to_contain_text("D1")
     tab_to(page, "li.sortable-item", back=True)  # from the buttons below, back into the list: D1
     picked = page.evaluate("() => document.activeElement.contentDocument.activeElement.textContent")

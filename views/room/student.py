@@ -221,6 +221,7 @@ def answer_area(code: str, number: int, e: Exercise) -> None:
                 _("Tap the items in your order, first to last"),
                 list(e.labels),
                 key=keys.cl_order(number),
+                placeholder=_("Tap an item"),  # Streamlit's own "Choose an option" is English only
                 format_func=lambda label: _("{label} (grade {grade})").format(
                     label=md_escape(label), grade=f"{dict(zip(e.labels, e.grades, strict=True))[label]:g}"
                 ),

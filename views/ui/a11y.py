@@ -7,8 +7,9 @@ title ("streamlit_sortables.sortable_items"); neither has a setting. Its public 
 in the page is ``st.html(..., unsafe_allow_javascript=True)``: :func:`page_setup` draws one such
 script per run of ``app.py``. The script keeps its settings in ``window`` and installs one
 ``MutationObserver`` per page load, so what it fixes stays fixed when Streamlit redraws (a rerun,
-a fragment's rerun, another page): the frames' ``aria-label`` (their title stays, browser tests find
-them by it) and the live region, a ``role="status"`` element of its own outside Streamlit's tree,
+a fragment's rerun, another page): the frames' ``aria-label`` and ``title`` (a tooltip and some
+screen readers read the title: it named the component in English; tests find a frame by its
+``src``) and the live region, a ``role="status"`` element of its own outside Streamlit's tree,
 which React never replaces, so screen readers hear its changes.
 
 A page asks for an announcement with :func:`announce`: a hidden element carrying the text, which the
@@ -48,6 +49,7 @@ _SCRIPT = """<div class="ndcg-quiet"></div><script>
     for (const [selector, label] of Object.entries(c.frames)) {
       for (const frame of document.querySelectorAll(selector)) {
         if (frame.getAttribute('aria-label') !== label) frame.setAttribute('aria-label', label);
+        if (frame.title !== label) frame.title = label;
       }
     }
     let live = document.getElementById('ndcg-live');
