@@ -494,7 +494,8 @@ def test_step_7_opens_with_rows_below_k_and_keeps_a_k_the_student_set():
     assert at.session_state[keys.PG_SPEC].variant.k == 4  # six items: two rows below the cutoff
     beyond = ["beyond k" in str(p) for p in step_table(at).value["Position"]]
     assert beyond == [False] * 4 + [True] * 2, step_table(at).value["Position"].tolist()
-    assert "Here k = 4, and your list has 6 items." in "\n".join(m.value for m in at.markdown).replace("\\", "")
+    shown = "\n".join(m.value for m in at.markdown).replace("\\", "")
+    assert "Here k = 4, and your list has 6 items." in shown
     mine = learn({"rel": ",".join(map(str, WIKI)), "k": "5", "step": "6"})
     ok(mine.button(key="learn_next").click().run())
     assert mine.session_state[keys.PG_SPEC].variant.k == 5
