@@ -25,7 +25,7 @@ from ndcg_core.teaching.practice import KINDS, LEVELS, Exercise
 from ndcg_core.teaching.practice.session import MIXED, PracticeSession, PracticeView
 from ndcg_core.teaching.saved import practice_data, practice_from_data
 from views.ui import keys
-from views.ui.a11y import announce
+from views.ui.a11y import announce, bring_into_view
 from views.ui.learner import learner_message, progress_note, save, take_loaded
 from views.ui.markup import md_escape
 from views.ui.share import PRACTICE, adopt, sync_url
@@ -249,6 +249,8 @@ def _feedback(view: PracticeView) -> None:
         draw(md_escape(v.text), icon=icon)
         if v.counts:  # a verdict is said to a screen reader once per check (a same verdict too)
             announce(f"pr_verdict_{session().checks}", v.text)
+        # and shown: on a phone it is drawn below the fold, where nothing would seem to happen
+        bring_into_view(f".st-key-{keys.PR_VERDICT}", f"pr_verdict_{session().checks}")
         if v.caption:
             st.caption(v.caption)
         if v.focus is not None:

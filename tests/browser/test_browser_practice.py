@@ -190,8 +190,14 @@ def test_phone_and_projector_screenshots(browser: Browser, app_url, artifacts):
             expect(page.locator(f".st-key-pr_answer_{e.key} input")).to_be_visible()
             expect(page.locator(".st-key-pr_list [data-testid='stDataFrame']")).to_be_visible()
             page.screenshot(path=str(artifacts / f"practice-{name}.png"))
-            answer(page, e.key, "0.5")
+            box = page.locator(f".st-key-pr_answer_{e.key} input")
+            box.fill("0.5")
+            check = page.get_by_role("button", name="Check", exact=True)
+            check.evaluate("b => b.scrollIntoView({block: 'end'})")  # Check at the screen's bottom edge
+            check.click()
             expect(feedback(page)).to_be_visible()
+            # Issue 38: on a phone the verdict was drawn ~250 px below the fold and nothing changed.
+            expect(feedback(page)).to_be_in_viewport()
             page.get_by_role("button", name="Show a hint").click()
             feedback(page).scroll_into_view_if_needed()
             page.screenshot(path=str(artifacts / f"practice-feedback-{name}.png"))

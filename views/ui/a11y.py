@@ -80,6 +80,13 @@ _SCRIPT = """<div class="ndcg-quiet"></div><script>
       moved.add(el.dataset.key);
       target.focus();
     }
+    const shown = window.__ndcgShown || (window.__ndcgShown = new Set());
+    for (const el of document.querySelectorAll('.ndcg-show[data-target]')) {
+      const target = document.querySelector(el.dataset.target);
+      if (shown.has(el.dataset.key) || !target) continue;
+      shown.add(el.dataset.key);
+      target.scrollIntoView({block: 'nearest'});
+    }
   };
   fix();
   if (!window.__ndcgObserver) {
@@ -114,6 +121,14 @@ def move_focus(selector: str, key: str) -> None:
     (a new key for every request), as soon as it is on the page and enabled."""
     data = f'data-key="{html.escape(key)}" data-target="{html.escape(selector)}"'
     st.html(f'<div class="ndcg-quiet ndcg-focus" {data}></div>')
+
+
+def bring_into_view(selector: str, key: str) -> None:
+    """Scroll the first element matching ``selector`` (CSS) into view, once per ``key`` (a new key
+    for every request): a verdict drawn below the fold of a phone after Check, where nothing on
+    screen would otherwise change."""
+    data = f'data-key="{html.escape(key)}" data-target="{html.escape(selector)}"'
+    st.html(f'<div class="ndcg-quiet ndcg-show" {data}></div>')
 
 
 #: Space on a focused button presses that button, never a page's Space shortcut as well: Streamlit's
