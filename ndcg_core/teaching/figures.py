@@ -219,18 +219,25 @@ def gains_figure(ex: Explanation) -> go.Figure:
     )
 
 
-def cumulative_figure(ex: Explanation) -> go.Figure:
-    """Cumulative DCG against cumulative IDCG, position by position."""
+def cumulative_figure(ex: Explanation, *, ideal: bool = True) -> go.Figure:
+    """Cumulative DCG against cumulative IDCG, position by position (``ideal=False``: the DCG alone,
+    for a page that has not yet taught the ideal ordering)."""
     s, i = ex.steps, ex.ideal_steps
-    traces = [
-        _line(
-            i["Position"],
-            i["Cumulative DCG"],
-            _("IDCG (ideal order)"),
-            IDEAL,
-            _("ideal %{customdata}: %{y:.3f}") + "<extra></extra>",
-            _hover(i),
-        ),
+    traces = (
+        [
+            _line(
+                i["Position"],
+                i["Cumulative DCG"],
+                _("IDCG (ideal order)"),
+                IDEAL,
+                _("ideal %{customdata}: %{y:.3f}") + "<extra></extra>",
+                _hover(i),
+            )
+        ]
+        if ideal
+        else []
+    )
+    traces += [
         _line(
             s["Position"],
             s["Cumulative DCG"],
@@ -242,7 +249,7 @@ def cumulative_figure(ex: Explanation) -> go.Figure:
     ]
     return _built(
         traces,
-        _("Cumulative DCG against the ideal"),
+        _("Cumulative DCG against the ideal") if ideal else _("Cumulative DCG, position by position"),
         _("position"),
         _("cumulative DCG"),
         **_cutoff_line(ex.k, max(len(s), len(i))),

@@ -56,7 +56,7 @@ N_STEPS = 7
 #: The chart each step shows once answered (a kind of :data:`ndcg_core.teaching.rendering.CHART_KINDS`):
 #: from step 4 on, when there is a DCG to draw. Steps 1 to 3 show none (their per-step export offers the
 #: gains chart).
-STEP_CHARTS = {4: "cumulative", 5: "cumulative", 6: "ndcg_at_k", 7: "ndcg_at_k"}
+STEP_CHARTS = {4: "dcg", 5: "cumulative", 6: "ndcg_at_k", 7: "ndcg_at_k"}
 
 
 def ideal_title(ex: Explanation) -> str:

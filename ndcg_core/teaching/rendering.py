@@ -22,8 +22,9 @@ from .playground import DEFAULT_STATE, PlaygroundState
 
 __all__ = ["CHART_KINDS", "clear", "explained", "state_figure", "state_formulas", "warm"]
 
-#: The charts of one state: gain per position, cumulative DCG, NDCG at every k.
-CHART_KINDS = ("gains", "cumulative", "ndcg_at_k")
+#: The charts of one state: gain per position, cumulative DCG against the ideal's, the cumulative DCG
+#: alone (before the lesson has taught the ideal ordering), NDCG at every k.
+CHART_KINDS = ("gains", "cumulative", "dcg", "ndcg_at_k")
 CACHED_STATES = 64
 
 
@@ -44,8 +45,8 @@ def _state_figure(state: PlaygroundState, kind: str, lang: str) -> go.Figure:
     ex = explained(state)
     if kind == "gains":
         return gains_figure(ex)
-    if kind == "cumulative":
-        return cumulative_figure(ex)
+    if kind in ("cumulative", "dcg"):
+        return cumulative_figure(ex, ideal=kind == "cumulative")
     if kind == "ndcg_at_k":
         return ndcg_at_k_figure(state.curve(ex), ex.k)
     raise NDCGError("chart_kind", allowed=", ".join(CHART_KINDS), kind=repr(kind))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import threading
 from dataclasses import replace
 
@@ -103,3 +104,16 @@ def test_sessions_asking_for_plotly_objects_at_once_each_get_the_whole_figure():
         t.join()
     assert errors == [] and len(copies) == 8
     assert all(len(c.data) == 3 and c.layout.height == 300 for c in copies)
+
+
+def test_step_4_draws_the_dcg_alone_the_ideal_comes_at_step_5():
+    """Issue 38: step 4's chart showed the ideal ordering's curve a step before the lesson teaches it."""
+    from ndcg_core.teaching.lesson import STEP_CHARTS
+    from ndcg_core.teaching.playground import LESSON_STATE
+
+    step4 = rendering.state_figure(LESSON_STATE, STEP_CHARTS[4])
+    step5 = rendering.state_figure(LESSON_STATE, STEP_CHARTS[5])
+    assert [t.name for t in step4.data] == ["DCG (your order)"]
+    assert [t.name for t in step5.data] == ["IDCG (ideal order)", "DCG (your order)"]
+    dcg = [3, 3 + 2 / math.log2(3), 3 + 2 / math.log2(3) + 3 / 2]  # D1..D6 under log2(i + 1)
+    assert list(step4.data[0].y[:3]) == pytest.approx(dcg)
