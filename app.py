@@ -7,7 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ndcg_core.i18n import _
+from ndcg_core.i18n import _, language
 from views.pages import PAGES, navigation_page, page_at
 from views.ui import styles
 from views.ui.a11y import page_setup
@@ -24,7 +24,7 @@ ROOT = Path(__file__).parent
 init_language()  # before any text: the page title is translated too
 APP_TITLE = _("NDCG, step by step")
 st.set_page_config(page_title=APP_TITLE, page_icon=":material/leaderboard:", layout="wide")
-st.html(f"<style>{styles.APP}{DRAG_LIST_CSS}</style>")
+st.html(f"<style>{styles.APP}{styles.for_language(language())}{DRAG_LIST_CSS}</style>")
 page_setup()  # <html lang>, the drag lists' names, the live region (views/ui/a11y.py)
 
 count_run()

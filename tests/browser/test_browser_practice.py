@@ -205,3 +205,25 @@ def test_phone_and_projector_screenshots(browser: Browser, app_url, artifacts):
             assert width <= viewport["width"] + 1, f"the page scrolls sideways at {name}"
         finally:
             context.close()
+
+
+def test_a_chinese_answer_box_shows_no_english_instruction(browser: Browser, app_url):
+    """Issue 38: on a phone in Chinese, Streamlit's "Press Enter to submit form" stood over the
+    placeholder while typing; no public option translates it. Enter still submits."""
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        e = make_exercise(7, 1)
+        for lang, shown in (("en", True), ("zh", False)):
+            open_practice(page, app_url, f"?seed=7&lang={lang}")
+            box = page.locator(f".st-key-pr_answer_{e.key} input")
+            box.fill("0.5")
+            instruction = page.get_by_text("Press Enter to submit form")
+            if shown:  # the selector finds Streamlit's line where it is left alone
+                expect(instruction).to_be_visible()
+            else:
+                expect(instruction).to_be_hidden()
+                box.press("Enter")
+                expect(feedback(page)).to_be_visible()
+    finally:
+        context.close()

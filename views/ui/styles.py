@@ -10,6 +10,8 @@ which Streamlit documents) and its own classes.
   Streamlit's sidebar, header and toolbar (:data:`PRESENT`, :data:`PROJECTOR`).
 - :data:`CLASS`: Class mode's phone and lecturer pages.
 - :data:`SIDEBAR_CLOSE_BUTTON`, :data:`SIDEBAR_OPEN`: where a script finds the sidebar.
+- :func:`for_language`: what a page in another language than English hides of Streamlit's own
+  English.
 """
 
 from __future__ import annotations
@@ -253,3 +255,17 @@ CLASS = """
 }
 </style>
 """
+
+
+#: Streamlit's own English that no public option translates: the "Press Enter to submit form" /
+#: "Press Enter to apply" line a text box shows while focused (on a phone, over the placeholder).
+#: Enter still submits; the Check button says what to do.
+UNTRANSLATED = """
+[data-testid="InputInstructions"] { display: none; }
+"""
+
+
+def for_language(lang: str) -> str:
+    """The styles a page in ``lang`` adds to :data:`APP`: none in English; elsewhere, Streamlit's
+    untranslated instructions hidden (:data:`UNTRANSLATED`)."""
+    return "" if lang == "en" else UNTRANSLATED
