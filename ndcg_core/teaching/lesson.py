@@ -274,7 +274,7 @@ def _gain_step(ex: Explanation) -> LessonStep:
 #: number against its closed form).
 _D1_D6 = N_(
     "Wikipedia's example D1..D6 (grades 3, 2, 3, 0, 1, 2) scores NDCG@6 = 0.961 with gain = grade and "
-    "the divisor log2(i + 1) taught here. Wikipedia's article divides by max(1, log2 i) instead and "
+    "the divisor log2(i + 1) taught here. Wikipedia's worked example divides by max(1, log2 i) instead and "
     "gets 0.932 (the Playground opens on that form). The list's first slip is the 2 at position 2 "
     "above a 3 at position 3: max(1, log2 i) divides positions 2 and 3 by 1 and 1.585, log2(i + 1) by "
     "1.585 and 2, so that swap costs 1 − 1/1.585 = 0.369 of DCG under the original form and "

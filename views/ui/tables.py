@@ -253,7 +253,7 @@ def lesson_grid(frame, beyond, key: str) -> None:
     marked = "Position" in frame and any(beyond)
     if "Position" in frame:
         config["Position"] = st.column_config.Column(
-            _("Position"), width="medium" if marked else "small", help=_(COLUMN_HELP["Position"])
+            _("Position"), width=110 if marked else "small", help=_(COLUMN_HELP["Position"])
         )
     if marked:
         frame = frame.assign(
