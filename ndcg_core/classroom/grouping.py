@@ -115,7 +115,9 @@ def _runs(items: list[tuple[float, str]]) -> list[list[tuple[float, str]]]:
     return runs
 
 
-def group_answers(e: Exercise, rows: Iterable[tuple[str, bool, float | None, str]]) -> tuple[AnswerGroup, ...]:
+def group_answers(
+    e: Exercise, rows: Iterable[tuple[str, bool, float | None, str]]
+) -> tuple[AnswerGroup, ...]:
     """The stored answers ``(response, correct, value, mistakes "a,b")`` to a number or order
     question, grouped by what they mean, in the order of their values; () for a choice question."""
     if e.answer_type == "choice":

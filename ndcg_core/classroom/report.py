@@ -18,18 +18,37 @@ mistakes, in the reader's language; the hardest question is the one with the low
 
 from __future__ import annotations
 
+import contextvars
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
 
 from ..csvcells import csv_row
-from ..i18n import _, separator
+from ..i18n import _, ngettext, separator, set_language
 from ..teaching.practice import MISTAKES, Exercise
 from ..teaching.practice.mistakes import mistake_short
-from .questions import Summary, correct_answer
+from .questions import Summary, correct_answer, exercise
 
-__all__ = ["MOST_MISTAKES", "Report", "ReportRow", "lesson_report", "mistakes_text", "report_csv", "share_text"]
+if TYPE_CHECKING:
+    from .store import Store
+
+T = TypeVar("T")
+
+__all__ = [
+    "MOST_MISTAKES",
+    "Report",
+    "ReportRow",
+    "in_language",
+    "lesson_report",
+    "mistakes_text",
+    "overview",
+    "report_csv",
+    "report_title",
+    "room_report",
+    "share_text",
+]
 
 #: The most common mistakes a question's row names.
 MOST_MISTAKES = 3
@@ -78,10 +97,46 @@ def lesson_report(asked: Iterable[tuple[int, Exercise, Summary]]) -> Report:
             key=lambda p: (-p[1], order.index(p[0])),
         )[:MOST_MISTAKES]
         named = tuple((m, mistake_short(m, e.question), n) for m, n in known)
-        rows.append(
-            ReportRow(number, e.prompt, correct_answer(e), summary.answered, summary.correct, named)
-        )
+        rows.append(ReportRow(number, e.prompt, correct_answer(e), summary.answered, summary.correct, named))
     return Report(tuple(rows))
+
+
+def room_report(store: Store, code: str, key: str) -> Report:
+    """The report of every question room ``code`` was asked (the lecturer's ``key`` checked by the
+    store), in the order they were asked."""
+    asked = []
+    for info in store.questions(code, key):
+        _info, summary = store.summary(code, key, info.number)
+        asked.append((info.number, exercise(info.definition), summary))
+    return lesson_report(asked)
+
+
+def report_title(code: str) -> str:
+    """The report's title: which room it is of."""
+    return _("Room {code}: what the room answered").format(code=code)
+
+
+def in_language(lang: str, build: Callable[[], T]) -> T:
+    """``build()`` with :func:`_` in ``lang``: a download is made outside the page's run, where the
+    session's language is not known (in a copy of the context: the caller's language stays)."""
+
+    def run() -> T:
+        set_language(lang)
+        return build()
+
+    return contextvars.copy_context().run(run)
+
+
+def overview(report: Report) -> str:
+    """One line on the whole run: how many questions and answers, and which was hardest."""
+    questions = ngettext("{n} question", "{n} questions", len(report.rows)).format(n=len(report.rows))
+    answers = ngettext("{n} answer", "{n} answers", report.answers).format(n=report.answers)
+    hardest = report.hardest
+    if hardest is None:
+        return _("{questions}, {answers}.").format(questions=questions, answers=answers)
+    return _("{questions}, {answers}. Hardest: question {n}, {share} right.").format(
+        questions=questions, answers=answers, n=hardest.number, share=share_text(hardest)
+    )
 
 
 def share_text(row: ReportRow) -> str:
@@ -114,7 +169,5 @@ def report_csv(report: Report) -> str:
     )
     for r in report.rows:
         share = "" if r.share is None else round(r.share, 4)
-        writer.writerow(
-            csv_row([r.number, r.prompt, r.answer, r.answered, r.right, share, mistakes_text(r)])
-        )
+        writer.writerow(csv_row([r.number, r.prompt, r.answer, r.answered, r.right, share, mistakes_text(r)]))
     return out.getvalue()

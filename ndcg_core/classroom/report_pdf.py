@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..i18n import _, ngettext
 from ..teaching.slides.fonts import BOLD, REGULAR, covers, system_fonts
-from .report import Report, mistakes_text, share_text
+from .report import Report, mistakes_text, overview, share_text
 
 __all__ = ["LARGEST", "SMALLEST", "report_pdf"]
 
@@ -90,18 +90,6 @@ def _draw(report: Report, title: str, lang: str, size: float, rows: int):
             new_y="NEXT",
         )
     return pdf
-
-
-def overview(report: Report) -> str:
-    """One line on the whole run: how many questions and answers, and which was hardest."""
-    questions = ngettext("{n} question", "{n} questions", len(report.rows)).format(n=len(report.rows))
-    answers = ngettext("{n} answer", "{n} answers", report.answers).format(n=report.answers)
-    hardest = report.hardest
-    if hardest is None:
-        return _("{questions}, {answers}.").format(questions=questions, answers=answers)
-    return _("{questions}, {answers}. Hardest: question {n}, {share} right.").format(
-        questions=questions, answers=answers, n=hardest.number, share=share_text(hardest)
-    )
 
 
 def report_pdf(report: Report, *, title: str, lang: str) -> bytes:
