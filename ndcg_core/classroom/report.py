@@ -82,9 +82,12 @@ class Report:
 
     @property
     def hardest(self) -> ReportRow | None:
-        """The answered question with the lowest share right (the first of as low), or None."""
+        """The answered question with the lowest share right (the first of as low), or None when no
+        question was found harder than another (none answered, one, or all as right)."""
         answered = [r for r in self.rows if r.answered]
-        return min(answered, key=lambda r: r.share) if answered else None
+        if len({r.share for r in answered}) < 2:
+            return None
+        return min(answered, key=lambda r: r.share)
 
 
 def lesson_report(asked: Iterable[tuple[int, Exercise, Summary]]) -> Report:

@@ -63,8 +63,8 @@ def _draw(report: Report, title: str, lang: str, size: float, rows: int):
     with pdf.table(
         col_widths=(36, 14, 12, 9, 29),
         text_align=("LEFT", "LEFT", "RIGHT", "RIGHT", "LEFT"),
-        line_height=size * 0.5,
-        padding=(0.8, 1.2),
+        line_height=size * 0.45,
+        padding=(size * 0.06, 1.2),
         headings_style=FontFace(emphasis="BOLD", fill_color=HEAD_FILL),
         first_row_as_headings=True,
         repeat_headings=0,
@@ -92,17 +92,28 @@ def _draw(report: Report, title: str, lang: str, size: float, rows: int):
     return pdf
 
 
+def _largest(fits, low: int, high: int) -> int:
+    """The largest ``n`` in ``low..high`` for which ``fits(n)``, given ``fits(low)`` and not
+    ``fits(high)`` (halving: a long lesson's page is drawn a few times, not once per size)."""
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low
+
+
 def report_pdf(report: Report, *, title: str, lang: str) -> bytes:
     """The report as one page of PDF, ``title`` at its top and in its metadata, ``lang`` (a BCP 47
-    tag) its language."""
-    size = LARGEST
-    while True:
-        pdf = _draw(report, title, lang, size, len(report.rows))
-        if pdf.page_no() == 1 or size <= SMALLEST:
-            break
-        size = max(SMALLEST, size - 0.5)
-    rows = len(report.rows)
-    while pdf.page_no() > 1 and rows > 1:  # still too long at the smallest size: fewer rows
-        rows -= 1
-        pdf = _draw(report, title, lang, size, rows)
-    return bytes(pdf.output())
+    tag) its language: in the largest type (in steps of half a point) that fits the page."""
+    n = len(report.rows)
+
+    def draw(size: float, rows: int = n):
+        return _draw(report, title, lang, size, rows)
+
+    steps = int((LARGEST - SMALLEST) / 0.5)  # sizes SMALLEST + 0.5 * i, i in 0..steps
+    if draw(LARGEST).page_no() == 1:
+        return bytes(draw(LARGEST).output())
+    if draw(SMALLEST).page_no() == 1:
+        i = _largest(lambda i: draw(SMALLEST + 0.5 * i).page_no() == 1, 0, steps)
+        return bytes(draw(SMALLEST + 0.5 * i).output())
+    rows = _largest(lambda r: draw(SMALLEST, r).page_no() == 1, 0, n)  # too long: the rows that fit
+    return bytes(draw(SMALLEST, rows).output())

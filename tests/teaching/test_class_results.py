@@ -175,14 +175,21 @@ def test_the_report_follows_the_page_language():
     report = lesson_report([(1, e, summarise(e, rows_of(e, ["0.96", "0.932"])))])
     header = in_language("zh", lambda: report_csv(report)).splitlines()[0]
     assert header.startswith("问题,") and "最常见的错误" in header
-    assert in_language("zh", lambda: overview(report)) == "1 道题，2 个回答。最难：第 1 题，50% 答对。"
+    assert report.hardest is None  # one question is no harder than another
+    assert in_language("zh", lambda: overview(report)) == "1 道题，2 个答案。"
+    asked = [(1, e, summarise(e, rows_of(e, ["0.96", "0.932"]))), (2, e, summarise(e, []))]
+    assert lesson_report(asked).hardest is None  # the other was not answered
+    asked[1] = (2, e, summarise(e, rows_of(e, ["0.96"])))
+    harder = lesson_report(asked)
+    assert harder.hardest is harder.rows[0]
+    assert in_language("zh", lambda: overview(harder)) == "2 道题，3 个答案。最难：第 1 题，50% 答对。"
     assert report_csv(report).startswith("Question,")  # the caller's language is left as it was
 
 
 def test_the_report_is_one_pdf_page_in_either_language_even_for_a_long_lesson():
     e = exercise(QUESTION)
     summary = summarise(e, rows_of(e, ["0.961", "0.932", "0.99"]))
-    for lang, n in (("en", 7), ("zh", 7), ("en", 60), ("en", 200)):
+    for lang, n in (("en", 7), ("zh", 7), ("en", 60), ("en", 120)):
         report = lesson_report([(i, e, summary) for i in range(1, n + 1)])
         pdf = in_language(lang, lambda r=report, t=lang: report_pdf(r, title=report_title("ABC234"), lang=t))
         reader = PdfReader(io.BytesIO(pdf))
@@ -191,7 +198,7 @@ def test_the_report_is_one_pdf_page_in_either_language_even_for_a_long_lesson():
         assert "ABC234" in text and "max(1, log2 i)" in text
         if lang == "zh":
             assert "最常见的错误" in text
-        if n == 200:  # past the smallest type, the page says what it left out
+        if n == 120:  # past the smallest type, the page says what it left out
             assert "did not fit this page" in text
         else:
             assert f"{n}. " in text

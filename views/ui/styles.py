@@ -228,12 +228,31 @@ PROJECTOR = (
 .st-key-cp_side [data-testid="stMarkdownContainer"] p { font-size: 1.9vw; line-height: 1.25; }
 .st-key-cp_controls button p { font-size: 1vw; }
 .st-key-cp_side [data-testid="stAlert"] p { font-size: 1.9vw; }
-/* The bars at hall size: labels 1.35vw (26 px at 1920), counts 2.6vw (50 px). */
+/* The bars at hall size, sharing the screen's height below the question (48% of it): labels 1.6vw
+   (31 px at 1920), counts 3vw (58 px), each bar as thick as its line allows, up to 5vw. */
 .st-key-cp_chart .ndcg-bars figcaption { font-size: 1.4vw; margin-bottom: 0.6vw; }
-.st-key-cp_chart .ndcg-bars-list { column-gap: 1vw; row-gap: 0.8vw; }
-.st-key-cp_chart .ndcg-bar-label { font-size: 1.35vw; max-width: 22vw; }
-.st-key-cp_chart .ndcg-bar-track { height: 2.6vw; }
-.st-key-cp_chart .ndcg-bar-n { font-size: 2.6vw; }
+.st-key-cp_chart .ndcg-bars-list { column-gap: 1vw; row-gap: 0.8vw; height: 48vh;
+  grid-auto-rows: minmax(min-content, 1fr); }
+.st-key-cp_chart .ndcg-bar { align-self: stretch; }
+.st-key-cp_chart .ndcg-bar-label { font-size: 1.6vw; max-width: 24vw; }
+.st-key-cp_chart .ndcg-bar-track { height: min(100%, 5vw); min-height: 1.6vw; }
+.st-key-cp_chart .ndcg-bar-n { font-size: 3vw; }
+/* A projector screen opened on a phone: sizes in rem, as on any page. */
+@media (max-width: 640px) {
+  .st-key-cp_code p { font-size: 2rem !important; }
+  .st-key-cp_join p, .st-key-cp_join code, .st-key-cp_controls button p { font-size: 0.9rem; }
+  .st-key-cp_prompt p { font-size: 1.35rem; }
+  .st-key-cp_status p, .st-key-cp_data p, .st-key-cp_side [data-testid="stMarkdownContainer"] p,
+  .st-key-cp_side [data-testid="stAlert"] p { font-size: 1.05rem; }
+  .st-key-cp_numbers [data-testid="stMetricValue"], .st-key-cp_numbers [data-testid="stMetricValue"] * {
+    font-size: 2.6rem !important; }
+  .st-key-cp_numbers [data-testid="stMetricLabel"] p { font-size: 1rem !important; }
+  .st-key-cp_chart .ndcg-bars figcaption, .st-key-cp_chart .ndcg-bar-label { font-size: 1rem; }
+  .st-key-cp_chart .ndcg-bars-list { height: auto; row-gap: 0.4rem; column-gap: 0.5rem; }
+  .st-key-cp_chart .ndcg-bar-label { max-width: 45vw; }
+  .st-key-cp_chart .ndcg-bar-track { height: 1.7rem; }
+  .st-key-cp_chart .ndcg-bar-n { font-size: 1.5rem; }
+}
 </style>
 """
 )
