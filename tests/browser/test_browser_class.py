@@ -333,6 +333,11 @@ def test_the_results_group_answers_by_meaning_at_hall_size_and_the_report_sums_t
     expect(lecturer.locator(".st-key-cl_correct")).to_contain_text("50%", timeout=30_000)
     after = lecturer.evaluate(BARS_JS, ".st-key-cl_chart")
     assert [b["label"] for b in after] == ["max(1, log2 i) · 0.932", "0.961 ✓", "0.99"]
+    cut = lecturer.evaluate(
+        "() => [...document.querySelectorAll('.st-key-cl_live [data-testid=stMetricValue] div')]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+    )
+    assert cut == [], cut  # "Right 50%" whole at 1280x720
     lecturer.locator(".st-key-cl_report").locator("xpath=ancestor::details/summary").click()
     report = lecturer.locator(".st-key-cl_report table.ndcg-report")
     expect(report).to_contain_text("max(1, log2 i) (1)")

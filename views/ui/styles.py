@@ -266,8 +266,10 @@ CLASS = """
 .st-key-cl_student [data-baseweb="select"] > div { min-height: 3rem; font-size: 1.15rem; }
 .st-key-cl_student label p, .st-key-cl_student [data-testid="stMarkdownContainer"] p { font-size: 1.15rem; }
 .st-key-cl_controls button { min-height: 3rem; font-size: 1.2rem; }
+/* The lecturer's live numbers: as large as their half of the side column lets "Right 50%" be at
+   1280x720 (4.5rem cut it to "5..."). */
 .st-key-cl_live [data-testid="stMetricValue"], .st-key-cl_live [data-testid="stMetricValue"] * {
-  font-size: 4.5rem !important; line-height: 1.1 !important; font-weight: 700;
+  font-size: clamp(2.5rem, 3.6vw, 4.5rem) !important; line-height: 1.1 !important; font-weight: 700;
 }
 .st-key-cl_live [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
 .st-key-cl_live [data-testid="stMarkdownContainer"] p { font-size: 1.35rem; }
