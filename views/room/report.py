@@ -44,12 +44,13 @@ def report_table(report: Report) -> str:
         if marked:
             question += " · " + _("the hardest")
         cells = (
-            f"<td>{html.escape(question)}</td><td>{html.escape(r.answer)}</td>"
+            f'<td>{html.escape(question)}</td><td class="ndcg-report-answer">{html.escape(r.answer)}</td>'
             f'<td class="num">{r.answered}</td><td class="num">{html.escape(share_text(r))}</td>'
             f"<td>{html.escape(mistakes_text(r) or '–')}</td>"
         )
         rows.append(f"<tr{HARDEST if marked else ''}>{cells}</tr>")
-    header = "".join(f"<th{NUM if i in (2, 3) else ''}>{html.escape(h)}</th>" for i, h in enumerate(heads))
+    classes = {1: ' class="ndcg-report-answer"', 2: NUM, 3: NUM}
+    header = "".join(f"<th{classes.get(i, '')}>{html.escape(h)}</th>" for i, h in enumerate(heads))
     body = "".join(rows)
     return f'<table class="ndcg-report"><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
 

@@ -135,10 +135,12 @@ label:has(> span > input:focus-visible) {
 /* The lesson's report (views/room/report.py): a table of the room's questions. */
 table.ndcg-report { border-collapse: collapse; width: 100%; font-size: 0.95rem; color: #0f172a; }
 table.ndcg-report th, table.ndcg-report td { padding: 0.3rem 0.5rem; border-bottom: 1px solid #cbd5e1;
-  text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+  text-align: left; vertical-align: top; overflow-wrap: break-word; }
 table.ndcg-report th { background: #f1f5f9; font-weight: 700; }
 table.ndcg-report .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 table.ndcg-report tr.ndcg-report-hardest td { background: #fef3c7; }
+/* On a phone the right answer's column gives its width to the words (the CSV and PDF keep it). */
+@media (max-width: 640px) { table.ndcg-report .ndcg-report-answer { display: none; } }
 """
 
 
