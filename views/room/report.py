@@ -24,12 +24,14 @@ from ndcg_core.classroom.report import (
 from ndcg_core.i18n import _, language
 from views.ui.markup import md_escape
 
-from .common import get_store
+from .common import get_store, live_part
 
 #: The PDF's language tag for each of the app's languages.
 LANGUAGE_TAGS = {"en": "en", "zh": "zh-CN"}
 HARDEST = ' class="ndcg-report-hardest"'
 NUM = ' class="num"'
+#: Seconds between redraws of the report (the live view's numbers are redrawn every second).
+REPORT_EVERY = 10.0
 
 
 def report_table(report: Report) -> str:
@@ -71,10 +73,15 @@ def _file(kind: str, code: str, key: str, lang: str) -> bytes:
 
 def report_panel(code: str, key: str) -> None:
     """The report, folded under the live view: open it after the lesson."""
-    with (
-        st.expander(_("The lesson's report: every question asked"), icon=":material/summarize:"),
-        st.container(key="cl_report"),
-    ):
+    with st.expander(_("The lesson's report: every question asked"), icon=":material/summarize:"):
+        _report(code, key)
+
+
+@live_part(run_every=REPORT_EVERY)
+def _report(code: str, key: str) -> None:
+    """The report's numbers and its files' buttons: kept up to date while answers come in, behind
+    the guard of every live part (a database that cannot be reached is one sentence)."""
+    with st.container(key="cl_report"):
         report = room_report(get_store(), code, key)
         st.markdown(md_escape(overview(report)))
         st.html(report_table(report))
