@@ -46,6 +46,7 @@ from ..teaching.practice import (
 )
 from ..variants import Variant
 from .formulas import BadQuestion, formula_from_data, formula_of_spec
+from .grouping import AnswerGroup, group_answers
 from .lesson_questions import lesson_exercise
 from .names import name_problem
 
@@ -331,7 +332,8 @@ class Summary:
 
     ``values``: the numbers typed (numeric questions) or the orders' NDCG (order questions);
     ``choices``: how many picked each choice (choice questions); ``mistakes``: how many answers
-    each diagnosed mistake explains (:data:`~ndcg_core.teaching.practice.MISTAKES` ids, plus ``"unknown"``).
+    each diagnosed mistake explains (:data:`~ndcg_core.teaching.practice.MISTAKES` ids, plus ``"unknown"``);
+    ``groups``: the numbers grouped by what they mean (:func:`~.grouping.group_answers`).
     """
 
     answered: int
@@ -339,6 +341,7 @@ class Summary:
     values: tuple[float, ...] = ()
     choices: tuple[int, ...] = ()
     mistakes: dict[str, int] = field(default_factory=dict)
+    groups: tuple[AnswerGroup, ...] = ()
 
     def share(self, count: int) -> float:
         return count / self.answered if self.answered else 0.0
@@ -361,4 +364,5 @@ def summarise(e: Exercise, rows: Iterable[tuple[str, bool, float | None, str]]) 
         values=tuple(v for _, _, v, _ in rows if v is not None),
         choices=choices,
         mistakes=ordered,
+        groups=group_answers(e, rows),
     )

@@ -342,6 +342,8 @@ def test_the_projector_screen_shows_code_qr_counts_and_mistakes_but_no_key_and_n
     assert shown == {"room": code, "tag": shown.get("tag"), "present": "1"}  # the key is gone
     assert re.fullmatch(r"[A-Z2-9]{6}", shown["tag"])
     assert [(m.label, m.value) for m in projector.metric] == [("Answered", "2"), ("Right", "?")]
+    before = "\n".join(h.proto.body for h in projector.get("html") if "ndcg-bars" in h.proto.body)
+    assert f"{log2_plus_1:.3f}<" in before and "log2(i + 1) ·" not in before  # what was typed, no more
     assert not any(m.value == "# Class" for m in projector.markdown)  # no page title
     # The room computes from the screen it sees: the list, top first, and the formula.
     data = [md_plain(m.value) for m in projector.markdown]
@@ -356,7 +358,9 @@ def test_the_projector_screen_shows_code_qr_counts_and_mistakes_but_no_key_and_n
     ok(projector)
     assert projector.metric[1].value == "50%"
     texts = "\n".join(m.value for m in projector.markdown)
-    assert "50% · " + md_escape(MISTAKES["log2_i_plus_1"]) in texts
+    # The mistake's bar says which mistake it is, by its divisor, with its value (issue 42).
+    bars = "\n".join(h.proto.body for h in projector.get("html") if "ndcg-bars" in h.proto.body)
+    assert f"log2(i + 1) · {log2_plus_1:.3f}" in bars and f"{NDCG:.3f} ✓" in bars
     shown = "\n".join(
         [texts, *(h.proto.body for h in projector.get("html")), *(c.value for c in projector.code)]
         + [e.value for e in [*projector.success, *projector.info, *projector.caption]]

@@ -2,14 +2,15 @@
 
 The route's replies are what the phone's watcher compares with the state its page drew; the bars
 are what the lecturer's page and the projector redraw every second. Expected values are the
-protocol's own words ("1:open") and closed forms of the slices (a range of 0.5 in 25 slices of
-0.02), not the code under test. The route is also asked over HTTP, on a real server, in
-tests/browser/test_browser_class.py.
+protocol's own words ("1:open") and closed forms (math.log2), not the code under test; the
+grouping itself is tested in tests/teaching/test_class_results.py. The route is also asked over
+HTTP, on a real server, in tests/browser/test_browser_class.py.
 """
 
 from __future__ import annotations
 
 import html
+import math
 import re
 from datetime import datetime, timedelta
 
@@ -21,7 +22,9 @@ from ndcg_core.classroom import (
     Summary,
     choice_definition,
     exercise,
+    grade,
     playground_definition,
+    summarise,
 )
 from ndcg_core.variants import Variant
 from views.room import poll
@@ -82,23 +85,19 @@ def test_the_state_the_page_draws_and_the_route_reports_are_one_text():
     assert poll.state_text((3, "open")) == "3:open"
 
 
-def test_numbers_are_counted_in_25_slices_of_their_range_and_the_exact_ones_is_marked():
-    e = exercise(QUESTION)
-    exact = e.exact  # NDCG of grades 0, 1, 1
-    values = [0.5, exact, exact, 1.0]
-    summary = Summary(answered=4, correct=2, values=tuple(values), choices=(), mistakes={})
+def test_numbers_get_a_bar_per_meaning_the_right_one_marked_once_revealed():
+    e = exercise(QUESTION)  # NDCG of 0, 1, 1 under log2(i + 1): (1/log2 3 + 1/2) / (1 + 1/log2 3)
+    exact = (1 / math.log2(3) + 1 / 2) / (1 + 1 / math.log2(3))  # 0.693
+    typed = [f"{exact:.3f}", f"{exact:.2f}", "0.10"]
+    rows = []
+    for text in typed:
+        g = grade(e, text)
+        rows.append((g.response, g.correct, g.value, ",".join(g.mistakes)))
+    summary = summarise(e, rows)
     shown = answer_bars(e, summary, revealed=True)
-    # Range 0.5 .. 1.0: slices of 0.5 / 25 = 0.02, the first centred on 0.5 (from 0.49), so the last
-    # one that holds 1.0 is the 26th: floor((1.0 - 0.49) / 0.02) + 1.
-    assert len(shown.bars) == 26
-    assert shown.bars[0].label == "0.490–0.510" and shown.bars[0].count == 1
-    assert shown.bars[-1].label == "0.990–1.010" and shown.bars[-1].count == 1
-    k = int((exact - 0.49) // 0.02)
-    assert shown.bars[k].count == 2 and shown.bars[k].right
-    lo, hi = (float(x) for x in shown.bars[k].label.split("–"))
-    assert lo <= exact < hi
-    assert sum(b.count for b in shown.bars) == 4 and sum(b.right for b in shown.bars) == 1
-    assert shown.title == "4 answers" and shown.axis == "Answer"
+    bars = [(b.label, b.count, b.right) for b in shown.bars]
+    assert bars == [("0.10", 1, False), (f"{exact:.3f}", 2, True)]
+    assert shown.title == "3 answers" and shown.axis == "Answer"
     # Before the reveal no bar is marked: the projector must not give the answer away.
     assert not any(b.right for b in answer_bars(e, summary, revealed=False).bars)
 
@@ -126,8 +125,8 @@ def test_the_bars_are_text_the_right_one_marked_by_more_than_its_colour():
     assert "1 student<" in items[0] and "✓" not in items[0]
     assert 'aria-hidden="true"' in items[2]  # no answers: kept in place, said to nobody
     assert 'aria-label="3 answers, by choice"' in markup
-    # The tallest bar has the whole height; the others their share of it.
-    assert "* 1.0000)" in items[1] and "* 0.5000)" in items[0] and "* 0.0000)" in items[2]
+    # The longest bar has the whole width; the others their share of it.
+    assert "width:100.00%" in items[1] and "width:50.00%" in items[0] and "width:0.00%" in items[2]
 
 
 def test_labels_are_shown_as_text():
@@ -141,5 +140,4 @@ def test_no_answers_yet_draw_empty_bars():
     empty = Summary(answered=0, correct=0, values=(), choices=(0, 0), mistakes={})
     choice = answer_bars(exercise(choice_definition("Which?", ["x", "y"], 0)), empty, False)
     assert [b.count for b in choice.bars] == [0, 0]
-    number = answer_bars(exercise(QUESTION), empty, False)
-    assert [b.count for b in number.bars] == [0]  # only the exact value's slice
+    assert answer_bars(exercise(QUESTION), empty, False).bars == ()  # no number given: no bar

@@ -79,7 +79,10 @@ STATES = {
     "class-lecturer": State("/class", ".st-key-cl_live", room="lecturer"),
     "class-student": State("/class", ".st-key-cl_student_question", room="student"),
     "class-projector": State("/class", ".st-key-cp_chart .ndcg-bars", room="projector"),
-    "class-projector-revealed": State("/class", ".st-key-cl_mistakes", room="projector-revealed"),
+    # Revealed: the answer is said (the bars name the mistakes; issue 42).
+    "class-projector-revealed": State(
+        "/class", '.st-key-cp_side [data-testid="stAlert"]', room="projector-revealed"
+    ),
 }
 
 TALL_JS = """() => Math.max(innerHeight, ...['stMain', 'stSidebarContent'].map(

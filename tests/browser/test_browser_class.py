@@ -10,8 +10,11 @@ and the store refuses a forged key.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
+import pathlib
 import re
 import time
 import urllib.error
@@ -27,6 +30,7 @@ from ndcg_core.variants import Variant
 pytestmark = pytest.mark.browser
 
 GRADES = [3, 2, 3, 0, 1, 2]
+GRADES_LABELS = [f"D{i}" for i in range(1, 7)]
 
 
 def ndcg(discount) -> float:
@@ -225,36 +229,77 @@ PROJECTOR_JS = """() => {
   return {scrolls: main.scrollHeight > main.clientHeight + 1, cut,
           width: innerWidth, height: innerHeight,
           parts: Object.fromEntries(['.st-key-cp_code', '.st-key-cp_qr img', '.st-key-cp_join',
-            '.st-key-cp_numbers', '.st-key-cp_chart', '.st-key-cp_controls', '.st-key-cl_mistakes']
-            .map(s => [s, box(s)]))};
+            '.st-key-cp_prompt', '.st-key-cp_data', '.st-key-cp_numbers', '.st-key-cp_chart',
+            '.st-key-cp_controls'].map(s => [s, box(s)]))};
 }"""
 
+#: The bars on a page: each one's label, count and type sizes (px), in the order drawn.
+BARS_JS = """(where) => [...document.querySelectorAll(where + ' li.ndcg-bar')].map(li => {
+  const px = (sel) => parseFloat(getComputedStyle(li.querySelector(sel)).fontSize);
+  return {label: li.querySelector('.ndcg-bar-label').textContent,
+          n: li.querySelector('.ndcg-bar-n').textContent,
+          label_px: px('.ndcg-bar-label'), n_px: px('.ndcg-bar-n')};
+})"""
 
-def test_the_projector_results_screen_fits_without_names_or_key(browser: Browser, class_server, artifacts):
-    """Issue 26, part 2: /class?room=CODE&key=SECRET&present=1 at 1280×720 and 1920×1080: code, QR,
-    join address, "Answered 5", the histogram, "Right 60%" and the mistakes, no scrolling, nothing
-    cut, numbers ≥ 48 px at 1920×1080; no name and no key on it; the QR's text is the join link."""
+#: The smallest type (px) of the question's text and of its list on the projector.
+QUESTION_PX_JS = """() => ['.st-key-cp_prompt p', '.st-key-cp_data p'].map(sel =>
+  Math.min(...[...document.querySelectorAll(sel)].map(e => parseFloat(getComputedStyle(e).fontSize))))"""
+
+#: Log2(i + 1) asked: the right value, the log2(i) mistake's (max(1, log2 i), the original form).
+ASKED = ndcg(lambda i: math.log2(i + 1))  # 0.961
+LOG2_I = ndcg(lambda i: max(1.0, math.log2(i)))  # 0.932
+
+
+def test_the_results_group_answers_by_meaning_at_hall_size_and_the_report_sums_them_up(
+    browser: Browser, class_server, artifacts
+):
+    """Issues 26 (part 2) and 42. The list 3,2,3,0,1,2 under log2(i + 1); two phones answer 0.961
+    (right) and 0.932 (the log2(i) mistake), two more 0.96 (right, rounded) and 0.99 (noise). The
+    lecturer's view and the projector (/class?room=CODE&key=SECRET&present=1) draw three flat bars,
+    only what was typed until the reveal, then "max(1, log2 i) · 0.932", "0.961 ✓" and "0.99". At
+    1920×1080 the question and its list are at least 36 px, the labels 24 px and the counts 48 px;
+    at 1280×720 and 1920×1080 nothing scrolls or is cut, no name and no key is on the screen; the
+    ask panel's "Level 3" is inside it at 1280×720; the lecturer's report says 50% right and the
+    log2(i) mistake, and its CSV says the same."""
     url, store = class_server
-    grades = [3, 2, 3, 0, 1, 2]
-    formula = Variant(gain="linear", discount="jarvelin")
-    labels = [f"D{i}" for i in range(1, 7)]
-    code, key, _number = open_question(store, playground_definition(labels, grades, formula, "ndcg"))
-    names = ["Xanthe Quill", "Yorick Vance", "Zora Pike", "Wendell Moss", "Ulla Birch"]
-    answers = [f"{RIGHT:.3f}", f"{RIGHT:.3f}", f"{LOG2_I_PLUS_1:.3f}", f"{RIGHT:.4f}", f"{LOG2_I_PLUS_1:.3f}"]
-    for name, text in zip(names, answers, strict=True):
-        store.submit(code, store.join(code, name).token, 1, text)
+    code, key, _number = open_question(store, playground_definition(GRADES_LABELS, GRADES, Variant(), "ndcg"))
+    names = ["Xanthe Quill", "Yorick Vance", "Zora Pike", "Wendell Moss"]
+    phones = []
+    for name, text in zip(names[:2], [f"{ASKED:.3f}", f"{LOG2_I:.3f}"], strict=True):
+        phone = browser.new_context(viewport=PHONE).new_page()
+        join(phone, url, code, name)
+        send(phone, text)
+        phones.append(phone)
+    for name, text in zip(names[2:], [f"{ASKED:.2f}", "0.99"], strict=True):
+        store.submit(code, store.join(code, name).token, 1, text)  # what a phone's Send does
+    assert (f"{ASKED:.3f}", f"{ASKED:.2f}", f"{LOG2_I:.3f}") == ("0.961", "0.96", "0.932")
+
+    lecturer = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    lecturer.goto(f"{url}/class?room={code}&key={key}", timeout=90_000)
+    expect(lecturer.locator(".st-key-cl_answered [data-testid=stMetricValue]")).to_have_text(
+        "4", timeout=30_000
+    )
+    before = lecturer.evaluate(BARS_JS, ".st-key-cl_chart")
+    assert [(b["label"], b["n"]) for b in before] == [("0.932", "1"), ("0.961", "2"), ("0.99", "1")]
+    lecturer.locator(".st-key-cl_ask_panel summary").click()
+    level = lecturer.locator(".st-key-cl_level button", has_text="Level 3")
+    expect(level).to_be_visible()
+    panel, button = lecturer.locator(".st-key-cl_ask_panel").bounding_box(), level.bounding_box()
+    assert button["x"] + button["width"] <= panel["x"] + panel["width"], (button, panel)
+    lecturer.screenshot(path=str(artifacts / "class-ask-panel-1280x720.png"))
+
     page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     page.goto(f"{url}/class?room={code}&key={key}&present=1", timeout=90_000)
     expect(page.locator(".st-key-cp_numbers [data-testid=stMetricValue]").first).to_have_text(
-        "5", timeout=30_000
+        "4", timeout=30_000
     )
     expect(page.locator(".st-key-cp_controls button", has_text="Reveal the answer")).to_be_visible()
     page.keyboard.press("a")
-    expect(page.locator(".st-key-cp_numbers")).to_contain_text("60%")
-    expect(page.locator(".st-key-cl_mistakes")).to_contain_text("40%")
+    expect(page.locator(".st-key-cp_numbers")).to_contain_text("50%")
+    expect(page.locator(".st-key-cp_chart")).to_contain_text("max(1, log2 i) · 0.932")
     for width, height in ((1280, 720), (1920, 1080)):
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(1500)  # the chart redraws at the new width
+        page.wait_for_timeout(1500)  # the bars redraw at the new width
         page.screenshot(path=str(artifacts / f"class-projector-{width}x{height}.png"))
         layout = page.evaluate(PROJECTOR_JS)
         assert not layout["scrolls"] and layout["cut"] == [], layout
@@ -262,7 +307,15 @@ def test_the_projector_results_screen_fits_without_names_or_key(browser: Browser
             assert part is not None, name
             left, top, right, bottom = part
             assert left >= 0 and top >= 0 and right <= width and bottom <= height, (name, layout)
+        bars = page.evaluate(BARS_JS, ".st-key-cp_chart")
+        assert [(b["label"], b["n"]) for b in bars] == [
+            ("max(1, log2 i) · 0.932", "1"),
+            ("0.961 ✓", "2"),
+            ("0.99", "1"),
+        ]
         if width == 1920:
+            assert min(b["label_px"] for b in bars) >= 24 and min(b["n_px"] for b in bars) >= 48, bars
+            assert min(page.evaluate(QUESTION_PX_JS)) >= 36
             for number in page.locator(".st-key-cp_numbers [data-testid=stMetricValue]").all():
                 assert float(number.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 48
             code_px = page.locator(".st-key-cp_code p").evaluate(
@@ -274,6 +327,27 @@ def test_the_projector_results_screen_fits_without_names_or_key(browser: Browser
     alt = page.locator(".st-key-cp_qr img").get_attribute("alt")
     assert re.search(rf"/class\?room={code}&tag=\w{{6}}$", alt) and key not in alt
     assert key not in page.locator(".st-key-cp_qr img").get_attribute("src")
+
+    # The lecturer's page: the same bars named, and the report of the room's questions.
+    lecturer.reload()
+    expect(lecturer.locator(".st-key-cl_correct")).to_contain_text("50%", timeout=30_000)
+    after = lecturer.evaluate(BARS_JS, ".st-key-cl_chart")
+    assert [b["label"] for b in after] == ["max(1, log2 i) · 0.932", "0.961 ✓", "0.99"]
+    cut = lecturer.evaluate(
+        "() => [...document.querySelectorAll('.st-key-cl_live [data-testid=stMetricValue] div')]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+    )
+    assert cut == [], cut  # "Right 50%" whole at 1280x720
+    lecturer.locator(".st-key-cl_report").locator("xpath=ancestor::details/summary").click()
+    report = lecturer.locator(".st-key-cl_report table.ndcg-report")
+    expect(report).to_contain_text("max(1, log2 i) (1)")
+    cells = report.locator("tbody tr").first.locator("td").all_inner_texts()
+    assert cells[1:4] == ["0.961", "4", "50%"], cells
+    lecturer.screenshot(path=str(artifacts / "class-report-1280x720.png"), full_page=True)
+    with lecturer.expect_download() as download:
+        lecturer.locator(".st-key-cl_report_csv button").click()
+    rows = list(csv.reader(io.StringIO(pathlib.Path(download.value.path()).read_text("utf-8-sig"))))
+    assert rows[1][2:] == ["0.961", "4", "2", "0.5", "max(1, log2 i) (1)"], rows
 
 
 def test_a_students_phone_never_loads_plotly(browser: Browser, class_server):

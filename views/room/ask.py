@@ -136,11 +136,11 @@ def ask_panel(code: str, key: str) -> None:
         elif source == "choice":
             _own_choice()
         else:
-            c1, c2 = st.columns(2)
-            c1.selectbox(
+            # One above the other: side by side, "Level 3" was cut at the panel's edge at 1280×720.
+            st.selectbox(
                 _("Kind"), list(KINDS), key=keys.CL_KIND, format_func=lambda k: md_escape(_(KINDS[k]))
             )
-            c2.segmented_control(
+            st.segmented_control(
                 _("Level"),
                 list(LEVELS),
                 key=keys.CL_LEVEL,

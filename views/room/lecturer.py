@@ -39,6 +39,7 @@ from .common import (
     show_exercise,
 )
 from .common import link as current_link
+from .report import report_panel
 
 #: Where the keyboard focus goes after a status button, which its own press disables: the next one.
 NEXT_CONTROL = {
@@ -104,6 +105,7 @@ def lecturer(code: str, key: str) -> None:
     with right:
         join_panel(code, key)
     live(code, key, number, info.status)
+    report_panel(code, key)  # after the lesson: every question asked, to read and to hand out
 
 
 def join_panel(code: str, key: str) -> None:

@@ -305,4 +305,10 @@ def room_menu(room: Room | None) -> None:
             query_params={"room": room.code, "present": "1"},
             icon=":material/present_to_all:",
         )
+        st.page_link(  # the lecturer's page of the room, with the report of every question asked
+            PAGES["class"].script,
+            label=_("The room's page and the lesson's report"),
+            query_params={"room": room.code},
+            icon=":material/summarize:",
+        )
         st.button(_("Stop sending questions to the room"), key="learn_room_leave", on_click=leave_room)

@@ -2,8 +2,9 @@
 (issue 26, part 2; a lecturer link with ``&present=1`` loses its key on the first load, issue 30).
 
 One screen, no scrolling at 1280×720 or 1920×1080: the room code, the QR code and the join address
-on the left; the current question, "Answered N", "Right" (after the reveal), the histogram of
-answers (bars per choice) and the diagnosed mistakes on the right, in type a hall can read. It shows
+on the left; the current question and its list, "Answered N", "Right" (after the reveal) and the
+answers' bars on the right, in type the back row reads (issue 42): a bar per choice, or per group of
+numbers that mean one thing, each diagnosed mistake's bar named once revealed. It shows
 no student names, and nothing on it holds the lecturer's key: the QR code and the address are the
 students' join link. The lecturer opens, closes and reveals from here too (keys O, X and A).
 """
@@ -36,11 +37,9 @@ from .common import (
     qr_html,
     set_link,
 )
-from .lecturer import mistakes_panel
 
-#: Sizes in viewport units, so the same screen fits 1280×720 and 1920×1080: numbers 4.2vw (54 px at
-#: 1280, 81 px at 1920), the code 3.4vw; the QR code as wide as the left column allows, and never
-#: taller than 46% of the screen's height.
+#: Sizes in viewport units (views/ui/styles.py: PROJECTOR), so the same screen fits 1280×720 and
+#: 1920×1080.
 
 
 #: Where the keyboard focus goes after a button its own press disables (by Tab and Enter, not its key).
@@ -127,7 +126,6 @@ def _results(code: str, key: str, drawn: tuple[int, str] | None = None) -> None:
                 st.metric(_("Right"), share if revealed else "?")
         if revealed:
             st.success(_("The answer: {answer}").format(answer=md_escape(correct_answer(e))))
-            mistakes_panel(summary)
     with chart, st.container(key="cp_chart"):  # redrawn every second: HTML bars (views.room.bars)
         if summary.answered:
             show_bars(e, summary, revealed)

@@ -115,30 +115,34 @@ label:has(> span > input:focus-visible) {
 [data-testid="stElementContainer"]:has([aria-disabled="true"]) [data-testid="stWidgetLabel"] p {
   color: #666665 !important;
 }
-/* Class mode's answers as bars (views/room/bars.py): a bar per choice or per slice of the numbers,
-   each with its count over it and its value under it; the right one green and marked with a tick.
-   --ndcg-bar-room is the height the labels and counts take; the tallest bar has the rest. */
+/* Class mode's answers as bars (views/room/bars.py), flat, one a line: the label (right-aligned to
+   the bar), the bar, the count. A subgrid lines every bar up behind the widest label; the right one is
+   green and marked with a tick, a diagnosed mistake's amber and named. */
 .ndcg-bars { margin: 0; }
-.ndcg-bars figcaption { font-size: 1.05rem; margin: 0 0 0.3rem 0; color: #0f172a; }
-.ndcg-bars-list { display: flex; align-items: stretch; gap: 0; list-style: none; margin: 0; padding: 0;
-  height: 270px; --ndcg-bar-room: 3.2rem; }
-.ndcg-bars-list:has(.ndcg-bar:nth-child(9)) { --ndcg-bar-room: 7rem; }
-.ndcg-bar { flex: 1 1 0; min-width: 0; max-width: 8rem; margin: 0; padding: 0; display: flex;
-  flex-direction: column-reverse; align-items: center; }
-.ndcg-bar-fill { width: calc(100% - 2px); background: #4f46e5; flex: none; }
+.ndcg-bars figcaption { font-size: 1.05rem; margin: 0 0 0.4rem 0; color: #0f172a; }
+.ndcg-bars-list { display: grid; grid-template-columns: max-content minmax(3rem, 1fr) max-content;
+  column-gap: 0.6rem; row-gap: 0.4rem; align-items: center; list-style: none; margin: 0; padding: 0; }
+.ndcg-bar { display: grid; grid-column: 1 / -1; grid-template-columns: subgrid; align-items: center;
+  margin: 0; padding: 0; }
+.ndcg-bar-label { font-size: 1.05rem; line-height: 1.2; color: #0f172a; text-align: right; max-width: 20rem;
+  overflow-wrap: anywhere; }
+.ndcg-bar-track { height: 1.7rem; border-left: 2px solid #475569; }
+.ndcg-bar-fill { display: block; height: 100%; background: #4f46e5; }
 .ndcg-bar-right .ndcg-bar-fill { background: #15803d; }
-.ndcg-bar-n { font-weight: 700; font-size: 1.05rem; line-height: 1.4; color: #0f172a; }
-.ndcg-bar-label { width: 100%; flex: none; text-align: center; border-top: 2px solid #475569;
-  font-size: 0.85rem; line-height: 1.3; color: #0f172a; white-space: nowrap; }
+.ndcg-bar-mistake .ndcg-bar-fill { background: #b45309; }
+.ndcg-bar-n { font-weight: 800; font-size: 1.4rem; line-height: 1.1; color: #0f172a; min-width: 1.2ch; }
 .ndcg-bar-right .ndcg-bar-label { font-weight: 700; color: #14532d; }
-.ndcg-bar-empty:not(.ndcg-bar-right) .ndcg-bar-label { color: transparent; }
-/* Many slices: their names run down, from the axis. */
-.ndcg-bars-list:has(.ndcg-bar:nth-child(9)) .ndcg-bar-label { writing-mode: vertical-rl; text-align: left;
-  height: 5.4rem; line-height: 1; }
-.st-key-cp_chart .ndcg-bars figcaption { font-size: 1.2vw; }
-.st-key-cp_chart .ndcg-bars-list { height: 20vw; }
-.st-key-cp_chart .ndcg-bar-n { font-size: 1.5vw; }
-.st-key-cp_chart .ndcg-bar-label { font-size: 1vw; }
+.ndcg-bar-mistake .ndcg-bar-label { font-weight: 700; color: #7c2d12; }
+.ndcg-bar-empty .ndcg-bar-n { color: #64748b; }
+/* The lesson's report (views/room/report.py): a table of the room's questions. */
+table.ndcg-report { border-collapse: collapse; width: 100%; font-size: 0.95rem; color: #0f172a; }
+table.ndcg-report th, table.ndcg-report td { padding: 0.3rem 0.5rem; border-bottom: 1px solid #cbd5e1;
+  text-align: left; vertical-align: top; overflow-wrap: break-word; }
+table.ndcg-report th { background: #f1f5f9; font-weight: 700; }
+table.ndcg-report .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.ndcg-report tr.ndcg-report-hardest td { background: #fef3c7; }
+/* On a phone the right answer's column gives its width to the words (the CSV and PDF keep it). */
+@media (max-width: 640px) { table.ndcg-report .ndcg-report-answer { display: none; } }
 """
 
 
@@ -208,7 +212,8 @@ table.learn-table tr:not(.beyond) + tr.beyond td { border-top: 3px dashed #47556
 )
 
 #: The projector screen (Class): numbers 4.2vw (54 px at 1280, 81 px at 1920), the code 3.4vw; the QR
-#: code as wide as the left column allows, and never taller than 46% of the screen's height.
+#: code as wide as the left column allows, and never taller than 46% of the screen's height; the
+#: question 2.1vw and its list 1.9vw (40 and 36 px at 1920), for the back row (issue 42).
 PROJECTOR = (
     "<style>\n"
     + screen_only("1.2vw 2vw 0.4vw 2vw")
@@ -217,16 +222,41 @@ PROJECTOR = (
 .st-key-cp_join p { font-size: 1.15vw; margin: 0; }
 .st-key-cp_join code { font-size: 1.1vw; white-space: pre-wrap; word-break: break-all; }
 .st-key-cp_qr img { width: min(24vw, 46vh) !important; height: auto; display: block; }
-.st-key-cp_prompt p { font-size: 1.5vw; font-weight: 600; line-height: 1.25; margin: 0; }
-.st-key-cp_status p { font-size: 1.1vw; margin: 0; color: #334155; }
-.st-key-cp_data p { font-size: 1.25vw; line-height: 1.3; margin: 0; }
+.st-key-cp_prompt p { font-size: 2.1vw; font-weight: 700; line-height: 1.2; margin: 0; }
+.st-key-cp_status p { font-size: 1.3vw; margin: 0; color: #334155; }
+.st-key-cp_data p { font-size: 1.9vw; line-height: 1.25; margin: 0; }
 .st-key-cp_numbers [data-testid="stMetricValue"], .st-key-cp_numbers [data-testid="stMetricValue"] * {
   font-size: 4.2vw !important; line-height: 1.05 !important; font-weight: 800;
 }
-.st-key-cp_numbers [data-testid="stMetricLabel"] p { font-size: 1.4vw !important; }
-.st-key-cp_side [data-testid="stMarkdownContainer"] p { font-size: 1.25vw; line-height: 1.3; }
+.st-key-cp_numbers [data-testid="stMetricLabel"] p { font-size: 1.5vw !important; }
+.st-key-cp_side [data-testid="stMarkdownContainer"] p { font-size: 1.9vw; line-height: 1.25; }
 .st-key-cp_controls button p { font-size: 1vw; }
-.st-key-cp_side [data-testid="stAlert"] p { font-size: 1.25vw; }
+.st-key-cp_side [data-testid="stAlert"] p { font-size: 1.9vw; }
+/* The bars at hall size, sharing the screen's height below the question (48% of it): labels 1.6vw
+   (31 px at 1920), counts 3vw (58 px), each bar as thick as its line allows, up to 5vw. */
+.st-key-cp_chart .ndcg-bars figcaption { font-size: 1.4vw; margin-bottom: 0.6vw; }
+.st-key-cp_chart .ndcg-bars-list { column-gap: 1vw; row-gap: 0.8vw; height: 48vh;
+  grid-auto-rows: minmax(min-content, 1fr); }
+.st-key-cp_chart .ndcg-bar { align-self: stretch; }
+.st-key-cp_chart .ndcg-bar-label { font-size: 1.6vw; max-width: 24vw; }
+.st-key-cp_chart .ndcg-bar-track { height: min(100%, 5vw); min-height: 1.6vw; }
+.st-key-cp_chart .ndcg-bar-n { font-size: 3vw; }
+/* A projector screen opened on a phone: sizes in rem, as on any page. */
+@media (max-width: 640px) {
+  .st-key-cp_code p { font-size: 2rem !important; }
+  .st-key-cp_join p, .st-key-cp_join code, .st-key-cp_controls button p { font-size: 0.9rem; }
+  .st-key-cp_prompt p { font-size: 1.35rem; }
+  .st-key-cp_status p, .st-key-cp_data p, .st-key-cp_side [data-testid="stMarkdownContainer"] p,
+  .st-key-cp_side [data-testid="stAlert"] p { font-size: 1.05rem; }
+  .st-key-cp_numbers [data-testid="stMetricValue"], .st-key-cp_numbers [data-testid="stMetricValue"] * {
+    font-size: 2.6rem !important; }
+  .st-key-cp_numbers [data-testid="stMetricLabel"] p { font-size: 1rem !important; }
+  .st-key-cp_chart .ndcg-bars figcaption, .st-key-cp_chart .ndcg-bar-label { font-size: 1rem; }
+  .st-key-cp_chart .ndcg-bars-list { height: auto; row-gap: 0.4rem; column-gap: 0.5rem; }
+  .st-key-cp_chart .ndcg-bar-label { max-width: 45vw; }
+  .st-key-cp_chart .ndcg-bar-track { height: 1.7rem; }
+  .st-key-cp_chart .ndcg-bar-n { font-size: 1.5rem; }
+}
 </style>
 """
 )
@@ -240,8 +270,10 @@ CLASS = """
 .st-key-cl_student [data-baseweb="select"] > div { min-height: 3rem; font-size: 1.15rem; }
 .st-key-cl_student label p, .st-key-cl_student [data-testid="stMarkdownContainer"] p { font-size: 1.15rem; }
 .st-key-cl_controls button { min-height: 3rem; font-size: 1.2rem; }
+/* The lecturer's live numbers: as large as their half of the side column lets "Right 50%" be at
+   1280x720 (4.5rem cut it to "5..."). */
 .st-key-cl_live [data-testid="stMetricValue"], .st-key-cl_live [data-testid="stMetricValue"] * {
-  font-size: 4.5rem !important; line-height: 1.1 !important; font-weight: 700;
+  font-size: clamp(2.5rem, 3.6vw, 4.5rem) !important; line-height: 1.1 !important; font-weight: 700;
 }
 .st-key-cl_live [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
 .st-key-cl_live [data-testid="stMarkdownContainer"] p { font-size: 1.35rem; }

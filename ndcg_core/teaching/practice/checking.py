@@ -14,13 +14,12 @@ from typing import Any
 import pandas as pd
 
 from ...errors import Message, error_text
-from ...i18n import N_, _
+from ...i18n import _
 from ...rules import rule_mistakes
-from ...variants import Variant
 from ..answers import MAX_DECIMALS, MISTAKE, RIGHT, noted, parse_answer, problem_text
-from ..formula import dcg_latex, divisor_text, gain_text, ndcg_latex, number, trimmed
+from ..formula import dcg_latex, ndcg_latex, number, trimmed
 from .generators import _order_reaches
-from .mistakes import MISTAKES, exact_value, judge_question, mistake_text, wrong_formula
+from .mistakes import MISTAKES, exact_value, judge_question, mistake_short, mistake_text, wrong_formula
 from .model import QUANTITIES, Exercise, Feedback, Question, ndcg_under
 
 
@@ -127,24 +126,13 @@ def _focus(q: Question, mistake: str) -> tuple[str, int]:
 ROW_COLUMNS = ("Position", "Item", "Grade", "Gain", "Divisor", "Discounted gain", "Cumulative DCG")
 
 
-#: How a "Your way" column names the way a mistake computes, where that is not a formula choice's
-#: own rule (those say their rule: see :func:`_your_way`).
-_SHORT = {
-    "natural_log": "ln",
-    "ideal_retrieved_only": N_("retrieved items only"),
-    "ties_not_averaged": N_("listed order"),
-    "ties_averaged": N_("average gain"),
-}
-
-
-def _your_way(mistake: str, wrong: Variant | None) -> str:
-    """The heading's words for the way a mistake computed: its rule, said by the rule's record."""
-    field = rule_mistakes().get(mistake, ("", ""))[0]
-    if field == "discount" and wrong is not None:
-        return _("divisor = {rule}").format(rule=divisor_text(wrong))
-    if field == "gain" and wrong is not None:
-        return _("gain = {rule}").format(rule=gain_text(wrong))
-    return _(_SHORT[mistake])
+def _your_way(mistake: str, q: Question) -> str:
+    """The heading's words for the way a mistake computed: its rule, said by the rule's record
+    (:func:`~.mistakes.mistake_short`)."""
+    short = mistake_short(mistake, q)
+    if rule_mistakes().get(mistake, ("", ""))[0] == "discount":
+        return _("divisor = {rule}").format(rule=short)
+    return short
 
 
 def focus_rows(exercise: Exercise, feedback: Feedback) -> pd.DataFrame:
@@ -163,9 +151,9 @@ def focus_rows(exercise: Exercise, feedback: Feedback) -> pd.DataFrame:
     mistake = feedback.mistakes[0] if feedback.mistakes else ""
     wrong = wrong_formula(q, mistake)
     if wrong is not None:
-        columns[_("Your way: {how}").format(how=_your_way(mistake, wrong))] = q.explanation(wrong)
+        columns[_("Your way: {how}").format(how=_your_way(mistake, q))] = q.explanation(wrong)
     elif mistake == "ideal_retrieved_only" and table == "ideal_steps":
-        columns[_("Your way: {how}").format(how=_your_way(mistake, None))] = q.explanation(ideal=None)
+        columns[_("Your way: {how}").format(how=_your_way(mistake, q))] = q.explanation(ideal=None)
     out = pd.DataFrame({_("Step"): list(ROW_COLUMNS)})
     for name, ex in columns.items():
         steps = getattr(ex, table)

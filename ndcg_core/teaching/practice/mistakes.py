@@ -17,11 +17,12 @@ from types import MappingProxyType
 
 from ...errors import NDCGError
 from ...explanation import Explanation, explain
-from ...i18n import N_
+from ...i18n import N_, _
 from ...metrics import dcg
 from ...rules import DISCOUNT_RULES, GAIN_RULES, rule_mistakes
 from ...variants import Variant
 from ..answers import MISTAKE, RIGHT, Answer, Verdict, is_correct, judge, parse_answer
+from ..formula import divisor_text, gain_text
 from .model import _TOTALS, Question, _rounded_total
 
 #: The common wrong formulas that are not a formula choice's own rule: {id: one-line description}.
@@ -93,6 +94,46 @@ def mistake_text(mistake: str, quantity: str | None = None) -> str:
     'swapped DCG and IDCG'
     """
     return _FOR_QUANTITY.get((mistake, quantity or ""), MISTAKES[mistake])
+
+
+#: Each mistake in a few words (a bar's label, a report's cell), where the mistake is not a formula
+#: choice's rule: those are said by their rule's record (:func:`mistake_short`).
+_SHORT: dict[str, str] = {
+    "ideal_retrieved_only": N_("retrieved items only"),
+    "ideal_unsorted": N_("unsorted ideal"),
+    "k_not_on_ideal": N_("IDCG past k"),
+    "swapped": N_("DCG and IDCG swapped"),
+    "dcg_for_ndcg": N_("DCG, not NDCG"),
+    "cumulative_for_row": N_("running total"),
+    "row_for_cumulative": N_("one row only"),
+    "rounded_terms": N_("terms rounded"),
+    "ties_not_averaged": N_("listed order"),
+    "ties_averaged": N_("average gain"),
+    "too_few_decimals": N_("too few decimals"),
+}
+
+
+def mistake_short(mistake: str, q: Question | None = None) -> str:
+    """A mistake in a few words, in the reader's language: the divisor or gain a formula-choice
+    mistake used, as its rule's record writes it (under ``q``'s formula when given), else its short
+    name.
+
+    >>> mistake_short("log2_i"), mistake_short("natural_log"), mistake_short("swapped")
+    ('max(1, log2 i)', 'ln(i + 1)', 'DCG and IDCG swapped')
+    """
+    wrong = wrong_formula(q, mistake) if q is not None else None
+    made = rule_mistakes()
+    if wrong is None and mistake in made:  # no question: the rule under the default formula
+        field, name = made[mistake]
+        wrong = replace(Variant(), **{field: name})
+    if wrong is None and mistake == "natural_log":
+        wrong = replace(Variant(), log_base=math.e)
+    field = made.get(mistake, ("discount" if mistake == "natural_log" else "", ""))[0]
+    if wrong is not None and field == "discount":
+        return divisor_text(wrong)
+    if wrong is not None and field == "gain":
+        return _("gain = {rule}").format(rule=gain_text(wrong))
+    return _(_SHORT[mistake])
 
 
 def wrong_formula(q: Question, mistake: str) -> Variant | None:
@@ -222,6 +263,12 @@ def exact_value(q: Question) -> float:
 def _wrong(q: Question, decimals: int) -> Mapping[str, tuple[float, ...]]:
     """:func:`_wrong_values`, computed once per question and precision, read-only."""
     return MappingProxyType({name: tuple(values) for name, values in _wrong_values(q, decimals).items()})
+
+
+def mistake_values(q: Question) -> Mapping[str, tuple[float, ...]]:
+    """The value(s) each common mistake that applies to ``q`` gives, by mistake id (what
+    :func:`judge_question` compares a typed number with)."""
+    return _wrong(q, _FINEST)
 
 
 def diagnose_question(answer: str | Answer, q: Question) -> list[str]:
