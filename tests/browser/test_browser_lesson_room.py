@@ -58,7 +58,11 @@ def test_a_linked_lesson_from_step_1_to_7_with_five_phones_and_the_projector(
     url, store = class_server
     code, key = store.create_room()
     presenter = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
-    presenter.goto(f"{url}/learn?step=1&present=1&room={code}&key={key}", timeout=90_000)
+    # The lecturer's link names Wikipedia's list and its original discount (STEPS' numbers).
+    presenter.goto(
+        f"{url}/learn?step=1&present=1&rel=3,2,3,0,1,2&discount=jarvelin&room={code}&key={key}",
+        timeout=90_000,
+    )
     expect(presenter).not_to_have_url(re.compile("key="), timeout=30_000)  # checked, then taken off
     assert f"room={code}" in presenter.url
     qr = presenter.locator(".st-key-learn_room_join img")

@@ -116,7 +116,7 @@ def test_a_first_time_student_on_a_phone_keeps_their_progress(browser: Browser, 
 
         # A teacher's link to one exercise; a wrong answer (the log2(i) mistake), counted.
         page.goto(f"{app_url}/practice?{CELL}" + ("&lang=zh" if lang == "zh" else ""))
-        answer_cell(page, "3")
+        answer_cell(page, "3.00")
         assert score(page, lang) == "0 / 1"
         assert learner_cookie(page) == token and "learner=" not in page.evaluate("location.href")
         page.screenshot(path=str(artifacts / f"path-{lang}-3-practice-390x844.png"))
@@ -158,7 +158,7 @@ def test_two_students_on_one_server_never_see_each_others_progress(browser: Brow
     try:
         a, b = ana.new_page(), ben.new_page()
         a.goto(f"{app_url}/practice?{CELL}")
-        answer_cell(a, "3")
+        answer_cell(a, "3.00")
         assert score(a, "en") == "0 / 1"
         b.goto(f"{app_url}/practice?{CELL}")
         expect(b.locator(".st-key-pr_exercise")).to_be_visible(timeout=30_000)
@@ -177,7 +177,7 @@ def test_a_laptop_continues_the_phones_progress_by_a_one_time_code(browser: Brow
     try:
         p = phone.new_page()
         p.goto(f"{app_url}/practice?{CELL}")
-        answer_cell(p, "3")
+        answer_cell(p, "3.00")
         assert score(p, "en") == "0 / 1"
         token = learner_cookie(p)
         devices = p.locator(".st-key-lr_devices_practice")
