@@ -9,27 +9,16 @@ pytrec_eval under the trec_eval label and no file. Codes are checked, never Engl
 
 from __future__ import annotations
 
-import contextlib
 import io
 import warnings
 
 import pandas as pd
 import pytest
+from cli_support import run_main
 
 from ndcg_core import evaluate, read_qrels, read_run
-from ndcg_core.cli import main
 from ndcg_core.dataset import lean
 from ndcg_core.errors import NDCGError
-
-
-def run_main(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stderr(err):
-        try:
-            status = main(list(args), stdout=out)
-        except SystemExit as exit_:
-            status = exit_.code
-    return status, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(params=["lean", "full"])

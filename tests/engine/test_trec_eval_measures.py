@@ -7,17 +7,15 @@ and hand-computed closed forms.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import math
 import pathlib
 import re
 
 import pytest
+from cli_support import run_main
 from data_support import TREC_EVAL
 
-from ndcg_core.cli import main
 from ndcg_core.dataset import lean
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -25,16 +23,6 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 def path(name: str) -> str:
     return str(TREC_EVAL / name)
-
-
-def run_main(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stderr(err):
-        try:
-            status = main(list(args), stdout=out)
-        except SystemExit as exit_:
-            status = exit_.code
-    return status, out.getvalue(), err.getvalue()
 
 
 def reference(name: str, measures: str) -> str:
