@@ -11,7 +11,7 @@ All of it in the current language.
 >>> from ndcg_core.teaching.playground import DEFAULT_STATE
 >>> slide = lesson_slides(DEFAULT_STATE)[3]
 >>> slide.title, slide.formulas[0][:22], slide.table.rows[2][5], slide.chart
-('DCG: add up what each position is worth', 'DCG@6 = 3/1 + 2/1 + 3/', '1.893', 'cumulative')
+('DCG: add up what each position is worth', 'DCG@6 = 3/1 + 2/1 + 3/', '1.893', 'dcg')
 """
 
 from __future__ import annotations
