@@ -73,19 +73,15 @@ _SCRIPT = """<div class="ndcg-quiet"></div><script>
       // A number is announced when it changes, not when a page shows it first; a verdict always.
       if (before !== undefined || el.dataset.first !== 'quiet') live.textContent = text;
     }
-    const moved = window.__ndcgMoved || (window.__ndcgMoved = new Set());
-    for (const el of document.querySelectorAll('.ndcg-focus[data-target]')) {
-      const target = document.querySelector(el.dataset.target);
-      if (moved.has(el.dataset.key) || !target || target.disabled) continue;
-      moved.add(el.dataset.key);
-      target.focus();
-    }
-    const shown = window.__ndcgShown || (window.__ndcgShown = new Set());
-    for (const el of document.querySelectorAll('.ndcg-show[data-target]')) {
-      const target = document.querySelector(el.dataset.target);
-      if (shown.has(el.dataset.key) || !target) continue;
-      shown.add(el.dataset.key);
-      target.scrollIntoView({block: 'nearest'});
+    // A request to move the focus (to an enabled element) or to bring an element into view, done
+    // once per action and key, as soon as its target is on the page.
+    const done = window.__ndcgDone || (window.__ndcgDone = new Set());
+    for (const el of document.querySelectorAll('.ndcg-request[data-target]')) {
+      const target = document.querySelector(el.dataset.target), id = el.dataset.do + ' ' + el.dataset.key;
+      if (done.has(id) || !target || (el.dataset.do === 'focus' && target.disabled)) continue;
+      done.add(id);
+      if (el.dataset.do === 'focus') target.focus();
+      else target.scrollIntoView({block: 'nearest'});
     }
   };
   fix();
@@ -116,19 +112,24 @@ def announce(key: str, text: str, *, on_first_show: bool = True) -> None:
     st.html(f'<div class="ndcg-quiet ndcg-say" {data}></div>')
 
 
+def _request(action: str, selector: str, key: str) -> None:
+    """Ask the page script to do ``action`` ("focus" or "show") to the first element matching
+    ``selector`` (CSS), once per ``key`` (a new key for every request)."""
+    data = f'data-do="{action}" data-key="{html.escape(key)}" data-target="{html.escape(selector)}"'
+    st.html(f'<div class="ndcg-quiet ndcg-request" {data}></div>')
+
+
 def move_focus(selector: str, key: str) -> None:
     """Move the keyboard focus to the first element matching ``selector`` (CSS), once per ``key``
     (a new key for every request), as soon as it is on the page and enabled."""
-    data = f'data-key="{html.escape(key)}" data-target="{html.escape(selector)}"'
-    st.html(f'<div class="ndcg-quiet ndcg-focus" {data}></div>')
+    _request("focus", selector, key)
 
 
 def bring_into_view(selector: str, key: str) -> None:
     """Scroll the first element matching ``selector`` (CSS) into view, once per ``key`` (a new key
     for every request): a verdict drawn below the fold of a phone after Check, where nothing on
     screen would otherwise change."""
-    data = f'data-key="{html.escape(key)}" data-target="{html.escape(selector)}"'
-    st.html(f'<div class="ndcg-quiet ndcg-show" {data}></div>')
+    _request("show", selector, key)
 
 
 #: Space on a focused button presses that button, never a page's Space shortcut as well: Streamlit's
