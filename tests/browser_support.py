@@ -231,3 +231,56 @@ def open_question(store, definition: dict) -> tuple[str, str, int]:
     number = store.ask(code, key, definition).number
     store.set_status(code, key, number, "open")
     return code, key, number
+
+
+# ------------------------------------------------------------------ uploads and select boxes
+
+#: Counts the script runs that end from now on (the app element's run state leaving "running").
+_COUNT_RUNS_JS = """() => {
+  if (window.__ndcgRunsEnded === undefined) {
+    window.__ndcgRunsEnded = 0;
+    new MutationObserver((records) => {
+      for (const r of records) if (r.oldValue === 'running') window.__ndcgRunsEnded += 1;
+    }).observe(document.body, {attributes: true, attributeOldValue: true, subtree: true,
+                               attributeFilter: ['data-test-script-state']});
+  }
+  return window.__ndcgRunsEnded;
+}"""
+
+
+def upload(page, uploader: str, *paths, choose=None) -> None:
+    """Put ``paths`` into the file uploader in the container ``uploader`` (CSS), and return once the
+    app has run with them.
+
+    Files go in one uploader at a time: Streamlit 1.67 drops the answer to an uploader's request
+    for upload addresses when a script run starts before that answer has left the server (its
+    ForwardMsgQueue keeps only life-cycle messages then), and the file silently never arrives. A
+    person picking the next file takes longer than that; a test must wait for it. ``choose``
+    (``callable(paths)``) puts the files in another way, e.g. through the keyboard and a chooser.
+    """
+    settled(page)
+    runs = page.evaluate(_COUNT_RUNS_JS)
+    if choose is None:
+        page.locator(f"{uploader} input[type=file]").set_input_files([str(p) for p in paths])
+    else:
+        choose(paths)
+    # The upload's own run (the uploader may be a fresh, empty one by then: a loaded pair resets them)
+    page.wait_for_function(
+        """([sel, runs]) => window.__ndcgRunsEnded > runs
+             && !document.querySelector(sel + ' [data-testid=stFileChipIconSpinner]')""",
+        arg=[uploader, runs],
+        timeout=60_000,
+    )
+    settled(page, timeout=60_000)
+
+
+def choose_option(page, selectbox: str, option: str) -> None:
+    """Open the select box in the container ``selectbox`` (CSS), pick ``option`` (its whole text,
+    another than the one shown), and return once the app has run with it: an option list opened
+    while a run redraws the page can close under the click."""
+    settled(page)
+    runs = page.evaluate(_COUNT_RUNS_JS)
+    page.locator(selectbox).get_by_role("combobox").click()
+    page.get_by_role("option", name=option, exact=True).click()
+    page.wait_for_function(f"() => window.__ndcgRunsEnded > {runs}", timeout=60_000)
+    settled(page, timeout=60_000)

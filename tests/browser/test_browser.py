@@ -7,7 +7,7 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from browser_support import drag, settled
+from browser_support import drag, settled, upload
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -434,9 +434,9 @@ def test_dataset_upload_good_then_bad_keeps_the_last_good(page: Page, app_url, t
     expect(queries).to_have_text("250")
     page.screenshot(path=str(artifacts / "datasets-1280x720.png"))
     page.get_by_text("Data: the bundled sample, or your own qrels and up to five runs").click()
-    page.locator(".st-key-ds_qrels_file input[type=file]").set_input_files(str(qrels))
+    upload(page, ".st-key-ds_qrels_file", qrels)
     expect(queries).to_have_text("250")  # one file alone changes nothing
-    page.locator(".st-key-ds_run_file input[type=file]").set_input_files(str(run))
+    upload(page, ".st-key-ds_run_file", run)
     expect(queries).to_have_text("2")  # scored as soon as both are in
     # A loaded pair gets fresh uploaders: wait until the old one has left the page.
     fresh = page.locator(".st-key-ds_qrels_file input[type=file]")
@@ -472,8 +472,8 @@ def test_dataset_back_to_sample_after_an_upload(page: Page, app_url, tmp_path):
     open_app(page, app_url, "datasets")
     queries = page.get_by_test_id("stMetric").filter(has_text="Queries").first.get_by_test_id("stMetricValue")
     page.get_by_text("Data: the bundled sample, or your own qrels and up to five runs").click()
-    page.locator(".st-key-ds_qrels_file input[type=file]").set_input_files(str(qrels))
-    page.locator(".st-key-ds_run_file input[type=file]").set_input_files(str(run))
+    upload(page, ".st-key-ds_qrels_file", qrels)
+    upload(page, ".st-key-ds_run_file", run)
     expect(queries).to_have_text("1")
     page.locator(".st-key-ds_sample button").click()  # the sources stay open while own files are loaded
     expect(queries).to_have_text("250")

@@ -14,7 +14,7 @@ import re
 import time
 
 import pytest
-from browser_support import streamlit_server
+from browser_support import choose_option, streamlit_server
 from playwright.sync_api import Browser, Page, expect
 
 from ndcg_core.classroom import QuestionNotOpen, Store
@@ -167,13 +167,9 @@ def test_the_form_and_the_phone_in_chinese(browser: Browser, class_server, artif
     fill(lecturer, ".st-key-cl_grades input", "3, 2, 3, 0, 1, 2")
     lecturer.locator(".st-key-cl_discount").get_by_text("max(1, log2 i)").click()
     lecturer.locator(".st-key-cl_countdown button", has_text="90").click()
-    ask = lecturer.locator(".st-key-cl_ask")
-    ask.click()
-    lecturer.get_by_role("option").nth(3).click()  # a cell of the step table
-    lecturer.locator(".st-key-cl_cell").click()
-    lecturer.get_by_role("option").nth(2).click()  # the discounted gain
-    lecturer.locator(".st-key-cl_position").click()
-    lecturer.get_by_role("option", name="3", exact=True).click()
+    choose_option(lecturer, ".st-key-cl_ask", "步骤表的一个单元格")  # one cell of the step table
+    choose_option(lecturer, ".st-key-cl_cell", "折损增益")  # the discounted gain
+    choose_option(lecturer, ".st-key-cl_position", "3")
     lecturer.screenshot(path=str(artifacts / "class-own-list-form-zh-1280x720.png"), full_page=True)
     lecturer.locator(".st-key-cl_ask_button button").click()
     expect(lecturer.locator(".st-key-cl_question .st-key-cl_prompt")).to_contain_text("D3")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import tab_to
+from browser_support import tab_to, upload
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -26,8 +26,8 @@ def test_does_the_order_depend_on_the_formula_from_the_keyboard(page: Page, app_
     page.goto(f"{app_url}/datasets")
     expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=30_000)
     page.get_by_text("Data: the bundled sample, or your own qrels and up to five runs").click()
-    page.locator(".st-key-ds_qrels_file input[type=file]").set_input_files(str(qrels))
-    page.locator(".st-key-ds_run_file input[type=file]").set_input_files([str(run_a), str(run_b)])
+    upload(page, ".st-key-ds_qrels_file", qrels)
+    upload(page, ".st-key-ds_run_file", run_a, run_b)
 
     # the drill-down of A's query: x, then three documents nobody judged (not "Grade 0")
     expect(page.get_by_text("Judged@10: 1 of 4.")).to_be_visible(timeout=30_000)

@@ -12,7 +12,7 @@ import math
 import re
 
 import pytest
-from browser_support import focused, open_question, settled, tab_to
+from browser_support import focused, open_question, settled, tab_to, upload
 from playwright.sync_api import Page, expect
 
 from ndcg_core.classroom import playground_definition
@@ -161,11 +161,15 @@ def metric(page: Page, n: int):
 
 def choose_file(page: Page, uploader: str, path, key: str = "Enter") -> None:
     """Tab to an uploader's Browse button and press ``key``: the chooser a keyboard user's system
-    opens gets ``path`` (Playwright stands in for that dialog)."""
-    tab_to(page, f"{uploader} button", limit=20)
-    with page.expect_file_chooser() as chooser:
-        page.keyboard.press(key)
-    chooser.value.set_files(str(path))
+    opens gets ``path`` (Playwright stands in for that dialog); back once the app has run with it."""
+
+    def by_keyboard(paths) -> None:
+        tab_to(page, f"{uploader} button", limit=20)
+        with page.expect_file_chooser() as chooser:
+            page.keyboard.press(key)
+        chooser.value.set_files([str(p) for p in paths])
+
+    upload(page, uploader, path, choose=by_keyboard)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -193,11 +197,14 @@ def test_upload_a_data_set_by_keyboard(page: Page, app_url, tmp_path, lang):
     choose_file(page, ".st-key-ds_qrels_file", bad)
     expect(page.get_by_test_id("stAlert").filter(has_text="bad.txt").first).to_be_visible(timeout=30_000)
     focused(page, ".st-key-ds_qrels_file button")
-    with page.expect_file_chooser() as chooser:
-        page.keyboard.press("Enter")
-    chooser.value.set_files(str(qrels))
+
+    def from_the_focused_button(paths) -> None:
+        with page.expect_file_chooser() as chooser:
+            page.keyboard.press("Enter")
+        chooser.value.set_files([str(p) for p in paths])
+
+    upload(page, ".st-key-ds_qrels_file", qrels, choose=from_the_focused_button)
     expect(page.locator(".st-key-ds_qrels_file")).to_contain_text("qrels.txt")
-    settled(page)
     choose_file(page, ".st-key-ds_run_file", run, key="Space")
     # scored as soon as both are in (an upload's run took over 15 s twice on a loaded 2-core CI)
     expect(metric(page, 2)).to_have_text("1", timeout=45_000)
