@@ -8,7 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
+from browser_support import settled
 from playwright.sync_api import Page, expect
+
+from views.ui.styles import SIDEBAR_CLOSE_BUTTON, SIDEBAR_OPEN
 
 #: path, and a text that page shows in Chinese (its heading or a control)
 PAGES = {
@@ -21,8 +24,65 @@ PAGES = {
 }
 
 
+#: Every string a reader sees or a screen reader says: the page's visible text, and the attributes
+#: that name or describe a control (formulas, code and hidden decoration left out; a frame's own
+#: page is not this page's).
+STRINGS_JS = """() => {
+  const out = [];
+  const skip = (el) => el.closest('.katex, code, pre, script, style, [aria-hidden=true]');
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement, text = n.nodeValue.trim();
+    if (!text || !el || skip(el) || !el.getClientRects().length) continue;
+    if (getComputedStyle(el).visibility === 'hidden') continue;
+    out.push(text);
+  }
+  const named = ['aria-label', 'title', 'placeholder', 'alt', 'data-title', 'aria-description'];
+  for (const el of document.querySelectorAll(named.map((a) => `[${a}]`).join(','))) {
+    if (el.closest('.katex')) continue;
+    for (const a of named) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+  }
+  return out;
+}"""
+
+#: Latin words a Chinese page may hold: names (people, libraries, products, articles, file formats,
+#: the TREC files' kinds and the column names a file must have), the formulas' functions, and the
+#: language switch's "English". Abbreviations in capitals (NDCG, CSV, item names such as ABCDE)
+#: are names too.
+NAMES = (
+    "Intro to NDCG",
+    "Discounted cumulative gain",
+    "Apple Watch",
+    "scikit-learn",
+    "query/qid",
+    "doc/docno",
+    "relevance/label",
+    "score",
+)
+WORDS = {
+    "Järvelin", "Kekäläinen", "Wikipedia", "Adidas", "Nike", "trec_eval", "pytrec_eval", "ir_measures",
+    "ranx", "PowerPoint", "LaTeX", "Markdown", "qrels", "Qrels", "run", "Run", "Judged", "float",
+    "log", "log_b", "max", "min", "id", "English",
+}  # fmt: skip
+
+
+def english_words(strings: list[str]) -> list[str]:
+    """The strings that hold a Latin word which is neither a name nor a formula's."""
+    found = []
+    for text in strings:
+        rest = text
+        for name in NAMES:
+            rest = rest.replace(name, " ")
+        words = re.findall(r"[A-Za-zÀ-ÿ_]{2,}", rest)
+        if any(w not in WORDS and not w.isupper() for w in words):
+            found.append(text)
+    return sorted(set(found))
+
+
 @pytest.mark.parametrize("name", list(PAGES))
 def test_every_page_in_chinese(page: Page, app_url, artifacts: Path, name):
+    """Issue 38, part 6: no English on a Chinese page, Streamlit's own strings (the uploader's,
+    the sidebar's, the charts' toolbars, what a screen reader says) included."""
     path, heading = PAGES[name]
     page.goto(f"{app_url}/{path}?lang=zh")
     main = page.get_by_test_id("stMain")
@@ -34,7 +94,13 @@ def test_every_page_in_chinese(page: Page, app_url, artifacts: Path, name):
     expect(sidebar.locator(".st-key-lang_switch")).to_be_visible()
     expect(page).to_have_url(re.compile(r"lang=zh"))
     page.get_by_test_id("stSkeleton").first.wait_for(state="detached", timeout=30_000)
+    settled(page)
     page.screenshot(path=str(artifacts / f"i18n-zh-{name}-1280x720.png"))
+    assert english_words(page.evaluate(STRINGS_JS)) == []
+    page.get_by_test_id("stSidebar").hover()  # its close button shows on a hover
+    page.locator(SIDEBAR_CLOSE_BUTTON).click()  # and with the sidebar folded: its open button
+    expect(page.locator(SIDEBAR_OPEN)).to_have_count(0)
+    assert english_words(page.evaluate(STRINGS_JS)) == []
 
 
 @pytest.mark.parametrize("name", list(PAGES))

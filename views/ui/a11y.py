@@ -27,6 +27,8 @@ import streamlit as st
 
 from ndcg_core.i18n import N_, _, language
 
+from .styles import STREAMLIT_TEXTS
+
 #: ``<html lang>`` per app language (BCP 47): Simplified Chinese, so browsers pick its glyphs.
 HTML_LANG = {"en": "en", "zh": "zh-Hans"}
 
@@ -43,9 +45,35 @@ FRAMES = {
 _SCRIPT = """<div class="ndcg-quiet"></div><script>
 (() => {
   window.__ndcgA11y = %(config)s;
+  // Streamlit's own English, translated where it is drawn: an attribute, or the element's own text.
+  // "{x}" in the English stands for what Streamlit filled in, and is kept.
+  const match = (english, value) => {
+    const at = english.indexOf('{x}');
+    if (at < 0) return value === english ? '' : null;
+    const head = english.slice(0, at), tail = english.slice(at + 3);
+    const fits = value.length > head.length + tail.length && value.startsWith(head) && value.endsWith(tail);
+    return fits ? value.slice(head.length, value.length - tail.length) : null;
+  };
+  const translate = (c) => {
+    for (const [selector, where, english, text] of c.texts) {
+      for (const el of document.querySelectorAll(selector)) {
+        if (where !== 'text') {
+          const x = match(english, el.getAttribute(where) || '');
+          if (x !== null) el.setAttribute(where, text.replace('{x}', x));
+          continue;
+        }
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const x = match(english, n.nodeValue.trim());
+          if (x !== null) n.nodeValue = text.replace('{x}', x);
+        }
+      }
+    }
+  };
   const fix = () => {
     const c = window.__ndcgA11y, root = document.documentElement;
     if (root.lang !== c.lang) root.lang = c.lang;
+    translate(c);
     for (const [selector, label] of Object.entries(c.frames)) {
       for (const frame of document.querySelectorAll(selector)) {
         if (frame.getAttribute('aria-label') !== label) frame.setAttribute('aria-label', label);
@@ -96,7 +124,13 @@ _SCRIPT = """<div class="ndcg-quiet"></div><script>
 
 def page_setup() -> None:
     """The page's language, the frames' names and the live region (drawn by app.py on every run)."""
-    config = {"lang": HTML_LANG.get(language(), language()), "frames": {s: _(t) for s, t in FRAMES.items()}}
+    lang = language()
+    config = {
+        "lang": HTML_LANG.get(lang, lang),
+        "frames": {s: _(t) for s, t in FRAMES.items()},
+        # Streamlit's own English, where it is drawn, and its translation (none on an English page)
+        "texts": [] if lang == "en" else [[*entry, _(entry[2])] for entry in STREAMLIT_TEXTS],
+    }
     data = json.dumps(config, ensure_ascii=False).replace("<", "\\u003c")  # never ends the script early
     st.html(_SCRIPT % {"config": data}, unsafe_allow_javascript=True)
 
