@@ -309,6 +309,7 @@ UNTRANSLATED = """
 STREAMLIT_TEXTS: tuple[tuple[str, str, str], ...] = (
     ('[data-testid="stSkipToContent"]', "text", N_("Skip to main content")),
     ('[data-testid="stTopNav"]', "aria-label", N_("App pages")),
+    ('[data-testid="stSidebarNav"]', "aria-label", N_("App pages")),  # the navigation on a phone
     ('[data-testid="stSidebar"]', "aria-label", N_("Sidebar")),
     ('[data-testid="stSidebarCollapseButton"] button', "aria-label", N_("Collapse sidebar")),
     ('[data-testid="stExpandSidebarButton"]', "aria-label", N_("Expand sidebar")),
