@@ -166,8 +166,8 @@ def test_phone_in_chinese(page: Page, app_url, artifacts: Path, name):
     expect(page.locator(control)).to_be_visible()  # the widgets are drawn, not placeholders
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1
-    page.screenshot(path=str(artifacts / f"i18n-zh-{name}-390x844.png"))
     settled(page)
+    page.screenshot(path=str(artifacts / f"i18n-zh-{name}-390x844.png"))
     assert english_words(page.evaluate(STRINGS_JS)) == []  # the phone.s own strings too
 
 
