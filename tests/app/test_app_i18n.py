@@ -77,7 +77,8 @@ def rendered_text(at: AppTest) -> str:
                 parts.append(str(node.value))
         elif kind == "html":
             if not str(node.value).lstrip().startswith("<style"):
-                parts.append(re.sub(r"<[^>]+>", " ", html.unescape(str(node.value))))
+                shown = re.sub(r"<script\b.*?</script>", " ", str(node.value), flags=re.S)  # run, not shown
+                parts.append(re.sub(r"<[^>]+>", " ", html.unescape(shown)))
                 parts.extend(html.unescape(t) for t in re.findall(r'title="([^"]*)"', str(node.value)))
         elif kind in {"success", "info", "warning", "error", "exception", "toast"}:
             parts.append(str(node.value))
