@@ -329,6 +329,7 @@ MESSAGES: dict[str, str] = {
     "rankings_count": N_("compare 1 to {max} rankings, not {n}"),
     "ranking_unknown_item": N_("ranking {name} names {item}, which is not a judged item"),
     "ranking_repeats_item": N_("ranking {name} lists {item} more than once"),
+    "ranking_names_repeat": N_("two rankings are named {name}: give each its own name"),
     "position_unknown_item": N_("position {n} names {item}, which is not a judged item (judged: {judged})"),
     "no_example_group": N_("no worked examples in group {group}"),
     "unknown_example": N_("no worked example {key}; known: {known}"),

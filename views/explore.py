@@ -15,10 +15,12 @@ from ndcg_core.teaching import get_example, variant_matrix
 from ndcg_core.teaching.cards import CARDS
 from ndcg_core.teaching.compare import (
     COMPARISON_PRESETS,
+    MAX_RANKINGS,
+    MIN_RANKINGS,
     Comparison,
     compare,
     comparison_from_group,
-    parse_ranking,
+    playground_comparison,
 )
 from ndcg_core.teaching.export import table_html
 from ndcg_core.teaching.figures import base_sensitivity_figure
@@ -28,7 +30,7 @@ from ndcg_core.teaching.playground import state_from_example
 from views.pages import PAGES
 from views.ui import keys
 from views.ui.charts import chart
-from views.ui.comparison import NAME_CHARS, NAMES, load_comparison
+from views.ui.comparison import NAME_CHARS, load_comparison, load_rankings, rankings_form
 from views.ui.formula import OPTIONS, PLAYGROUND, formula_name, load_spec
 from views.ui.items import items_editor
 from views.ui.markup import md_escape
@@ -71,37 +73,24 @@ def _load_group(group: str, set_variant: bool = True) -> None:
 
 def _from_playground() -> None:
     state = current_state()
-    items = state.items + state.pool
-    labels = [i.label for i in items]
-    if len(set(labels)) != len(labels):
-        st.session_state[keys.CMP_MESSAGE] = _(
-            "The playground list repeats a label; rename items to compare them."
+    try:
+        c = playground_comparison(
+            [(i.label, i.grade) for i in state.items],
+            [(i.label, i.grade) for i in state.pool],
+            (_("Playground"), _("Ideal")),
         )
+    except NDCGError as err:  # a label repeats: a ranking could not name its items
+        st.session_state[keys.CMP_MESSAGE] = md_escape(error_text(err))
         return
-    ideal = sorted(state.items, key=lambda i: -i.grade)
-    c = Comparison(
-        judged=tuple((i.label, i.grade) for i in items),
-        rankings=(
-            (_("Playground"), tuple(i.label for i in state.items)),
-            (_("Ideal"), tuple(i.label for i in ideal)),
-        ),
-    )
     load_comparison(c)
 
 
 def _add_ranking() -> None:
-    ss = st.session_state
-    if ss[keys.CMP_COUNT] < 4:
-        key = keys.CMP_RANKS[ss[keys.CMP_COUNT]]
-        ss[key] = ", ".join(i.label for i in ss[keys.CMP_JUDGED])
-        ss[keys.rank_name(key)] = NAMES[ss[keys.CMP_COUNT]]
-        ss[keys.CMP_COUNT] += 1
+    load_rankings(rankings_form().add_ranking())
 
 
 def _remove_ranking() -> None:
-    ss = st.session_state
-    if ss[keys.CMP_COUNT] > 2:
-        ss[keys.CMP_COUNT] -= 1
+    load_rankings(rankings_form().remove_ranking())
 
 
 def _open_in_playground(key: str) -> None:
@@ -113,6 +102,8 @@ def _open_in_playground(key: str) -> None:
 
 
 def _rankings_form() -> tuple[Comparison | None, list[str]]:
+    """The form's widgets, bound to :class:`RankingsForm`; what it compares, or its problems as
+    Markdown."""
     ss = st.session_state
     problems: list[str] = []
     left, right = st.columns([0.4, 0.6], gap="medium")
@@ -123,27 +114,16 @@ def _rankings_form() -> tuple[Comparison | None, list[str]]:
             ss[keys.CMP_JUDGED] = judged
     with right:
         st.markdown(_("**Rankings**: item labels in ranked order, separated by commas"))
-        rankings = []
-        labels = [i.label for i in ss[keys.CMP_JUDGED]]
-        for i in range(ss[keys.CMP_COUNT]):
+        form = rankings_form()  # the widgets' values as this run starts: what the reader typed
+        for key, name in zip(keys.CMP_RANKS, form.names, strict=False):
             c1, c2 = st.columns([0.22, 0.78], vertical_alignment="bottom")
-            name = (
-                c1.text_input(_("Name"), key=keys.rank_name(keys.CMP_RANKS[i]), max_chars=NAME_CHARS)
-                or NAMES[i]
-            )
-            text = c2.text_input(_("Order of {name}").format(name=md_escape(name)), key=keys.CMP_RANKS[i])
-            try:
-                rankings.append((name, parse_ranking(text, labels)))
-            except ValueError as err:
-                problems.append(
-                    _("Ranking {name}: {problem}.").format(
-                        name=md_escape(name), problem=md_escape(error_text(err))
-                    )
-                )
+            c1.text_input(_("Name"), key=keys.rank_name(key), max_chars=NAME_CHARS)
+            c2.text_input(_("Order of {name}").format(name=md_escape(name)), key=key)
+        count = len(form.rankings)
         b1, b2, b3 = st.columns(3)
-        b1.button(_("Add a ranking"), key="cmp_add", on_click=_add_ranking, disabled=ss[keys.CMP_COUNT] >= 4)
+        b1.button(_("Add a ranking"), key="cmp_add", on_click=_add_ranking, disabled=count >= MAX_RANKINGS)
         b2.button(
-            _("Remove the last"), key="cmp_remove", on_click=_remove_ranking, disabled=ss[keys.CMP_COUNT] <= 2
+            _("Remove the last"), key="cmp_remove", on_click=_remove_ranking, disabled=count <= MIN_RANKINGS
         )
         b3.button(
             _("Playground list"),
@@ -151,17 +131,13 @@ def _rankings_form() -> tuple[Comparison | None, list[str]]:
             on_click=_from_playground,
             help=_("Compare the playground's list with its ideal order"),
         )
-    names = [n for n, _ in rankings]
-    if len(set(names)) != len(names):
-        problems.append(_("Two rankings have the same name; give each its own."))
-    if problems:
-        return None, problems
-    try:
-        return Comparison(
-            tuple((i.label, i.grade) for i in ss[keys.CMP_JUDGED]), tuple(rankings), current_state().spec
-        ), []
-    except ValueError as err:
-        return None, [md_escape(error_text(err))]
+    c, errors = form.comparison(current_state().spec)
+    for name, err in errors:
+        problem = md_escape(error_text(err))
+        problems.append(
+            _("Ranking {name}: {problem}.").format(name=md_escape(name), problem=problem) if name else problem
+        )
+    return (None if problems else c), problems
 
 
 def _compare_section(c: Comparison) -> None:

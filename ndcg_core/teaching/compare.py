@@ -16,8 +16,8 @@ ordering, which always sorts every judged item.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
@@ -33,9 +33,11 @@ __all__ = [
     "COMPARISON_PRESETS",
     "Comparison",
     "ComparisonResult",
+    "RankingsForm",
     "compare",
     "comparison_from_group",
     "parse_ranking",
+    "playground_comparison",
 ]
 
 MAX_RANKINGS = 4
@@ -153,6 +155,97 @@ def compare(c: Comparison) -> ComparisonResult:
     k = next(iter(explanations.values())).k if explanations else 0
     table["Beyond k"] = table["Position"] > k
     return ComparisonResult(explanations, values, _winner(values), table)
+
+
+#: Explore shows two rankings at least; each is called by its letter until the reader names it.
+MIN_RANKINGS = 2
+RANKING_NAMES = ("A", "B", "C", "D")
+
+
+@dataclass(frozen=True)
+class RankingsForm:
+    """Explore's form as the reader left it: the judged items (label, grade), and each ranking's name
+    and order as typed ("" for a name left empty: the ranking's letter is its name).
+
+    Pure: the page's widgets show a form, a click makes a new one (:meth:`add_ranking`,
+    :meth:`remove_ranking`), and :meth:`comparison` says what the form compares, or what stops it.
+
+    >>> form = RankingsForm.of(comparison_from_group("items"))
+    >>> form.names, form.add_ranking().rankings[-1]
+    (('ABCDE', 'DAECB'), ('C', 'A, B, C, D, E'))
+    >>> form.remove_ranking() == form  # two at least
+    True
+    >>> c, problems = form.with_ranking(1, "", "B, Z").comparison(Spec())
+    >>> c, [(name, err.code) for name, err in problems]
+    (None, [('B', 'position_unknown_item')])
+    """
+
+    judged: tuple[tuple[str, float], ...]
+    rankings: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, c: Comparison) -> RankingsForm:
+        """The form that shows comparison ``c``."""
+        return cls(c.judged, tuple((name, ", ".join(order)) for name, order in c.rankings))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Each ranking's name: as typed, or its letter."""
+        return tuple(name or RANKING_NAMES[n] for n, (name, _) in enumerate(self.rankings))
+
+    def with_ranking(self, n: int, name: str, order: str) -> RankingsForm:
+        """Ranking ``n`` (from 0) renamed and reordered as typed."""
+        rankings = list(self.rankings)
+        rankings[n] = (name, order)
+        return replace(self, rankings=tuple(rankings))
+
+    def add_ranking(self) -> RankingsForm:
+        """One ranking more (up to :data:`MAX_RANKINGS`), named by its letter, listing every judged
+        item in the judged order, for the reader to reorder."""
+        if len(self.rankings) >= MAX_RANKINGS:
+            return self
+        order = ", ".join(label for label, _ in self.judged)
+        return replace(self, rankings=(*self.rankings, (RANKING_NAMES[len(self.rankings)], order)))
+
+    def remove_ranking(self) -> RankingsForm:
+        """The last ranking taken away (down to :data:`MIN_RANKINGS`)."""
+        return self if len(self.rankings) <= MIN_RANKINGS else replace(self, rankings=self.rankings[:-1])
+
+    def comparison(self, spec: Spec) -> tuple[Comparison | None, list[tuple[str, NDCGError]]]:
+        """What the form compares under ``spec``, or None and every problem that stops it: (the
+        ranking's name, or "" for the whole form; the coded error)."""
+        labels = [label for label, _ in self.judged]
+        rankings, problems = [], []
+        for name, (_, text) in zip(self.names, self.rankings, strict=True):
+            try:
+                rankings.append((name, parse_ranking(text, labels)))
+            except NDCGError as err:
+                problems.append((name, err))
+        repeated = sorted({name for name in self.names if self.names.count(name) > 1})
+        if repeated:
+            problems.append(("", NDCGError("ranking_names_repeat", name=repr(repeated[0]))))
+        if problems:
+            return None, problems
+        try:
+            return Comparison(self.judged, tuple(rankings), spec), []
+        except NDCGError as err:
+            return None, [("", err)]
+
+
+def playground_comparison(
+    items: Sequence[tuple[str, float]], pool: Sequence[tuple[str, float]], names: tuple[str, str]
+) -> Comparison:
+    """A playground list (label, grade) against its own ideal order, judged with its pool of items
+    not retrieved; ``names``: the two rankings'. Raises ``NDCGError("label_repeats")`` when a label
+    repeats (a ranking could not name its items)."""
+    ideal = sorted(items, key=lambda item: -item[1])
+    return Comparison(
+        judged=tuple((label, float(grade)) for label, grade in (*items, *pool)),
+        rankings=(
+            (names[0], tuple(label for label, _ in items)),
+            (names[1], tuple(label for label, _ in ideal)),
+        ),
+    )
 
 
 def _labels(ex: WorkedExample) -> tuple[str, ...]:

@@ -33,7 +33,7 @@ from ndcg_core.errors import MESSAGES, Message, NDCGError, error_text
 from ndcg_core.i18n import set_language
 from ndcg_core.spec import Spec
 from ndcg_core.teaching.answers import judge, parse_answer, precision_problem
-from ndcg_core.teaching.compare import Comparison, comparison_from_group, parse_ranking
+from ndcg_core.teaching.compare import Comparison, RankingsForm, comparison_from_group, parse_ranking
 from ndcg_core.teaching.drilldown import query_state
 from ndcg_core.teaching.examples import Figure, get_example
 from ndcg_core.teaching.explore import variant_matrix
@@ -148,6 +148,10 @@ TEACHING_PATHS = [
     ("ranking_unknown_item", lambda: raised(lambda: Comparison((("A", 1),), (("r", ("B",)),)))),
     ("ranking_repeats_item", lambda: raised(lambda: Comparison((("A", 1),), (("r", ("A", "A")),)))),
     ("position_unknown_item", lambda: raised(lambda: parse_ranking("D, X", ["A", "D"]))),
+    (
+        "ranking_names_repeat",
+        lambda: RankingsForm((("A", 1),), (("r", "A"), ("r", "A"))).comparison(Spec())[1][0][1],
+    ),
     ("no_example_group", lambda: raised(lambda: comparison_from_group("no such group"))),
     ("unknown_example", lambda: raised(lambda: get_example("no such example"))),
     (
