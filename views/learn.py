@@ -6,12 +6,10 @@ change here shows there and back. The lesson itself (text, columns, predictions)
 
 Page state (non-widget, so it survives a visit to another page): ``learn_step`` and
 ``learn_present`` (what the page's share link carries: :class:`ndcg_core.teaching.pages.LearnState`),
-``learn_revealed`` (steps whose new column is shown), ``learn_answers`` (the prediction judged last
-per step), ``learn_tries`` (the predictions judged per step: :class:`ndcg_core.teaching.tries.Tries`;
-a wrong one gets its diagnosis and another try, the answer shows after the second wrong one or on
-"Show me"), ``learn_typed`` (what was typed, kept even when unreadable), ``learn_problem`` (the
-message for an unreadable prediction) and ``learn_url`` (the page's parameters last written to the
-address bar, see ``views.ui.share``).
+``learn_predictions`` (what was typed, judged and revealed at each step:
+:class:`ndcg_core.teaching.predictions.Predictions`; a wrong answer gets its diagnosis and another
+try, the answer shows after the second wrong one or on "Show me") and ``learn_url`` (the page's
+parameters last written to the address bar, see ``views.ui.share``).
 """
 
 from __future__ import annotations
@@ -42,6 +40,7 @@ from ndcg_core.teaching.lesson import (
 )
 from ndcg_core.teaching.pages import LearnState
 from ndcg_core.teaching.playground import all_scored, state_from_example
+from ndcg_core.teaching.predictions import Predictions
 from ndcg_core.teaching.presenter import (
     K_FROM,
     asks,
@@ -52,7 +51,6 @@ from ndcg_core.teaching.presenter import (
 )
 from ndcg_core.teaching.rendering import explained, state_figure
 from ndcg_core.teaching.saved import learn_data, learn_from_data
-from ndcg_core.teaching.tries import Tries
 from views.pages import PAGES
 from views.ui import keys, styles
 from views.ui.a11y import announce, focused_space_presses_the_button, move_focus
@@ -79,13 +77,9 @@ METRIC_LABEL = {"NDCG": "NDCG", "DCG": "DCG", "IDCG": "IDCG", "CG": "CG"}
 def _init_page() -> None:
     """Take the step and presenter mode from the address bar on arrival and after Back/Forward."""
     ss = st.session_state
-    ss.setdefault(keys.LEARN_REVEALED, set())
-    ss.setdefault(keys.LEARN_ANSWERS, {})
-    ss.setdefault(keys.LEARN_TYPED, {})
-    ss.setdefault(keys.LEARN_PROBLEM, {})
+    ss.setdefault(keys.LEARN_PREDICTIONS, Predictions())
     ss.setdefault(keys.LEARN_SHOWN, set())
     step_in_link = LEARN.carried(LEARN.params(st.query_params.to_dict()))
-    ss.setdefault(keys.LEARN_TRIES, {})
     adopt(LEARN, _load)
     _restore(step_in_link)
 
@@ -97,9 +91,7 @@ def _restore(step_in_link: bool) -> None:
         return
     ss = st.session_state
     saved = learn_from_data(data)
-    ss[keys.LEARN_REVEALED] = set(saved.revealed)
-    ss[keys.LEARN_ANSWERS] = dict(saved.answers)
-    ss[keys.LEARN_TYPED] = {**ss[keys.LEARN_TYPED], **saved.answers}
+    ss[keys.LEARN_PREDICTIONS] = ss[keys.LEARN_PREDICTIONS].restored(saved.revealed, saved.answers)
     if saved.step is not None and not step_in_link:
         ss[keys.LEARN_STEP] = saved.step
 
@@ -107,8 +99,9 @@ def _restore(step_in_link: bool) -> None:
 def _save() -> None:
     """Keep the student's answers and step for a later visit, once a prediction was answered or skipped."""
     ss = st.session_state
-    document = learn_data(ss[keys.LEARN_STEP], ss[keys.LEARN_REVEALED], ss[keys.LEARN_ANSWERS])
-    save("learn", document, worth_keeping=bool(ss[keys.LEARN_REVEALED]))
+    predictions = ss[keys.LEARN_PREDICTIONS]
+    document = learn_data(ss[keys.LEARN_STEP], predictions.revealed, predictions.answers)
+    save("learn", document, worth_keeping=bool(predictions.revealed))
 
 
 def _load(state: LearnState, warnings: list[str]) -> None:
@@ -177,7 +170,11 @@ def _move_focus(step: LessonStep | None) -> None:
         return
     ss[keys.LEARN_FOCUS] = (n, "")
     box = None
-    if step is not None and step.question is not None and step.number not in ss[keys.LEARN_REVEALED]:
+    if (
+        step is not None
+        and step.question is not None
+        and step.number not in ss[keys.LEARN_PREDICTIONS].revealed
+    ):
         key = keys.learn_choice(step.number) if step.question.choices else keys.learn_guess(step.number)
         box = f".st-key-{key} input"
     if after == "problem" or (after == "step" and box):
@@ -218,37 +215,21 @@ def _check(n: int) -> None:
     ss = st.session_state
     question = ss[keys.LEARN_QUESTION]
     text = ss.get(keys.learn_choice(n)) if question.choices else ss.get(keys.learn_guess(n), "")
-    text = "" if text is None else str(text)
-    ss[keys.LEARN_TYPED][n] = text
-    feedback = check_answer(question, text)
-    if feedback.correct is None:  # unreadable, or too rough to judge: not a try
-        ss[keys.LEARN_PROBLEM][n] = feedback.message
-        _focus_next("problem")
-        return
-    ss[keys.LEARN_PROBLEM].pop(n, None)
-    tries, _counts = ss[keys.LEARN_TRIES].get(n, Tries()).submit(text.strip(), feedback.correct)
-    ss[keys.LEARN_TRIES][n] = tries
-    ss[keys.LEARN_ANSWERS][n] = text
-    # A wrong choice between two leaves only the other: it shows the answer at once.
-    if tries.solution_shown or question.choices:
-        ss[keys.LEARN_REVEALED].add(n)
-        _focus_next("answer")
-    else:
-        _focus_next("problem")  # a wrong number: the box again, for the second try
+    ss[keys.LEARN_PREDICTIONS], focus = ss[keys.LEARN_PREDICTIONS].check(
+        n, question, "" if text is None else str(text)
+    )
+    _focus_next(focus)
 
 
 def _skip(n: int) -> None:
     ss = st.session_state
-    ss[keys.LEARN_PROBLEM].pop(n, None)
-    ss[keys.LEARN_ANSWERS].pop(n, None)
-    ss[keys.LEARN_TRIES][n] = ss[keys.LEARN_TRIES].get(n, Tries()).show()
-    ss[keys.LEARN_REVEALED].add(n)
+    ss[keys.LEARN_PREDICTIONS] = ss[keys.LEARN_PREDICTIONS].skip(n)
     _focus_next("answer")
 
 
 def _keep_typed(n: int) -> None:
     ss = st.session_state
-    ss[keys.LEARN_TYPED][n] = ss.get(keys.learn_guess(n), "")
+    ss[keys.LEARN_PREDICTIONS] = ss[keys.LEARN_PREDICTIONS].type(n, ss.get(keys.learn_guess(n), ""))
 
 
 def _prediction(step: LessonStep) -> bool:
@@ -258,15 +239,16 @@ def _prediction(step: LessonStep) -> bool:
     if q is None:
         return True
     ss[keys.LEARN_QUESTION] = q
+    predictions = ss[keys.LEARN_PREDICTIONS]
     with st.container(border=True, key="learn_predict"):
-        if n not in ss[keys.LEARN_REVEALED]:
+        if n not in predictions.revealed:
             st.markdown(_("**Predict first.** {prompt}").format(prompt=md_escape(q.prompt)))
             if q.choices:
                 st.radio(_("Your answer"), q.choices, index=None, key=keys.learn_choice(n), format_func=_)
             else:
                 key = keys.learn_guess(n)
-                if key not in ss and n in ss[keys.LEARN_TYPED]:
-                    ss[key] = ss[keys.LEARN_TYPED][n]  # what was typed survives a page switch
+                if key not in ss and n in predictions.typed:
+                    ss[key] = predictions.typed[n]  # what was typed survives a page switch
                 st.text_input(
                     _("Your answer"),
                     key=key,
@@ -285,17 +267,17 @@ def _prediction(step: LessonStep) -> bool:
                 _("Check"), key="learn_check", on_click=_check, args=(n,), type="primary", width="stretch"
             )
             c2.button(_("Skip: show me"), key="learn_skip", on_click=_skip, args=(n,), width="stretch")
-            if n in ss[keys.LEARN_PROBLEM]:
-                st.warning(md_escape(ss[keys.LEARN_PROBLEM][n]))
-            elif n in ss[keys.LEARN_ANSWERS]:  # a wrong try: its diagnosis, not the answer
+            if n in predictions.unreadable:  # said again in the page's language of the moment
+                st.warning(md_escape(check_answer(q, predictions.typed[n]).message))
+            elif n in predictions.answers:  # a wrong try: its diagnosis, not the answer
                 with st.container(key="learn_diagnosis"):
-                    feedback = check_answer(q, ss[keys.LEARN_ANSWERS][n])
+                    feedback = check_answer(q, predictions.answers[n])
                     st.error(md_escape(feedback.diagnosis), icon=":material/lightbulb:")
                     st.caption(_("Try again, or Skip: show me for the answer."))
             return False
         with st.container(key="learn_feedback"):
-            if n in ss[keys.LEARN_ANSWERS]:
-                feedback = check_answer(q, ss[keys.LEARN_ANSWERS][n])
+            if n in predictions.answers:
+                feedback = check_answer(q, predictions.answers[n])
                 announce(f"learn_verdict_{n}", feedback.message)
                 text = f"{md_escape(q.prompt)}  \n{md_escape(feedback.message)}"
                 if feedback.correct:

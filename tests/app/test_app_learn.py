@@ -474,7 +474,7 @@ def test_the_lesson_opens_on_d1_d6_under_log2_i_plus_1_and_the_playground_stays_
         ok(at.button(key="learn_next").click().run())
     assert at.session_state[keys.LEARN_STEP] == 6
     guess(at, 6, f"{common:.3f}")
-    assert at.session_state[keys.LEARN_ANSWERS][6] == f"{common:.3f}"
+    assert at.session_state[keys.LEARN_PREDICTIONS].answers[6] == f"{common:.3f}"
     assert any("right" in s.value.lower() for s in at.success), [s.value for s in at.success]
 
 

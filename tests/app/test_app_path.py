@@ -262,13 +262,13 @@ def test_learn_answers_and_step_survive_a_reload(cookies):
     ok(at.button(key="learn_check").click().run())
     token = own_token(at)
     assert valid_token(token) and "learner" not in params(at)
-    assert 2 in at.session_state[keys.LEARN_REVEALED]
-    answered = dict(at.session_state[keys.LEARN_ANSWERS])
+    assert 2 in at.session_state[keys.LEARN_PREDICTIONS].revealed
+    answered = dict(at.session_state[keys.LEARN_PREDICTIONS].answers)
     ok(at.button(key="learn_next").click().run())
     cookies[learner.COOKIE] = token
     again = open_app(page="views/learn.py")  # no step: the saved one
     assert again.session_state[keys.LEARN_STEP] == 3
-    assert dict(again.session_state[keys.LEARN_ANSWERS]) == answered
+    assert dict(again.session_state[keys.LEARN_PREDICTIONS].answers) == answered
     back = open_app({"step": "2", "rel": "3,2,1"}, page="views/learn.py")
     assert back.session_state[keys.LEARN_STEP] == 2  # the link's step wins
     assert "learn_guess_2" not in {t.key for t in back.text_input}  # answered: no question again
