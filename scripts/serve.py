@@ -54,6 +54,7 @@ FIRST_PAGE_MODULES = (
     "ndcg_core.teaching.pages",
     "ndcg_core.teaching.playground",
     "ndcg_core.teaching.rendering",
+    "ndcg_core.teaching.uploads",
     "ndcg_core.settings",
     # Imported on first use since issue 40 (ndcg_core's lazy names); the page helpers import them.
     "ndcg_core.compare_runs",

@@ -235,17 +235,37 @@ def open_question(store, definition: dict) -> tuple[str, str, int]:
 
 # ------------------------------------------------------------------ uploads and select boxes
 
-#: Counts the script runs that end from now on (the app element's run state leaving "running").
+#: Counts the script runs that end from now on (the app element's run state leaving "running"), and
+#: keeps the time of the last change of that state.
 _COUNT_RUNS_JS = """() => {
   if (window.__ndcgRunsEnded === undefined) {
     window.__ndcgRunsEnded = 0;
+    window.__ndcgRunChanged = performance.now();
     new MutationObserver((records) => {
-      for (const r of records) if (r.oldValue === 'running') window.__ndcgRunsEnded += 1;
+      for (const r of records) {
+        window.__ndcgRunChanged = performance.now();
+        if (r.oldValue === 'running') window.__ndcgRunsEnded += 1;
+      }
     }).observe(document.body, {attributes: true, attributeOldValue: true, subtree: true,
                                attributeFilter: ['data-test-script-state']});
   }
   return window.__ndcgRunsEnded;
 }"""
+
+#: No script run now, and none started or ended for the last 0.7 s.
+_QUIET_JS = """() => {
+  const app = document.querySelector('[data-testid=stApp]');
+  return !!app && app.getAttribute('data-test-script-state') !== 'running'
+    && performance.now() - window.__ndcgRunChanged > 700;
+}"""
+
+
+def quiet(page, timeout: float = 60_000) -> None:
+    """Settled (:func:`settled`), and no run started or ended for 0.7 s: a run that draws a component
+    can bring another run shortly after it, which would catch an upload's request in flight."""
+    page.evaluate(_COUNT_RUNS_JS)
+    settled(page, timeout=timeout)
+    page.wait_for_function(_QUIET_JS, timeout=timeout)
 
 
 def upload(page, uploader: str, *paths, choose=None) -> None:
@@ -258,7 +278,7 @@ def upload(page, uploader: str, *paths, choose=None) -> None:
     person picking the next file takes longer than that; a test must wait for it. ``choose``
     (``callable(paths)``) puts the files in another way, e.g. through the keyboard and a chooser.
     """
-    settled(page)
+    quiet(page)
     runs = page.evaluate(_COUNT_RUNS_JS)
     if choose is None:
         page.locator(f"{uploader} input[type=file]").set_input_files([str(p) for p in paths])
@@ -271,16 +291,16 @@ def upload(page, uploader: str, *paths, choose=None) -> None:
         arg=[uploader, runs],
         timeout=60_000,
     )
-    settled(page, timeout=60_000)
+    quiet(page)
 
 
 def choose_option(page, selectbox: str, option: str) -> None:
     """Open the select box in the container ``selectbox`` (CSS), pick ``option`` (its whole text,
     another than the one shown), and return once the app has run with it: an option list opened
     while a run redraws the page can close under the click."""
-    settled(page)
+    quiet(page)
     runs = page.evaluate(_COUNT_RUNS_JS)
     page.locator(selectbox).get_by_role("combobox").click()
     page.get_by_role("option", name=option, exact=True).click()
     page.wait_for_function(f"() => window.__ndcgRunsEnded > {runs}", timeout=60_000)
-    settled(page, timeout=60_000)
+    quiet(page)

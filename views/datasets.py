@@ -30,6 +30,7 @@ from ndcg_core.teaching.drilldown import query_state
 from ndcg_core.teaching.export import table_csv
 from ndcg_core.teaching.figures import ndcg_histogram
 from ndcg_core.teaching.formula import latex_number, number
+from ndcg_core.teaching.uploads import Awaiting, DataSetFiles, TooManyRuns, after_upload
 from ndcg_core.variants import choice_label
 from views.datastore import SAMPLE_KEYS, SAMPLE_NAME, get_table, load, read_as
 from views.pages import PAGES
@@ -45,7 +46,6 @@ from views.ui.start import where_next
 from views.ui.state import load_state
 from views.ui.tables import paged
 
-MAX_RUNS = 5
 KINDS = {"qrels": N_("Qrels"), "run": N_("Run")}
 SAMPLE_RUN = N_("sample run")  # the bundled sample's run, shown through _()
 #: Codes of a document judged or retrieved twice: the page offers the choice that fixes them.
@@ -59,27 +59,19 @@ DUPLICATE_CHOICES = {
 # ------------------------------------------------------------------ the loaded data set
 
 
-def _sample_data() -> dict:
-    return {
-        "qrels": SAMPLE_KEYS[0],
-        "qrels_name": SAMPLE_NAME,
-        "runs": [(SAMPLE_RUN, SAMPLE_KEYS[1])],
-    }
-
-
-def _is_sample(data: dict) -> bool:
-    return data["qrels"] in SAMPLE_KEYS
+def _sample_data() -> DataSetFiles:
+    return DataSetFiles(SAMPLE_KEYS[0], SAMPLE_NAME, ((SAMPLE_RUN, SAMPLE_KEYS[1]),), sample=True)
 
 
 def _run_label(name: str) -> str:
     return _(SAMPLE_RUN) if name == SAMPLE_RUN else name
 
 
-def _data_name(data: dict, run: str) -> str:
+def _data_name(data: DataSetFiles, run: str) -> str:
     """The data set's name as shown: the bundled sample's in the reader's language, a user's files' names."""
-    if _is_sample(data) and run == SAMPLE_RUN:
+    if data.sample and run == SAMPLE_RUN:
         return _(SAMPLE_NAME)
-    return f"{_(data['qrels_name']) if _is_sample(data) else data['qrels_name']} + {_run_label(run)}"
+    return f"{_(data.qrels_name) if data.sample else data.qrels_name} + {_run_label(run)}"
 
 
 def _load_sample() -> None:
@@ -91,9 +83,7 @@ def _remove_run(run: tuple[str, str]) -> None:
     that reaches the server before the first press's run drew the list again would remove the
     run that moved up into that place."""
     ss = st.session_state
-    data = dict(ss[keys.DS_DATA])
-    data["runs"] = [r for r in data["runs"] if tuple(r) != tuple(run)]
-    ss[keys.DS_DATA] = data
+    ss[keys.DS_DATA] = ss[keys.DS_DATA].without(run)
     ss.pop(keys.DS_PAIR, None)  # files waiting for room are tried again
 
 
@@ -186,36 +176,21 @@ def _read_uploads(kind: str, uploads: list) -> list[tuple[str, str, str | None, 
     return out
 
 
-def _unique(runs: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Runs by content (one file loaded twice is one run), each with its own name."""
-    out, names, seen = [], set(), set()
-    for name, key in runs:
-        if key in seen:
-            continue
-        seen.add(key)
-        shown, n = name, 2
-        while shown in names:
-            shown, n = f"{name} ({n})", n + 1
-        names.add(shown)
-        out.append((shown, key))
-    return out
-
-
-def _score_problems(candidate: dict, spec: Spec) -> list[tuple]:
+def _score_problems(candidate: DataSetFiles, spec: Spec) -> list[tuple]:
     """Why a candidate data set cannot be scored: (kind, file name, problem) for each run that fails."""
     problems = []
-    for name, key in candidate["runs"]:
-        qrels, run = get_table(candidate["qrels"]), get_table(key)
+    for name, key in candidate.runs:
+        qrels, run = get_table(candidate.qrels), get_table(key)
         if qrels is not None and run is not None:
-            found = overlap(f"{candidate['qrels']}|{key}", qrels, run, candidate["qrels_name"], name)
+            found = overlap(f"{candidate.qrels}|{key}", qrels, run, candidate.qrels_name, name)
             if found is not None and found.code == "no_query_in_common":
                 problems.append(("run", name, ("error", NDCGError.of(found))))
                 continue
         try:
-            _score(candidate["qrels"], key, spec)
+            _score(candidate.qrels, key, spec)
         except NDCGError as err:
             if err.code.startswith("judged_twice"):  # the qrels' problem, the same with every run
-                return [("qrels", candidate["qrels_name"], ("error", err))]
+                return [("qrels", candidate.qrels_name, ("error", err))]
             problems.append(("run", name, ("error", err)))
         except ValueError as err:
             problems.append(("run", name, ("error", err)))
@@ -280,34 +255,25 @@ def _reconcile_uploads() -> tuple[list[tuple], str]:
     if problems:
         return problems, ""
     version = ss[keys.DS_UPLOAD_VERSION]
-    if not files["qrels"] and not files["run"]:
+    new_runs = [(name, key) for _, name, key, _ in files["run"]]
+    new_qrels = [(name, key) for _, name, key, _ in files["qrels"]]
+    candidate = after_upload(ss[keys.DS_DATA], new_qrels, new_runs)
+    if candidate is None:  # nothing uploaded
         ss.pop(keys.DS_PAIR, None)
         return [], ""
-    loaded = ss[keys.DS_DATA]
-    new_runs = [(name, key) for _, name, key, _ in files["run"]]
-    if not files["qrels"] and _is_sample(loaded):
-        return [], "qrels"  # a run is not scored against the sample's judgements
-    if files["qrels"] and not new_runs and _is_sample(loaded):
-        return [], "run"
-    if files["qrels"]:
-        _, qrels_name, qrels_key, _ = files["qrels"][0]
-        runs = new_runs or loaded["runs"]
-    else:
-        qrels_name, qrels_key = loaded["qrels_name"], loaded["qrels"]
-        runs = [*loaded["runs"], *new_runs]
-    runs = _unique([tuple(run) for run in runs])
-    if len(runs) > MAX_RUNS:
-        return [("run", "", ("too_many", len(runs)))], ""
-    candidate = {"qrels": qrels_key, "qrels_name": qrels_name, "runs": runs}
+    if isinstance(candidate, Awaiting):
+        return [], candidate.kind
+    if isinstance(candidate, TooManyRuns):
+        return [("run", "", ("too_many", candidate.n))], ""
     spec = _spec()
-    attempt = (qrels_key, tuple(key for _, key in runs), spec)
+    attempt = (candidate.qrels, tuple(key for _, key in candidate.runs), spec)
     if ss.get(keys.DS_PAIR) != attempt:  # each set of files is scored once per formula
         ss[keys.DS_PAIR] = attempt
         ss[keys.DS_MESSAGE] = _score_problems(candidate, spec)
     if ss.get(keys.DS_MESSAGE):
         return ss[keys.DS_MESSAGE], ""
     ss[keys.DS_DATA] = candidate
-    added = [name for name, key in runs if key in {key for _, key in new_runs}]
+    added = [name for name, key in candidate.runs if key in {key for _, key in new_runs}]
     if added:
         ss[keys.DS_SHOWN] = added[0]  # the detail below shows what just came in
     for kind in KINDS:
@@ -378,7 +344,7 @@ def _problem_text(kind: str, name: str, problem: tuple) -> str:
 # ------------------------------------------------------------------ the page's parts
 
 
-def _sources(data: dict) -> None:
+def _sources(data: DataSetFiles) -> None:
     ss = st.session_state
     problems, awaited = _reconcile_uploads()  # before drawing: a loaded set gets fresh, empty uploaders
     data = ss[keys.DS_DATA]
@@ -388,7 +354,7 @@ def _sources(data: dict) -> None:
             _("Data: the bundled sample, or your own qrels and up to five runs"),
             # Open while something waits or went wrong, and while the user's own files are loaded (their
             # list and Remove buttons live here); folded on the sample so the results come first.
-            expanded=bool(problems or awaited or not _is_sample(data)),
+            expanded=bool(problems or awaited or not data.sample),
         ),
     ):
         st.caption(
@@ -415,9 +381,9 @@ def _sources(data: dict) -> None:
                 "a qrels file alone is scored with the loaded runs."
             )
         )
-        if not _is_sample(data):
-            st.markdown(_("**Loaded runs**, judged by {qrels}:").format(qrels=code_span(data["qrels_name"])))
-            for n, (name, run_key) in enumerate(data["runs"]):
+        if not data.sample:
+            st.markdown(_("**Loaded runs**, judged by {qrels}:").format(qrels=code_span(data.qrels_name)))
+            for n, (name, run_key) in enumerate(data.runs):
                 c1, c2 = st.columns([0.75, 0.25], vertical_alignment="center")
                 c1.markdown(code_span(_run_label(name)))
                 c2.button(
@@ -425,7 +391,7 @@ def _sources(data: dict) -> None:
                     key=keys.ds_remove(n),
                     on_click=_remove_run,
                     args=((name, run_key),),
-                    disabled=len(data["runs"]) < 2,
+                    disabled=len(data.runs) < 2,
                     width="stretch",
                 )
         st.button(_("Back to the bundled sample"), key="ds_sample", on_click=_load_sample)
@@ -450,7 +416,7 @@ def _sources(data: dict) -> None:
         st.info(
             _(
                 "Still showing {name}: nothing new is loaded until every file above can be read and scored."
-            ).format(name=code_span(_data_name(data, data["runs"][0][0])))
+            ).format(name=code_span(_data_name(data, data.runs[0][0])))
         )
     elif awaited == "qrels":
         st.info(
@@ -463,7 +429,7 @@ def _sources(data: dict) -> None:
 def _open_query(query: str, run_key: str, spec: Spec) -> None:
     """Open a query in the playground under the very spec the table was scored with."""
     ss = st.session_state
-    qrels, run = get_table(ss[keys.DS_DATA]["qrels"]), get_table(run_key)
+    qrels, run = get_table(ss[keys.DS_DATA].qrels), get_table(run_key)
     if qrels is None or run is None:
         return
     load_state(query_state(qrels, run, query, spec=spec))
@@ -471,13 +437,13 @@ def _open_query(query: str, run_key: str, spec: Spec) -> None:
 
 
 def _one_run_section(
-    data: dict, run_name: str, per_query: pd.DataFrame, spec: Spec, k_text: str, level: int
+    data: DataSetFiles, run_name: str, per_query: pd.DataFrame, spec: Spec, k_text: str, level: int
 ) -> None:
     """One run's numbers, table and drill-down; ``level``: its sub-headings' (3 under "One run in
     detail", 2 when the page holds one run)."""
     ss = st.session_state
-    run_key = dict(data["runs"])[run_name]
-    qrels, run = get_table(data["qrels"]), get_table(run_key)
+    run_key = dict(data.runs)[run_name]
+    qrels, run = get_table(data.qrels), get_table(run_key)
     agg = aggregate(per_query)
     st.caption(
         _("{name}: {judged} judgements, {retrieved} retrieved documents, {queries} queries.").format(
@@ -514,7 +480,7 @@ def _one_run_section(
     with right:
         search = st.text_input(_("Find a query"), key="ds_search", placeholder=_("query id contains ..."))
         k_judged = judged_k(spec)
-        judged = judged_table(f"{data['qrels']}|{run_key}|{k_judged}", qrels, run, k_judged, spec)
+        judged = judged_table(f"{data.qrels}|{run_key}|{k_judged}", qrels, run, k_judged, spec)
         every_query = per_query[["query", "ndcg", "dcg", "idcg", "n_retrieved", "n_relevant"]].assign(
             judged=per_query["query"].map(judged[f"judged@{k_judged}"]).to_numpy(dtype=float)
         )
@@ -599,22 +565,22 @@ def render() -> None:
     formula_name(spec)
     _sources(ss[keys.DS_DATA])
     data = ss[keys.DS_DATA]
-    gone = [name for name, key in [("", data["qrels"]), *data["runs"]] if get_table(key) is None]
+    gone = [name for name, key in [("", data.qrels), *data.runs] if get_table(key) is None]
     if gone:
         st.warning(
             _(
                 "{name} is no longer in the server's memory (it keeps only the most "
                 "recently used data sets): upload the files again. Showing the bundled sample."
-            ).format(name=code_span(_data_name(data, data["runs"][0][0])))
+            ).format(name=code_span(_data_name(data, data.runs[0][0])))
         )
         _load_sample()
         data = ss[keys.DS_DATA]
 
     k_text = f"@{spec.k}" if spec.k else ""
     tables = {}
-    for name, key in data["runs"]:
+    for name, key in data.runs:
         try:
-            tables[name] = _score(data["qrels"], key, spec)
+            tables[name] = _score(data.qrels, key, spec)
         except ValueError as err:
             st.error(
                 sentence(
@@ -624,12 +590,12 @@ def render() -> None:
                 )
             )
             return
-    qrels_table = get_table(data["qrels"])
-    for name, key in data["runs"]:
+    qrels_table = get_table(data.qrels)
+    for name, key in data.runs:
         run_table = get_table(key)
         if qrels_table is None or run_table is None:
             continue
-        found = overlap(f"{data['qrels']}|{key}", qrels_table, run_table, data["qrels_name"], name)
+        found = overlap(f"{data.qrels}|{key}", qrels_table, run_table, data.qrels_name, name)
         if found is not None and found.code == "few_queries_in_common":
             st.warning(sentence(message_markdown(found)))
     names = list(tables)

@@ -16,7 +16,9 @@ from apptest_support import ok
 from streamlit.testing.v1 import AppTest
 
 import ndcg_core
+from ndcg_core.teaching.uploads import DataSetFiles
 from views import datastore
+from views.ui import keys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -47,11 +49,11 @@ def test_another_users_page_still_shows_the_data_set_after_a_client_cache_clear(
     datastore.reset_stores()
     try:
         at = AppTest.from_file(APP, default_timeout=60).run()
-        at.session_state["ds_data"] = {  # as the page stores a loaded pair
-            "qrels": datastore.load("qrels", QRELS, "q.txt"),
-            "qrels_name": "q.txt",
-            "runs": [("r.txt", datastore.load("run", RUN, "r.txt"))],
-        }
+        at.session_state[keys.DS_DATA] = DataSetFiles(  # as the page stores a loaded pair
+            datastore.load("qrels", QRELS, "q.txt"),
+            "q.txt",
+            (("r.txt", datastore.load("run", RUN, "r.txt")),),
+        )
         at.switch_page("views/datasets.py").run()
         assert not at.exception
         clear_cache_message()  # sent by some other visitor

@@ -11,6 +11,7 @@ from data_support import TREC_EVAL
 from streamlit.testing.v1 import AppTest
 
 import ndcg_core
+from ndcg_core.teaching.uploads import DataSetFiles
 from views.ui import keys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -69,11 +70,11 @@ def with_data_set(qrels: bytes, run: bytes, names=("qrels", "run")) -> AppTest:
     from views.datastore import load
 
     at = AppTest.from_file(APP, default_timeout=60).run()
-    at.session_state["ds_data"] = {
-        "qrels": load("qrels", qrels, names[0]),
-        "qrels_name": names[0],
-        "runs": [(names[1], load("run", run, names[1]))],
-    }
+    at.session_state[keys.DS_DATA] = DataSetFiles(
+        load("qrels", qrels, names[0]),
+        names[0],
+        ((names[1], load("run", run, names[1])),),
+    )
     return at.switch_page("views/datasets.py").run()
 
 
@@ -500,13 +501,13 @@ def test_a_lone_run_waits_for_its_qrels_and_runs_join_up_to_five():
     worse = [RUN_A.replace(b"0.9", f"0.{n}".encode()).replace(b"d1 1", b"d1 3") for n in range(1, 6)]
     upload(at, "run", *((f"r{n + 2}.txt", w) for n, w in enumerate(worse[:4])))  # 1 + 4 = 5 runs
     ok(at)
-    assert len(at.session_state["ds_data"]["runs"]) == 5
+    assert len(at.session_state[keys.DS_DATA].runs) == 5
     upload(at, "run", ("r6.txt", worse[4]))
     assert any("6 runs" in e.value and "five at most" in e.value for e in at.error)
     at.button(key="ds_remove_0").click().run()  # the fix it suggests: remove a loaded run
     ok(at)
     assert not at.error
-    names = [name for name, _ in at.session_state["ds_data"]["runs"]]
+    names = [name for name, _ in at.session_state[keys.DS_DATA].runs]
     assert names == ["r2.txt", "r3.txt", "r4.txt", "r5.txt", "r6.txt"]
 
 
@@ -518,10 +519,10 @@ def test_remove_pressed_twice_removes_one_run():
     upload(at, "run", *((f"r{n}.txt", RUN_A.replace(b"0.9", f"0.{n}".encode())) for n in (1, 2, 3)))
     ok(at)
     data = at.session_state[keys.DS_DATA]
-    assert [name for name, _ in data["runs"]] == ["r1.txt", "r2.txt", "r3.txt"]
-    at.session_state[keys.DS_DATA] = {**data, "runs": data["runs"][1:]}  # the first press's callback ran
+    assert [name for name, _ in data.runs] == ["r1.txt", "r2.txt", "r3.txt"]
+    at.session_state[keys.DS_DATA] = data.without(data.runs[0])  # the first press's callback ran
     ok(at.button(key=keys.ds_remove(0)).click().run())  # the second press, on the list drawn before
-    assert [name for name, _ in at.session_state[keys.DS_DATA]["runs"]] == ["r2.txt", "r3.txt"]
+    assert [name for name, _ in at.session_state[keys.DS_DATA].runs] == ["r2.txt", "r3.txt"]
 
 
 def test_issue_30_a_large_upload_s_table_comes_a_page_at_a_time():
@@ -555,11 +556,11 @@ def test_issue_30_two_large_runs_deltas_come_a_page_at_a_time():
     a = "".join(f"{q} Q0 d1 1 2.0 a\n{q} Q0 d2 2 1.0 a\n" for q in ids).encode()  # d1 first: 0.6309...
     b = "".join(f"{q} Q0 d2 1 2.0 b\n{q} Q0 d1 2 1.0 b\n" for q in ids).encode()  # the ideal order: 1
     at = AppTest.from_file(APP, default_timeout=60).run()
-    at.session_state["ds_data"] = {
-        "qrels": load("qrels", qrels, "qrels"),
-        "qrels_name": "qrels",
-        "runs": [("a", load("run", a, "a")), ("b", load("run", b, "b"))],
-    }
+    at.session_state[keys.DS_DATA] = DataSetFiles(
+        load("qrels", qrels, "qrels"),
+        "qrels",
+        (("a", load("run", a, "a")), ("b", load("run", b, "b"))),
+    )
     at.switch_page("views/datasets.py").run()
     ok(at)
     deltas = at.dataframe(key="ds_delta_table").value

@@ -11,6 +11,7 @@ import pathlib
 from apptest_support import ok
 from streamlit.testing.v1 import AppTest
 
+from ndcg_core.teaching.uploads import DataSetFiles
 from views.ui import keys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -25,11 +26,11 @@ def with_runs(qrels: bytes, *runs: tuple[str, bytes]) -> AppTest:
     from views.datastore import load
 
     at = AppTest.from_file(APP, default_timeout=90).run()
-    at.session_state["ds_data"] = {
-        "qrels": load("qrels", qrels, "judged.txt"),
-        "qrels_name": "judged.txt",
-        "runs": [(name, load("run", content, name)) for name, content in runs],
-    }
+    at.session_state[keys.DS_DATA] = DataSetFiles(
+        load("qrels", qrels, "judged.txt"),
+        "judged.txt",
+        tuple((name, load("run", content, name)) for name, content in runs),
+    )
     return at.switch_page("views/datasets.py").run()
 
 

@@ -15,6 +15,7 @@ from ndcg_core.compare_runs import RunComparison, compare_tables
 from ndcg_core.dataset.robustness import Robustness, robustness
 from ndcg_core.i18n import N_, _
 from ndcg_core.teaching.drilldown import query_state, runs_comparison
+from ndcg_core.teaching.uploads import DataSetFiles
 from views.datastore import get_table
 
 from . import keys
@@ -53,7 +54,7 @@ def _comparison(token: str, _tables: dict, baseline: str, test: str, correction:
 def _open_in_explore(query: str, shown: list[tuple[str, str]], spec: Spec) -> None:
     """Open one query's rankings by two runs side by side in Explore (the first also in the playground)."""
     ss = st.session_state
-    qrels = get_table(ss[keys.DS_DATA]["qrels"])
+    qrels = get_table(ss[keys.DS_DATA].qrels)
     runs = {name[:NAME_CHARS]: get_table(key) for name, key in shown}
     if qrels is None or any(run is None for run in runs.values()):
         return
@@ -71,11 +72,15 @@ def _p_text(p: float) -> str:
 
 
 def compare_section(
-    data: dict, spec: Spec, tables: dict[str, pd.DataFrame], k_text: str, _run_label: Callable[[str], str]
+    data: DataSetFiles,
+    spec: Spec,
+    tables: dict[str, pd.DataFrame],
+    k_text: str,
+    _run_label: Callable[[str], str],
 ) -> None:
     """The comparison of the loaded runs (two or more), scored as ``tables`` (one per-query table per run)."""
     ss = st.session_state
-    names = [name for name, _ in data["runs"]]
+    names = [name for name, _ in data.runs]
     st.markdown("## " + _("Compare runs"))
     if ss.get(keys.DS_BASELINE) not in names:
         ss[keys.DS_BASELINE] = names[0]
@@ -106,7 +111,7 @@ def compare_section(
         format_func=lambda c: _(CORRECTION_CHOICES[c]),
         help=_("Testing many pairs at once finds some difference by chance; the correction allows for it."),
     )
-    token = "|".join([data["qrels"], *(key for _, key in data["runs"])]) + f"|{spec!r}"
+    token = "|".join([data.qrels, *(key for _, key in data.runs)]) + f"|{spec!r}"
     try:
         result = _comparison(token, tables, baseline, test, correction)
     except ValueError as err:
@@ -227,7 +232,7 @@ def compare_section(
         choices.append(ss[keys.DS_DELTA_QUERY])
     if ss.get(keys.DS_DELTA_QUERY) not in choices:
         ss[keys.DS_DELTA_QUERY] = choices[0]
-    pair = [(f"{letters[n]} {_run_label(n)}", dict(data["runs"])[n]) for n in (baseline, versus)]
+    pair = [(f"{letters[n]} {_run_label(n)}", dict(data.runs)[n]) for n in (baseline, versus)]
     with right:
         st.selectbox(
             _("Query to compare"),
@@ -265,7 +270,7 @@ def _ask_robustness(token: str) -> None:
     st.session_state[keys.DS_ROBUST] = token
 
 
-def robustness_section(data: dict, spec: Spec, k_text: str, run_label: Callable[[str], str]) -> None:
+def robustness_section(data: DataSetFiles, spec: Spec, k_text: str, run_label: Callable[[str], str]) -> None:
     """Every run's order under every formula variant and library preset, and the flips with their causes.
 
     Computed on request (a button: up to 30 scorings of every run), then kept for the data set and
@@ -282,7 +287,7 @@ def robustness_section(data: dict, spec: Spec, k_text: str, run_label: Callable[
             "order, −1: reversed); and each pair of runs whose winner changes."
         ).format(k=k_text)
     )
-    token = "|".join([data["qrels"], *(key for _, key in data["runs"])]) + f"|{spec!r}"
+    token = "|".join([data.qrels, *(key for _, key in data.runs)]) + f"|{spec!r}"
     if ss.get(keys.DS_ROBUST) != token:
         st.button(
             _("Check every formula"),
@@ -292,8 +297,8 @@ def robustness_section(data: dict, spec: Spec, k_text: str, run_label: Callable[
             help=_("Scores every run about 30 times: a few seconds for a large data set."),
         )
         return
-    qrels = get_table(data["qrels"])
-    runs = {name: get_table(key) for name, key in data["runs"]}
+    qrels = get_table(data.qrels)
+    runs = {name: get_table(key) for name, key in data.runs}
     if qrels is None or any(run is None for run in runs.values()):
         return
     try:
@@ -388,7 +393,7 @@ def robustness_section(data: dict, spec: Spec, k_text: str, run_label: Callable[
     left, right = st.columns([0.6, 0.4], vertical_alignment="bottom")
     left.selectbox(_("Query to compare"), queries, key=keys.DS_ROBUST_QUERY)
     letters = {n: chr(ord("A") + i) for i, n in enumerate(names)}
-    pair = [(f"{letters[n]} {run_label(n)}", dict(data["runs"])[n]) for n in (a, b)]
+    pair = [(f"{letters[n]} {run_label(n)}", dict(data.runs)[n]) for n in (a, b)]
     right.button(
         _("Open both rankings under this variant in Explore"),
         key="ds_robust_explore",
