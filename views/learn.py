@@ -268,7 +268,7 @@ def _prediction(step: LessonStep) -> bool:
             )
             c2.button(_("Skip: show me"), key="learn_skip", on_click=_skip, args=(n,), width="stretch")
             if n in predictions.unreadable:  # said again in the page's language of the moment
-                st.warning(md_escape(check_answer(q, predictions.typed[n]).message))
+                st.warning(md_escape(check_answer(q, predictions.unreadable[n]).message))
             elif n in predictions.answers:  # a wrong try: its diagnosis, not the answer
                 with st.container(key="learn_diagnosis"):
                     feedback = check_answer(q, predictions.answers[n])

@@ -9,7 +9,7 @@ in its session and draws from it). The verdicts come from the one judge
 >>> q = Question("The divisor at position 3?", "log2(3 + 1) = 2", exact=2.0)
 >>> p, focus = Predictions().check(3, q, "two")  # unreadable: not a try, the box again
 >>> focus, p.unreadable, p.tries
-('problem', frozenset({3}), {})
+('problem', {3: 'two'}, {})
 >>> p, focus = p.check(3, q, "1.5")  # a wrong try: its diagnosis, and another try
 >>> focus, p.answers[3], 3 in p.revealed
 ('problem', '1.5', False)
@@ -32,13 +32,15 @@ __all__ = ["Predictions"]
 @dataclass(frozen=True)
 class Predictions:
     """Per lesson step that asks a prediction: ``typed``, what its box holds (kept when it cannot be
-    read, and across pages); ``answers``, the last judged answer; ``unreadable``, the steps whose last
-    Check could not be judged; ``tries``; ``revealed``, the steps that show their answer and new
-    column. Mappings are never changed in place: every transition returns a new value."""
+    read, and across pages); ``answers``, the last judged answer; ``unreadable``, the text of a last
+    Check that could not be judged (its message is said from it, in the page's language of the
+    moment, and stays while the box is edited until the next Check); ``tries``; ``revealed``, the
+    steps that show their answer and new column. Mappings are never changed in place: every
+    transition returns a new value."""
 
     typed: Mapping[int, str] = field(default_factory=dict)
     answers: Mapping[int, str] = field(default_factory=dict)
-    unreadable: frozenset[int] = frozenset()
+    unreadable: Mapping[int, str] = field(default_factory=dict)
     tries: Mapping[int, Tries] = field(default_factory=dict)
     revealed: frozenset[int] = frozenset()
 
@@ -53,14 +55,14 @@ class Predictions:
         typed = {**self.typed, step: text}
         feedback = check_answer(question, text)
         if feedback.correct is None:  # unreadable, or too rough to judge: not a try
-            return replace(self, typed=typed, unreadable=self.unreadable | {step}), "problem"
+            return replace(self, typed=typed, unreadable={**self.unreadable, step: text}), "problem"
         tries, _counts = self.tries.get(step, Tries()).submit(text.strip(), feedback.correct)
         shown = tries.solution_shown or bool(question.choices)
         new = replace(
             self,
             typed=typed,
             answers={**self.answers, step: text},
-            unreadable=self.unreadable - {step},
+            unreadable=_without(self.unreadable, step),
             tries={**self.tries, step: tries},
             revealed=self.revealed | {step} if shown else self.revealed,
         )
@@ -70,8 +72,8 @@ class Predictions:
         """ "Skip: show me": the answer shown, and no answer of the student's kept for the step."""
         return replace(
             self,
-            answers={n: text for n, text in self.answers.items() if n != step},
-            unreadable=self.unreadable - {step},
+            answers=_without(self.answers, step),
+            unreadable=_without(self.unreadable, step),
             tries={**self.tries, step: self.tries.get(step, Tries()).show()},
             revealed=self.revealed | {step},
         )
@@ -85,3 +87,7 @@ class Predictions:
             answers=dict(answers),
             typed={**self.typed, **answers},
         )
+
+
+def _without(values: Mapping[int, str], step: int) -> dict[int, str]:
+    return {n: text for n, text in values.items() if n != step}
