@@ -72,6 +72,14 @@ WORDS = {
 CODE = re.compile(r"https?://\S+|[\w.]+\([^)]*\)|\w+(?:\.\w+)+|\w*_\w*|'[^']*'")
 
 
+def page_strings(page: Page) -> list[str]:
+    """Every string of the page (STRINGS_JS), once the page's script has put its translations in
+    place: it runs as its element mounts, which a loaded machine can do after the run has ended."""
+    settled(page)
+    expect(page.get_by_test_id("stSkipToContent")).to_have_text("跳到主要内容")  # the script's first
+    return page.evaluate(STRINGS_JS)
+
+
 def english_words(strings: list[str]) -> list[str]:
     """The strings that hold a Latin word which is neither a name nor a formula's."""
     found = []
@@ -102,11 +110,11 @@ def test_every_page_in_chinese(page: Page, app_url, artifacts: Path, name):
     page.get_by_test_id("stSkeleton").first.wait_for(state="detached", timeout=30_000)
     settled(page)
     page.screenshot(path=str(artifacts / f"i18n-zh-{name}-1280x720.png"))
-    assert english_words(page.evaluate(STRINGS_JS)) == []
+    assert english_words(page_strings(page)) == []
     page.get_by_test_id("stSidebar").hover()  # its close button shows on a hover
     page.locator(SIDEBAR_CLOSE_BUTTON).click()  # and with the sidebar folded: its open button
     expect(page.locator(SIDEBAR_OPEN)).to_have_count(0)
-    assert english_words(page.evaluate(STRINGS_JS)) == []
+    assert english_words(page_strings(page)) == []
 
 
 @pytest.mark.parametrize("name", list(PAGES))
@@ -168,7 +176,7 @@ def test_phone_in_chinese(page: Page, app_url, artifacts: Path, name):
     assert overflow <= 1
     settled(page)
     page.screenshot(path=str(artifacts / f"i18n-zh-{name}-390x844.png"))
-    assert english_words(page.evaluate(STRINGS_JS)) == []  # the phone.s own strings too
+    assert english_words(page_strings(page)) == []  # the phone.s own strings too
 
 
 def test_a_chinese_browser_gets_chinese_and_an_english_link_wins(browser, app_url):
@@ -200,4 +208,4 @@ def test_class_lecturer_screen_in_chinese(page: Page, app_url, artifacts: Path):
     expect(page).to_have_url(re.compile(r"lang=zh"))
     settled(page)
     page.screenshot(path=str(artifacts / "i18n-zh-class-lecturer-1280x720.png"))
-    assert english_words(page.evaluate(STRINGS_JS)) == []
+    assert english_words(page_strings(page)) == []
