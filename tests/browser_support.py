@@ -260,6 +260,11 @@ _QUIET_JS = """() => {
 }"""
 
 
+#: An upload Streamlit lost: no run going, and its uploader holds no file at all.
+_LOST_JS = """(sel) => !document.querySelector(sel + ' [data-testid=stFileChip]')
+  && document.querySelector('[data-testid=stApp]')?.getAttribute('data-test-script-state') !== 'running'"""
+
+
 def quiet(page, timeout: float = 60_000) -> None:
     """Settled (:func:`settled`), and no run started or ended for 0.7 s: a run that draws a component
     can bring another run shortly after it, which would catch an upload's request in flight."""
@@ -275,22 +280,32 @@ def upload(page, uploader: str, *paths, choose=None) -> None:
     Files go in one uploader at a time: Streamlit 1.67 drops the answer to an uploader's request
     for upload addresses when a script run starts before that answer has left the server (its
     ForwardMsgQueue keeps only life-cycle messages then), and the file silently never arrives. A
-    person picking the next file takes longer than that; a test must wait for it. ``choose``
-    (``callable(paths)``) puts the files in another way, e.g. through the keyboard and a chooser.
+    person picking the next file takes longer than that; a test must wait for it. Another run can
+    still start at that moment (a keyboard user's Tab presses can bring one): a file that never shows
+    in its uploader within 20 s is picked again, as the page's documentation tells a person to do.
+    ``choose`` (``callable(paths)``) puts the files in another way, e.g. through the keyboard.
     """
-    quiet(page)
-    runs = page.evaluate(_COUNT_RUNS_JS)
-    if choose is None:
-        page.locator(f"{uploader} input[type=file]").set_input_files([str(p) for p in paths])
-    else:
-        choose(paths)
-    # The upload's own run (the uploader may be a fresh, empty one by then: a loaded pair resets them)
-    page.wait_for_function(
-        """([sel, runs]) => window.__ndcgRunsEnded > runs
-             && !document.querySelector(sel + ' [data-testid=stFileChipIconSpinner]')""",
-        arg=[uploader, runs],
-        timeout=60_000,
-    )
+    done = """([sel, runs]) => window.__ndcgRunsEnded > runs
+                 && !document.querySelector(sel + ' [data-testid=stFileChipIconSpinner]')"""
+    for attempt in range(1, 4):
+        quiet(page)
+        runs = page.evaluate(_COUNT_RUNS_JS)
+        if choose is None:
+            page.locator(f"{uploader} input[type=file]").set_input_files([str(p) for p in paths])
+        else:
+            choose(paths)
+        # The upload's own run (the uploader may be a fresh, empty one by then: a loaded pair resets them)
+        try:
+            page.wait_for_function(done, arg=[uploader, runs], timeout=20_000)
+            break
+        except Exception as err:  # Playwright's TimeoutError (this module does not import Playwright)
+            if type(err).__name__ != "TimeoutError":
+                raise
+            lost = page.evaluate(_LOST_JS, uploader)
+            if not lost or attempt == 3:  # still uploading, or lost three times: wait, then fail
+                page.wait_for_function(done, arg=[uploader, runs], timeout=60_000)
+                break
+            # Streamlit lost the upload (the uploader stayed empty): pick the files again, as a person would.
     quiet(page)
 
 
