@@ -55,17 +55,23 @@ _SCRIPT = """<div class="ndcg-quiet"></div><script>
     return fits ? value.slice(head.length, value.length - tail.length) : null;
   };
   const translate = (c) => {
-    for (const [selector, where, english, text] of c.texts) {
+    for (const [selector, where, strings] of c.texts) {
       for (const el of document.querySelectorAll(selector)) {
-        if (where !== 'text') {
-          const x = match(english, el.getAttribute(where) || '');
-          if (x !== null) el.setAttribute(where, text.replace('{x}', x));
-          continue;
+        const nodes = [];
+        if (where === 'text') {
+          const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) nodes.push(n);
         }
-        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-          const x = match(english, n.nodeValue.trim());
-          if (x !== null) n.nodeValue = text.replace('{x}', x);
+        for (const [english, text] of strings) {
+          if (where !== 'text') {
+            const x = match(english, el.getAttribute(where) || '');
+            if (x !== null) el.setAttribute(where, text.replace('{x}', x));
+            continue;
+          }
+          for (const n of nodes) {
+            const x = match(english, n.nodeValue.trim());
+            if (x !== null) n.nodeValue = text.replace('{x}', x);
+          }
         }
       }
     }
@@ -125,11 +131,12 @@ _SCRIPT = """<div class="ndcg-quiet"></div><script>
 def page_setup() -> None:
     """The page's language, the frames' names and the live region (drawn by app.py on every run)."""
     lang = language()
+    texts = [] if lang == "en" else STREAMLIT_TEXTS
     config = {
         "lang": HTML_LANG.get(lang, lang),
         "frames": {s: _(t) for s, t in FRAMES.items()},
         # Streamlit's own English, where it is drawn, and its translation (none on an English page)
-        "texts": [] if lang == "en" else [[*entry, _(entry[2])] for entry in STREAMLIT_TEXTS],
+        "texts": [[selector, where, [[e, _(e)] for e in english]] for selector, where, english in texts],
     }
     data = json.dumps(config, ensure_ascii=False).replace("<", "\\u003c")  # never ends the script early
     st.html(_SCRIPT % {"config": data}, unsafe_allow_javascript=True)

@@ -299,51 +299,58 @@ UNTRANSLATED = """
 """
 
 
-#: Streamlit's (and its plotly toolbar's) own English that no public option translates, where each
+#: Streamlit's (and its plotly toolbar's) own English that no public option translates, where it
 #: is drawn: (CSS selector, the attribute that holds it or "text" for the element's own text, the
-#: English). "{x}" stands for what Streamlit fills in (a widget's label, a file's name, a size).
-#: On a page in another language :func:`views.ui.a11y.page_setup`'s script puts each translation in
-#: place, and keeps it there as Streamlit redraws; what a screen reader says is translated with
-#: what is seen. Found by listing every string of each page in Chinese
-#: (tests/browser/test_browser_i18n.py keeps that list free of English).
-STREAMLIT_TEXTS: tuple[tuple[str, str, str], ...] = (
-    ('[data-testid="stSkipToContent"]', "text", N_("Skip to main content")),
-    ('[data-testid="stTopNav"]', "aria-label", N_("App pages")),
-    ('[data-testid="stSidebarNav"]', "aria-label", N_("App pages")),  # the navigation on a phone
-    ('[data-testid="stSidebar"]', "aria-label", N_("Sidebar")),
-    ('[data-testid="stSidebarCollapseButton"] button', "aria-label", N_("Collapse sidebar")),
-    ('[data-testid="stExpandSidebarButton"]', "aria-label", N_("Expand sidebar")),
-    ('[data-testid="stTooltipIcon"] button', "aria-label", N_("Help")),
-    ('[data-testid="stTooltipIcon"] button', "aria-label", N_("Help for {x}")),
-    ('[data-testid="stHeaderActionElements"] a', "aria-label", N_("Link to heading")),
-    ('[data-testid="stNumberInputStepDown"]', "aria-label", N_("Decrement")),
-    ('[data-testid="stNumberInputStepUp"]', "aria-label", N_("Increment")),
-    ('[data-testid="stSelectbox"] input', "placeholder", N_("Choose an option")),
-    ('[data-testid="stSelectbox"] button', "aria-label", N_("Open")),
-    ('[data-testid="stSelectbox"] button', "aria-label", N_("Close")),
-    ('[data-testid="stBaseButton-elementToolbar"]', "aria-label", N_("Add row")),
-    ('[data-testid="stBaseButton-elementToolbar"]', "aria-label", N_("Search")),
-    ('[data-testid="stBaseButton-elementToolbar"]', "aria-label", N_("Show/hide columns")),
-    ('[data-testid="stBaseButton-elementToolbar"]', "aria-label", N_("Fullscreen")),
-    ('[data-testid="stBaseButton-elementToolbar"]', "aria-label", N_("Close fullscreen")),
-    ('[data-testid="stBaseButton-elementToolbar"]', "aria-label", N_("Copy to clipboard")),
-    ('[data-testid="stFileUploaderDropzoneInput"]', "aria-label", N_("file upload")),
-    ('[data-testid="stFileUploaderDropzone"] button', "text", N_("Upload")),
-    ('[data-testid="stFileUploaderDropzoneInstructions"]', "text", N_("{x}MB per file")),
-    ('[data-testid="stFileChips"] button', "aria-label", N_("Add files")),
-    ('[data-testid="stFileChip"] button', "aria-label", N_("Remove {x}")),
-    ('[data-testid="stFileChip"] button', "aria-label", N_("Cancel upload of {x}")),
-    *(
-        (".modebar-btn", attribute, text)
-        for text in (
-            N_("Download plot as a PNG"),
-            N_("Zoom"),
-            N_("Pan"),
-            N_("Zoom in"),
-            N_("Zoom out"),
-            N_("Autoscale"),
-            N_("Reset axes"),
+#: English strings found there). "{x}" stands for what Streamlit fills in (a widget's label, a
+#: file's name, a size). On a page in another language :func:`views.ui.a11y.page_setup`'s script
+#: puts each translation in place, and keeps it there as Streamlit redraws; what a screen reader
+#: says is translated with what is seen. Found by listing every string of each page in Chinese
+#: (tests/browser/test_browser_i18n.py keeps that list free of English). One selector is one
+#: entry: the script looks each up once whenever the page changes.
+STREAMLIT_TEXTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ('[data-testid="stSkipToContent"]', "text", (N_("Skip to main content"),)),
+    ('[data-testid="stTopNav"]', "aria-label", (N_("App pages"),)),
+    ('[data-testid="stSidebarNav"]', "aria-label", (N_("App pages"),)),  # the navigation on a phone
+    ('[data-testid="stSidebar"]', "aria-label", (N_("Sidebar"),)),
+    ('[data-testid="stSidebarCollapseButton"] button', "aria-label", (N_("Collapse sidebar"),)),
+    ('[data-testid="stExpandSidebarButton"]', "aria-label", (N_("Expand sidebar"),)),
+    ('[data-testid="stTooltipIcon"] button', "aria-label", (N_("Help"), N_("Help for {x}"))),
+    ('[data-testid="stHeaderActionElements"] a', "aria-label", (N_("Link to heading"),)),
+    ('[data-testid="stNumberInputStepDown"]', "aria-label", (N_("Decrement"),)),
+    ('[data-testid="stNumberInputStepUp"]', "aria-label", (N_("Increment"),)),
+    ('[data-testid="stSelectbox"] input', "placeholder", (N_("Choose an option"),)),
+    ('[data-testid="stSelectbox"] button', "aria-label", (N_("Open"), N_("Close"))),
+    (
+        '[data-testid="stBaseButton-elementToolbar"]',
+        "aria-label",
+        (
+            N_("Add row"),
+            N_("Search"),
+            N_("Show/hide columns"),
             N_("Fullscreen"),
+            N_("Close fullscreen"),
+            N_("Copy to clipboard"),
+        ),
+    ),
+    ('[data-testid="stFileUploaderDropzoneInput"]', "aria-label", (N_("file upload"),)),
+    ('[data-testid="stFileUploaderDropzone"] button', "text", (N_("Upload"),)),
+    ('[data-testid="stFileUploaderDropzoneInstructions"]', "text", (N_("{x}MB per file"),)),
+    ('[data-testid="stFileChips"] button', "aria-label", (N_("Add files"),)),
+    ('[data-testid="stFileChip"] button', "aria-label", (N_("Remove {x}"), N_("Cancel upload of {x}"))),
+    *(
+        (
+            ".modebar-btn",
+            attribute,
+            (
+                N_("Download plot as a PNG"),
+                N_("Zoom"),
+                N_("Pan"),
+                N_("Zoom in"),
+                N_("Zoom out"),
+                N_("Autoscale"),
+                N_("Reset axes"),
+                N_("Fullscreen"),
+            ),
         )
         for attribute in ("aria-label", "data-title")
     ),
