@@ -266,7 +266,7 @@ def _reconcile_uploads() -> tuple[list[tuple], str]:
     if isinstance(candidate, TooManyRuns):
         return [("run", "", ("too_many", candidate.n))], ""
     spec = _spec()
-    attempt = (candidate.qrels, tuple(key for _, key in candidate.runs), spec)
+    attempt = (candidate.tables, spec)
     if ss.get(keys.DS_PAIR) != attempt:  # each set of files is scored once per formula
         ss[keys.DS_PAIR] = attempt
         ss[keys.DS_MESSAGE] = _score_problems(candidate, spec)

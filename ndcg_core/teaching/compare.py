@@ -175,7 +175,8 @@ class RankingsForm:
     (('ABCDE', 'DAECB'), ('C', 'A, B, C, D, E'))
     >>> form.remove_ranking() == form  # two at least
     True
-    >>> c, problems = form.with_ranking(1, "", "B, Z").comparison(Spec())
+    >>> typed = RankingsForm(form.judged, (form.rankings[0], ("", "B, Z")))  # B's name cleared
+    >>> c, problems = typed.comparison(Spec())
     >>> c, [(name, err.code) for name, err in problems]
     (None, [('B', 'position_unknown_item')])
     """
@@ -192,12 +193,6 @@ class RankingsForm:
     def names(self) -> tuple[str, ...]:
         """Each ranking's name: as typed, or its letter."""
         return tuple(name or RANKING_NAMES[n] for n, (name, _) in enumerate(self.rankings))
-
-    def with_ranking(self, n: int, name: str, order: str) -> RankingsForm:
-        """Ranking ``n`` (from 0) renamed and reordered as typed."""
-        rankings = list(self.rankings)
-        rankings[n] = (name, order)
-        return replace(self, rankings=tuple(rankings))
 
     def add_ranking(self) -> RankingsForm:
         """One ranking more (up to :data:`MAX_RANKINGS`), named by its letter, listing every judged

@@ -37,6 +37,11 @@ class DataSetFiles:
     runs: tuple[tuple[str, str], ...]
     sample: bool = False
 
+    @property
+    def tables(self) -> tuple[str, ...]:
+        """The store keys of its tables, the qrels' first: what the data set is, whatever its names."""
+        return (self.qrels, *(key for _, key in self.runs))
+
     def without(self, run: tuple[str, str]) -> DataSetFiles:
         """This data set without ``run`` (its name and key, never its place in the list: a second
         press of a Remove button must not remove the run that moved up into that place)."""

@@ -39,6 +39,11 @@ def test_qrels_with_runs_replace_runs_alone_join_qrels_alone_rescores():
     assert after_upload(OWN, [("q2.txt", "kq2")], []) == DataSetFiles("kq2", "q2.txt", OWN.runs)
 
 
+def test_a_data_set_is_its_tables_whatever_their_names():
+    assert OWN.tables == ("q1", "ka", "kb")
+    assert DataSetFiles("q1", "other.txt", (("x", "ka"), ("y", "kb"))).tables == OWN.tables
+
+
 def test_removing_a_run_removes_that_run_not_a_place():
     assert OWN.without(("a.txt", "ka")).runs == (("b.txt", "kb"),)
     assert OWN.without(("a.txt", "ka")).without(("a.txt", "ka")).runs == (("b.txt", "kb"),)  # twice

@@ -111,7 +111,7 @@ def compare_section(
         format_func=lambda c: _(CORRECTION_CHOICES[c]),
         help=_("Testing many pairs at once finds some difference by chance; the correction allows for it."),
     )
-    token = "|".join([data.qrels, *(key for _, key in data.runs)]) + f"|{spec!r}"
+    token = "|".join(data.tables) + f"|{spec!r}"
     try:
         result = _comparison(token, tables, baseline, test, correction)
     except ValueError as err:
@@ -287,7 +287,7 @@ def robustness_section(data: DataSetFiles, spec: Spec, k_text: str, run_label: C
             "order, −1: reversed); and each pair of runs whose winner changes."
         ).format(k=k_text)
     )
-    token = "|".join([data.qrels, *(key for _, key in data.runs)]) + f"|{spec!r}"
+    token = "|".join(data.tables) + f"|{spec!r}"
     if ss.get(keys.DS_ROBUST) != token:
         st.button(
             _("Check every formula"),
