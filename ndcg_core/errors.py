@@ -392,6 +392,9 @@ MESSAGES: dict[str, str] = {
     "class_type_a_number": N_("Type a number."),
     "class_give_every_item": N_("Give every item once, in your order."),
     "class_answer_too_long": N_("That answer is too long."),
+    "class_join_first": N_("Join the room with your name first."),
+    "class_answer_closed": N_("This question is closed: your answer was not taken."),
+    "class_answer_too_fast": N_("Too many answers in a short time: wait {seconds} s, then send again."),
     "class_position": N_(
         "a cell's position must be a whole number from 1 to {n} (the list's length, or k when k is smaller); "
         "got {position}"

@@ -21,6 +21,7 @@ import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from ndcg_core.classroom import RoomExpired, RoomNotFound
+from ndcg_core.classroom.limits import wait_seconds
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import _
 from views.room.common import (
@@ -37,7 +38,6 @@ from views.room.common import (
     remember_key,
     set_link,
     shown,
-    wait_text,
 )
 from views.room.landing import landing
 from views.room.lecturer import lecturer
@@ -94,7 +94,7 @@ def page() -> bool:
         if wait:
             st.error(
                 _("Too many tries: wait {seconds} s, then try the room code again.").format(
-                    seconds=wait_text(wait)
+                    seconds=wait_seconds(wait)
                 )
             )
             landing()

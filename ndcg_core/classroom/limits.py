@@ -59,6 +59,7 @@ is per process).
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import threading
 import time
@@ -116,6 +117,15 @@ MAX_TRUSTED_PROXIES = 10
 #: Buckets one limit keeps at most; the least recently used go first (a full bucket is the same
 #: as none, so only a flood of new clients within a minute ever loses a partly used one).
 MAX_KEYS = 20_000
+
+
+def wait_seconds(seconds: float) -> int:
+    """Seconds to wait, as a refusal says them: whole, at least 1.
+
+    >>> wait_seconds(0.2), wait_seconds(4.01)
+    (1, 5)
+    """
+    return max(1, math.ceil(seconds))
 
 
 class RateLimit:

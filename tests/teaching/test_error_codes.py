@@ -17,6 +17,7 @@ from error_codes import PAGES, TEACHING, codes_in, codes_used
 
 from ndcg_core import explain
 from ndcg_core.classroom import BadAnswer, BadQuestion
+from ndcg_core.classroom.forms import AskForm, answer_refusal, too_fast
 from ndcg_core.classroom.lesson_questions import lesson_definition
 from ndcg_core.classroom.limits import trusted_proxies
 from ndcg_core.classroom.own import list_definition
@@ -28,7 +29,7 @@ from ndcg_core.classroom.questions import (
     playground_definition,
     practice_definition,
 )
-from ndcg_core.classroom.store import Store, room_hours
+from ndcg_core.classroom.store import NotJoined, QuestionNotOpen, Store, room_hours
 from ndcg_core.errors import MESSAGES, Message, NDCGError, error_text
 from ndcg_core.i18n import set_language
 from ndcg_core.spec import Spec
@@ -203,6 +204,10 @@ TEACHING_PATHS = [
     ("bad_order", lambda: problem_of(_ORDER, ["nobody"])),
     ("no_choice", lambda: problem_of(_CHOICE, 99)),
     # Class mode
+    ("class_answer_closed", lambda: answer_refusal(QuestionNotOpen())),
+    ("class_join_first", lambda: answer_refusal(NotJoined())),
+    ("class_answer_too_fast", lambda: too_fast(0.2)),
+    ("class_formula", lambda: AskForm(source="playground").question(seed=1).message),
     ("class_exercise", lambda: raised(lambda: practice_definition(1, 1, "essay", 1))),
     ("class_ask", lambda: raised(lambda: playground_definition(["A", "B"], [1, 0], _FORMULA, "mrr"))),
     ("class_items", lambda: raised(lambda: playground_definition(["A"], [1], _FORMULA, "ndcg"))),
@@ -305,11 +310,10 @@ def test_an_unwritable_data_folder_raises_its_code(monkeypatch, tmp_path):
     assert raised(lambda: Store(f"sqlite:///{tmp_path / 'c.sqlite3'}")).code == "data_dir_not_writable"
 
 
-#: Raised by the pages (views/): a custom gain table without a grade of the list, a formula class
-#: questions cannot state, and a model score Explore cannot read (tests/app/test_app_errors.py shows
-#: each in Chinese); a lesson step the presenter could not send to its room
-#: (tests/app/test_app_learn_room.py).
-PAGE_CODES = {"grade_without_gain", "class_formula", "entry_not_finite", "class_lesson_not_sent"}
+#: Raised by the pages (views/): a custom gain table without a grade of the list and a model score
+#: Explore cannot read (tests/app/test_app_errors.py shows each in Chinese); a lesson step the
+#: presenter could not send to its room (tests/app/test_app_learn_room.py).
+PAGE_CODES = {"grade_without_gain", "entry_not_finite", "class_lesson_not_sent"}
 #: What the Data sets page's settings accept (tests/app/test_app_hardening.py sets each wrong).
 PAGE_CODES |= {"accepts_megabytes", "accepts_kilobytes", "accepts_idle_seconds"}
 

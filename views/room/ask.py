@@ -12,24 +12,12 @@ import secrets
 
 import streamlit as st
 
-from ndcg_core.classroom import (
-    ASKS,
-    CELL_ASKS,
-    COUNTDOWNS,
-    MAX_OPTION,
-    MAX_OPTIONS,
-    MAX_PROMPT,
-    BadQuestion,
-    choice_definition,
-    formula_of_spec,
-    list_definition,
-    playground_definition,
-    practice_definition,
-)
+from ndcg_core.classroom import ASKS, CELL_ASKS, COUNTDOWNS, MAX_OPTION, MAX_OPTIONS, MAX_PROMPT, BadQuestion
+from ndcg_core.classroom.forms import LIST_ASKS, SOURCES, AskForm, AskRefusal, PlaygroundList
 from ndcg_core.classroom.own import MAX_GRADE
 from ndcg_core.classroom.questions import MAX_ITEMS
 from ndcg_core.errors import error_text
-from ndcg_core.i18n import N_, _
+from ndcg_core.i18n import _
 from ndcg_core.rules import DISCOUNT_RULES, GAIN_RULES
 from ndcg_core.teaching.playground import DEFAULT_STATE
 from ndcg_core.teaching.practice import KINDS, LEVELS, QUANTITIES
@@ -40,58 +28,46 @@ from views.ui.markup import md_escape
 
 from .common import focus_next, get_store, guarded
 
-#: Where a question comes from (the panel's first choice).
-SOURCES = {
-    "practice": N_("A Practice exercise"),
-    "playground": N_("The playground's list"),
-    "list": N_("Your own list"),
-    "choice": N_("Multiple choice"),
-}
-#: What a question on a list asks (``cell``: the cell and position picked below it).
-LIST_ASKS = ["ndcg", "dcg", "idcg", "cell", "highest"]
 LIST_ASK_TEXT = {"cell": KINDS["cell"]}  # the others: ASKS
 
+#: Each of the form's fields (AskForm) and the widget that holds it.
+_WIDGETS = {
+    "source": keys.CL_SOURCE,
+    "kind": keys.CL_KIND,
+    "level": keys.CL_LEVEL,
+    "ask": keys.CL_ASK,
+    "cell": keys.CL_CELL,
+    "position": keys.CL_POSITION,
+    "grades": keys.CL_GRADES,
+    "labels": keys.CL_LABELS,
+    "gain": keys.CL_GAIN,
+    "discount": keys.CL_DISCOUNT,
+    "k": keys.CL_K,
+    "prompt": keys.CL_MC_PROMPT,
+    "right": keys.CL_MC_RIGHT,
+    "countdown": keys.CL_COUNTDOWN,
+    **{f"option_{i}": keys.cl_mc_option(i) for i in range(MAX_OPTIONS)},
+}
 
-def _asked() -> tuple[str, int | None]:
-    """What the panel asks of a list: ``("ndcg", None)``, or a cell and its position."""
+
+def _form() -> AskForm:
+    """The form as its widgets hold it."""
     ss = st.session_state
-    ask = ss.get(keys.CL_ASK) or "ndcg"
-    if ask != "cell":
-        return ask, None
-    return ss.get(keys.CL_CELL) or "discounted_gain", ss.get(keys.CL_POSITION) or 1
-
-
-def _definition(source: str) -> dict:
-    ss = st.session_state
-    if source == "practice":
-        kind, level = ss.get(keys.CL_KIND) or "metric", ss.get(keys.CL_LEVEL) or 1
-        return practice_definition(secrets.randbelow(10**6), 1, kind, level)
-    if source == "playground":
-        labels, grades, spec = _playground_list()
-        formula = formula_of_spec(spec)
-        if formula is None:
-            raise BadQuestion("class_formula")
-        return playground_definition(labels, grades, formula, *_asked())
-    if source == "list":
-        formula = Variant(
-            k=ss.get(keys.CL_K) or None,
-            gain=ss.get(keys.CL_GAIN) or Variant().gain,
-            discount=ss.get(keys.CL_DISCOUNT) or Variant().discount,
-        )
-        return list_definition(ss.get(keys.CL_GRADES), ss.get(keys.CL_LABELS), formula, *_asked())
-    options = [ss.get(keys.cl_mc_option(i)) or "" for i in range(MAX_OPTIONS)]
-    return choice_definition(ss.get(keys.CL_MC_PROMPT) or "", options, ss.get(keys.CL_MC_RIGHT))
+    return AskForm.read(lambda name: ss.get(_WIDGETS[name]))
 
 
 @guarded
 def _ask(code: str, key: str) -> None:
     ss = st.session_state
-    source = ss.get(keys.CL_SOURCE) or "practice"
+    form = _form()
+    outcome = form.question(secrets.randbelow(10**6), _playground_list())
+    if isinstance(outcome, AskRefusal):
+        ss[keys.CL_ASK_ERROR] = outcome  # coded: shown in the page's language of the moment
+        return
     try:
-        seconds = ss.get(keys.CL_COUNTDOWN) or None
-        q = get_store().ask(code, key, _definition(source), seconds=seconds)
-    except BadQuestion as err:
-        ss[keys.CL_ASK_ERROR] = (source, str(err))  # str(err) keeps the code: shown translated
+        q = get_store().ask(code, key, outcome.definition, seconds=outcome.seconds)
+    except BadQuestion as err:  # the store's own checks (the countdown)
+        ss[keys.CL_ASK_ERROR] = AskRefusal(form.source, err)
         return
     ss[keys.CL_ASK_ERROR] = None
     ss[keys.cl_view(code)] = q.number
@@ -103,11 +79,12 @@ def _changed() -> None:
     st.session_state[keys.CL_ASK_ERROR] = None
 
 
-def _playground_list() -> tuple[list[str], list[float], object]:
+def _playground_list() -> PlaygroundList:
+    """The playground's list and formula in this session (its default until it was changed)."""
     ss = st.session_state
     items = ss.get(keys.PG_ITEMS) or DEFAULT_STATE.items
     spec = ss.get(keys.PG_SPEC) or DEFAULT_STATE.spec
-    return [i.label for i in items], [i.grade for i in items], spec
+    return PlaygroundList(tuple(i.label for i in items), tuple(i.grade for i in items), spec)
 
 
 def ask_panel(code: str, key: str) -> None:
@@ -120,13 +97,13 @@ def ask_panel(code: str, key: str) -> None:
         )
         source = ss.get(keys.CL_SOURCE)
         if source == "playground":
-            labels, grades, spec = _playground_list()
+            pg = _playground_list()
             st.caption(
                 _("The list: {items}. Formula: {formula}.").format(
                     items=md_escape(
-                        ", ".join(f"{lab} ({g:g})" for lab, g in zip(labels, grades, strict=True))
+                        ", ".join(f"{lab} ({g:g})" for lab, g in zip(pg.labels, pg.grades, strict=True))
                     ),
-                    formula=md_escape(spec.name),
+                    formula=md_escape(pg.spec.name),
                 )
             )
             _ask_of_a_list()
@@ -162,8 +139,8 @@ def ask_panel(code: str, key: str) -> None:
             _("Ask this question"), key="cl_ask_button", type="primary", on_click=_ask, args=(code, key)
         )
         failed = ss.get(keys.CL_ASK_ERROR)
-        if failed and failed[0] == source:
-            reason = md_escape(error_text(failed[1]))
+        if isinstance(failed, AskRefusal) and failed.source == source:
+            reason = md_escape(error_text(failed.message))
             with st.container(key="cl_ask_problem"):
                 if source == "playground":
                     st.error(

@@ -260,11 +260,6 @@ def _refusals_note() -> None:
             )
 
 
-def wait_text(seconds: float) -> int:
-    """Seconds to wait, as the messages say them: whole, at least 1."""
-    return max(1, math.ceil(seconds))
-
-
 def shown(text: str, limit: int = 24) -> str:
     """User-typed text in a message: cut short and escaped."""
     text = str(text)

@@ -9,13 +9,13 @@ from ndcg_core.classroom import (
     BadAnswer,
     BadName,
     NotJoined,
-    QuestionInfo,
     QuestionNotOpen,
     UnknownQuestion,
     correct_answer,
     exercise,
     feedback,
 )
+from ndcg_core.classroom.forms import StudentScreen, answer_refusal, response_of, student_screen, too_fast
 from ndcg_core.classroom.lesson_questions import lesson_table
 from ndcg_core.classroom.questions import answer_text
 from ndcg_core.errors import error_text
@@ -38,7 +38,6 @@ from .common import (
     remember_student,
     show_exercise,
     student_token,
-    wait_text,
 )
 from .watcher import watch_state
 
@@ -64,36 +63,21 @@ def _join(code: str) -> None:
 def _submit(code: str, number: int, e: Exercise) -> None:
     ss = st.session_state
     ss[keys.CL_UNCONFIRMED] = number  # until a page run draws the outcome (see student())
-    if e.answer_type == "number":
-        response = ss.get(keys.cl_answer(number)) or ""
-    elif e.answer_type == "choice":
-        picked = ss.get(keys.cl_choice(number))
-        response = e.names[e.choices.index(picked)] if picked in e.choices else None
-    else:
-        response = list(ss.get(keys.cl_order(number)) or [])
+    response = response_of(
+        e, ss.get(keys.cl_answer(number)), ss.get(keys.cl_choice(number)), ss.get(keys.cl_order(number))
+    )
     token = student_token(code)
     if token is None:
-        ss[keys.CL_ANSWER_ERROR] = (number, _("Join the room with your name first."))
+        ss[keys.CL_ANSWER_ERROR] = (number, answer_refusal(NotJoined()))
         return
     wait = common.ANSWER_LIMIT.take((code, token))  # before judging: a refused answer costs nothing
     if wait:
-        ss[keys.CL_ANSWER_ERROR] = (
-            number,
-            _("Too many answers in a short time: wait {seconds} s, then send again.").format(
-                seconds=wait_text(wait)
-            ),
-        )
+        ss[keys.CL_ANSWER_ERROR] = (number, too_fast(wait))
         return
     try:
         get_store().submit(code, token, number, response)
-    except BadAnswer as err:
-        ss[keys.CL_ANSWER_ERROR] = (number, str(err))
-        return
-    except (QuestionNotOpen, UnknownQuestion):
-        ss[keys.CL_ANSWER_ERROR] = (number, _("This question is closed: your answer was not taken."))
-        return
-    except NotJoined:
-        ss[keys.CL_ANSWER_ERROR] = (number, _("Join the room with your name first."))
+    except (BadAnswer, QuestionNotOpen, UnknownQuestion, NotJoined) as err:
+        ss[keys.CL_ANSWER_ERROR] = (number, answer_refusal(err))
         return
     ss[keys.CL_ANSWER_ERROR] = None
 
@@ -118,19 +102,24 @@ def student(code: str) -> None:
     with st.container(key="cl_student"):
         token = student_token(code)
         name = None if token is None else get_store().student_name(code, token)  # the store knows
-        if name is None:
-            if token is not None:  # an id the store did not issue for this room: nobody
-                forget_student(code)
+        if name is None and token is not None:  # an id the store did not issue for this room: nobody
+            forget_student(code)
+        current = None if name is None else get_store().room(code).current
+        shown = current if current is not None and current.status != "draft" else None
+        mine = None if shown is None else get_store().my_answer(code, token, shown.number)
+        screen = student_screen(
+            name, current, None if mine is None else mine.response, st.session_state.get(keys.CL_ANSWER_ERROR)
+        )
+        if screen.show == "name":
             st.session_state.pop(keys.CL_UNCONFIRMED, None)  # nobody's answer to show: no redraws
             name_form(code)
             return
         st.session_state.pop(keys.CL_ID_REFUSED, None)
         st.caption(_("Room {code} · you are {name}").format(code=md_escape(code), name=md_escape(name)))
-        current = get_store().room(code).current
-        if current is None or current.status == "draft":
+        if screen.show == "wait":
             st.info(_("Wait for the lecturer's question: it appears here by itself."))
         else:
-            student_question(code, current)
+            student_question(code, screen)
         # Drawn to the end, so what became of a sent answer ("Saved" or why not) is on the page. The
         # poll comes last: a run cut short before this line (under load, a few phones in a hundred
         # never got "Saved" although the answer was stored) leaves the mark, and the poll redraws.
@@ -152,44 +141,41 @@ def watch(code: str, drawn: tuple[int, str] | None) -> None:
         st.rerun()
 
 
-def student_question(code: str, q: QuestionInfo) -> None:
-    ss = st.session_state
+def student_question(code: str, screen: StudentScreen) -> None:
+    q = screen.question
+    assert q is not None
     e = exercise(q.definition)
     steps = lesson_table(q.definition) if q.definition.get("source") == "lesson" else None
-    mine = get_store().my_answer(code, student_token(code), q.number)
     with st.container(key="cl_student_question", border=True):
         st.markdown(_("**Question {n}**").format(n=q.number))
         show_exercise(e, steps)
-        error = ss.get(keys.CL_ANSWER_ERROR)
-        if q.status == "open":
+        if screen.show == "open":
             if q.closes_at is not None:
                 common.countdown(q.closes_at)
             answer_area(code, q.number, e)
-            if error and error[0] == q.number:
-                with st.container(key=keys.CL_ANSWER_ERROR):
-                    st.error(md_escape(error_text(error[1])))
-            elif mine is not None:
-                with st.container(key="cl_saved"):
-                    until = (
-                        _("Saved: {answer}. You can change it until the question closes.")
-                        if q.closes_at is not None
-                        else _("Saved: {answer}. You can change it until the lecturer closes the question.")
-                    )
-                    st.success(until.format(answer=md_escape(answer_text(e, mine.response))))
-            return
-        if error and error[0] == q.number:  # an answer sent as the countdown closed the question
+        if screen.problem is not None:  # after the box; or an answer sent as the countdown closed it
             with st.container(key=keys.CL_ANSWER_ERROR):
-                st.error(md_escape(error_text(error[1])))
-        if mine is None:
+                st.error(md_escape(error_text(screen.problem)))
+        elif screen.show == "open" and screen.saved is not None:
+            with st.container(key="cl_saved"):
+                until = (
+                    _("Saved: {answer}. You can change it until the question closes.")
+                    if q.closes_at is not None
+                    else _("Saved: {answer}. You can change it until the lecturer closes the question.")
+                )
+                st.success(until.format(answer=md_escape(answer_text(e, screen.saved))))
+        if screen.show == "open":
+            return
+        if screen.saved is None:
             st.info(_("This question is closed; you did not answer it."))
         else:
-            st.markdown(_("Your answer: {answer}").format(answer=md_escape(answer_text(e, mine.response))))
-        if q.status == "closed":
+            st.markdown(_("Your answer: {answer}").format(answer=md_escape(answer_text(e, screen.saved))))
+        if screen.show == "closed":
             st.info(_("Answers are closed. Your feedback appears when the lecturer reveals the answer."))
             return
         with st.container(key="cl_feedback"):
-            if mine is not None:
-                fb = feedback(e, mine.response)
+            if screen.saved is not None:
+                fb = feedback(e, screen.saved)
                 (st.success if fb.correct else st.error)(md_escape(fb.message))
                 rows = focus_text(focus_rows(e, fb))
                 if not fb.correct and len(rows):

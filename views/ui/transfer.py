@@ -95,8 +95,8 @@ def _unusable(where: str) -> None:
 
 def continue_with(typed: str, where: str = "link") -> None:
     """Redeem a continue code that came in a link (``where="link"``) or was typed (``"form"``)."""
+    from ndcg_core.classroom.limits import wait_seconds
     from ndcg_core.classroom.progress import clean_transfer_code
-    from views.room.common import wait_text
 
     ss = st.session_state
     code = clean_transfer_code(typed)
@@ -117,7 +117,7 @@ def continue_with(typed: str, where: str = "link") -> None:
                 where,
                 "error",
                 _("Too many tries: wait {seconds} s, then type the code again.").format(
-                    seconds=wait_text(wait)
+                    seconds=wait_seconds(wait)
                 ),
             )
             return
