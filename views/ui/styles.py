@@ -31,7 +31,7 @@ APP = """
 [data-testid="stSidebar"] [data-testid="stExpander"] button p { text-align: left; }
 /* Long formulas scroll inside their own box on a phone instead of being cut off. */
 .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 2px; }
-/* The playground's step tables (HTML, see views/playground.py): rows beyond k in grey italics, below
+/* The playground's step tables (HTML, see views/screens/playground.py): rows beyond k in grey italics, below
    a dashed line (not by colour alone: WCAG 1.4.1), their grey 4.8:1 on white. */
 .step-table-wrap { max-height: 420px; overflow: auto; border: 1px solid #e5e7eb; border-radius: 0.5rem; }
 table.step-table { border-collapse: collapse; width: 100%; font-size: 0.9rem; color: #1e293b; }
@@ -92,7 +92,7 @@ label:has(> span > input:focus-visible) {
   table.step-table th { white-space: normal; vertical-align: bottom; }
 }
 /* Learn's step tables: the grid on a wider screen; on a phone the same table as HTML, whose headers
-   wrap, so every column fits 390 px (views/learn.py draws both). */
+   wrap, so every column fits 390 px (views/screens/learn.py draws both). */
 [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] .learn-phone-table) { display: none; }
 @media (max-width: 640px) {
   [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] .learn-phone-table) { display: block; }
