@@ -32,7 +32,8 @@ Phases, for each R:
    (a new phone's empty cache), opens the websocket and asks for the page; measured until the
    "Your name" box arrives. ``--browser-phones`` real Chromium pages (new contexts of one browser)
    open the same link during the burst and are timed until the box is visible, to show what the
-   browser's own work adds.
+   browser's own work adds. The server's CPU per join: the replicas' CPU over the burst, less
+   their idle rate measured just before, over the phones.
 2. **A room of N phones**, for each N of ``--phones``: a lecturer's Chromium page (through the
    proxy) creates a room, asks the playground's list and opens it; N phones connect (10 a second),
    poll for 8 s, then each answers once at a random moment within N/10 s (10 answers a second).
@@ -347,10 +348,20 @@ def connections_per_replica(ports: list[int]) -> list[int]:
 # ------------------------------------------------------------------ phases
 
 
-def join_burst(ctx, base, code, args, browser, rng) -> None:
+#: Seconds the replicas' idle CPU is measured before a join burst (the lecturer's page polls).
+IDLE_SECONDS = 5.0
+
+
+def join_burst(ctx, base, code, args, browser, rng, replica_procs) -> None:
     n = args.join
     plan = [(i, rng.uniform(0, args.join_window)) for i in range(n)]
     out, ctrl = ctx.Queue(), ctx.Queue()
+    idle = Meter({"replicas": replica_procs})  # what the replicas spend with nobody joining
+    idle.start()
+    time.sleep(IDLE_SECONDS)
+    idle_rate = idle.stop()["replicas"] / IDLE_SECONDS
+    meter = Meter({"replicas": replica_procs})
+    meter.start()
     start = time.monotonic() + 2.0
     proc = ctx.Process(target=phones_process, args=("join", base, code, plan, start, out, ctrl), daemon=True)
     proc.start()
@@ -366,6 +377,9 @@ def join_burst(ctx, base, code, args, browser, rng) -> None:
         context.close()
     logs = out.get(timeout=300)
     proc.join()
+    time.sleep(2.0)  # the last sessions' ends
+    used = meter.stop()
+    per_join = (used["replicas"] - idle_rate * used["wall"]) / n
     to_box = [(log.name_box - log.opened) if log.name_box else float("inf") for log in logs]
     html = [log.html_done - log.opened for log in logs if log.html_done]
     ws = [log.name_box - log.html_done for log in logs if log.name_box and log.html_done]
@@ -375,6 +389,11 @@ def join_burst(ctx, base, code, args, browser, rng) -> None:
         f"to the 'Your name' box p50 {ms(to_box, 0.5)}, p95 {ms(to_box, 0.95)}, max {ms(to_box, 1.0)} "
         f"(HTML + scripts + styles p50 {ms(html, 0.5)}, p95 {ms(html, 0.95)}; websocket -> box p50 "
         f"{ms(ws, 0.5)}, p95 {ms(ws, 0.95)}); errors {len(errors)}"
+    )
+    print(
+        f"    server CPU per join: {per_join * 1000:.0f} ms (the replicas' CPU over the burst, "
+        f"{used['replicas']:.2f} s in {used['wall']:.0f} s, less their idle rate of "
+        f"{idle_rate * 1000:.0f} ms/s, over {n} phones; the {len(chromium)} Chromium pages' joins included)"
     )
     for e in errors[:3]:
         print("    ", e)
@@ -658,7 +677,15 @@ def main() -> None:
                         with concurrent.futures.ThreadPoolExecutor(1) as pool:
                             pool.submit(asyncio.run, asyncio.wait_for(warm_up(), 60)).result()
                     if args.join:
-                        join_burst(ctx, base, code, args, browser, rng)
+                        join_burst(
+                            ctx,
+                            base,
+                            code,
+                            args,
+                            browser,
+                            rng,
+                            lambda replicas=replicas: [q for proc, _, _ in replicas for q in tree(proc.pid)],
+                        )
                     meter = Meter(
                         {
                             "replicas": lambda replicas=replicas: [

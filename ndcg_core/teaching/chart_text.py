@@ -18,11 +18,13 @@ import base64
 import html
 import itertools
 import re
+import threading
+from collections import OrderedDict
 
 import numpy as np
 import pandas as pd
 
-from ..i18n import _, separator
+from ..i18n import _, language, separator
 
 _TAG = re.compile(r"<[^>]+>")
 
@@ -116,3 +118,35 @@ def chart_summary(figure) -> str:
         y=_text(layout.get("yaxis", {}).get("title")) or "y",
         series=separator(", ").join(names) or "–",
     )
+
+
+#: The text alternatives last made, by figure (the same object, in the same language): a page run
+#: that draws a chart it drew before (the playground's figures are cached per state) does not read
+#: the figure again. The figures are kept with them, so an id is never another figure's.
+_MADE: OrderedDict[tuple[int, str], tuple[object, str, pd.DataFrame]] = OrderedDict()
+_MADE_LOCK = threading.Lock()
+MADE_KEPT = 64
+
+
+def chart_texts(figure) -> tuple[str, pd.DataFrame]:
+    """:func:`chart_summary` and :func:`chart_table` of ``figure``, made once per figure object and
+    language. The table is shared: read it, never change it in place.
+
+    >>> from ndcg_core import explain
+    >>> from ndcg_core.teaching.figures import gains_figure
+    >>> fig = gains_figure(explain([3, 2, 0]))
+    >>> chart_texts(fig)[1] is chart_texts(fig)[1]
+    True
+    """
+    key = (id(figure), language())
+    with _MADE_LOCK:
+        made = _MADE.get(key)
+        if made is not None and made[0] is figure:
+            _MADE.move_to_end(key)
+            return made[1], made[2]
+    summary, table = chart_summary(figure), chart_table(figure)
+    with _MADE_LOCK:
+        _MADE[key] = (figure, summary, table)
+        while len(_MADE) > MADE_KEPT:
+            _MADE.popitem(last=False)
+    return summary, table

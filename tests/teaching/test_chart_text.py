@@ -13,7 +13,7 @@ import pytest
 
 from ndcg_core import explain
 from ndcg_core.i18n import set_language
-from ndcg_core.teaching.chart_text import chart_summary, chart_table
+from ndcg_core.teaching.chart_text import chart_summary, chart_table, chart_texts
 from ndcg_core.teaching.figures import cumulative_figure, gains_figure, ndcg_histogram
 
 D = [3, 2, 3, 0, 1, 2]
@@ -68,3 +68,17 @@ def test_the_summary_is_translated():
     finally:
         set_language("en")
     assert not text.startswith("Chart") and "图表" in text
+
+
+def test_a_figure_drawn_again_reuses_its_text_in_each_language():
+    figure = gains_figure(explain(D))
+    english, table = chart_texts(figure)
+    assert chart_texts(figure)[1] is table  # made once
+    set_language("zh")
+    try:
+        chinese, _table = chart_texts(figure)  # the same figure, another language: made again
+    finally:
+        set_language("en")
+    assert english.startswith("Chart: ") and "图表" in chinese
+    other = gains_figure(explain([1, 0, 2]))  # another figure, even an equal one, is read anew
+    assert chart_texts(other)[1] is not table and chart_texts(other)[1]["gain"].tolist() == [1, 0, 2]

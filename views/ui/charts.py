@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ndcg_core.i18n import _
-from ndcg_core.teaching.chart_text import chart_summary, chart_table
+from ndcg_core.teaching.chart_text import chart_texts
 from ndcg_core.teaching.figures import HEIGHT as FIGURE_HEIGHT
 
 from . import keys
@@ -49,7 +49,8 @@ def chart(figure, *, key: str) -> None:
 def chart_text(figure, *, key: str) -> None:
     """The chart's text alternative, under it: a sentence saying what it shows, and its numbers as
     a table a keyboard reaches (in an expander, so it takes one line until opened)."""
+    summary, table = chart_texts(figure)
     with st.container(key=f"chart_text_{key}"):
-        st.caption(md_escape(chart_summary(figure)))
+        st.caption(md_escape(summary))
         with st.expander(_("The chart's numbers")):
-            st.dataframe(chart_table(figure), hide_index=True)
+            st.dataframe(table, hide_index=True)

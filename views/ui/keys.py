@@ -236,6 +236,7 @@ LR_CODE_INPUT = "lr_code_input"  # the box to type a continue code in
 LR_LOADED = "_lr_loaded"  # saved documents a page has yet to put in place, per section
 LR_SAVED = "_lr_saved"  # the documents last saved, per section (an unchanged one is not written again)
 LR_FAILED = "_lr_failed"  # the database could not be reached: progress is kept in this session only
+LR_SENT = "_lr_sent"  # the cookies the browser sent when this session started (read once)
 LR_COOKIES = "_lr_cookies"  # the cookies this browser should hold (name to value)
 LR_COOKIE_SECONDS = "_lr_cookie_seconds"  # how long each of them is kept, when not a year (name to seconds)
 

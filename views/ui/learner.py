@@ -96,12 +96,17 @@ def database() -> ProgressStore | None:
 
 
 def browser_cookies() -> Mapping[str, str]:
-    """The cookies the browser sent when this session started (none under AppTest)."""
-    try:
-        cookies = dict(st.context.cookies)  # AppTest's stand-in holds none
-    except Exception:  # no browser behind the session
-        return {}
-    return {name: value for name, value in cookies.items() if isinstance(value, str)}
+    """The cookies the browser sent when this session started (none under AppTest): read once per
+    session, as they cannot change during it (Streamlit keeps those of the session's first request)."""
+    ss = st.session_state
+    sent = ss.get(keys.LR_SENT)
+    if sent is None:
+        try:
+            cookies = dict(st.context.cookies)  # AppTest's stand-in holds none
+        except Exception:  # no browser behind the session
+            cookies = {}
+        sent = ss[keys.LR_SENT] = {name: value for name, value in cookies.items() if isinstance(value, str)}
+    return sent
 
 
 def token() -> str | None:

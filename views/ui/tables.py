@@ -122,17 +122,23 @@ def step_table(title: str, steps: pd.DataFrame, key: str, columns: list[str]) ->
 def column_notes(columns) -> None:
     """What each column means, as text: a header's hover explanation reaches neither a keyboard nor
     a screen reader. Folded into one line until opened."""
-    notes = [
+    notes = _column_notes(tuple(columns), language())
+    if notes:
+        with st.expander(_("What the columns mean")):
+            st.markdown(notes)
+
+
+@functools.lru_cache(maxsize=64)
+def _column_notes(columns: tuple[str, ...], lang: str) -> str:
+    """The notes' Markdown, in ``lang`` (the key; it is the current language), made once."""
+    return "\n".join(
         "- "
         + _("{column}: {meaning}").format(
             column=f"**{md_words(_(HEADERS.get(c, c)))}**", meaning=md_words(_(COLUMN_HELP[c]))
         )
         for c in columns
         if c in COLUMN_HELP
-    ]
-    if notes:
-        with st.expander(_("What the columns mean")):
-            st.markdown("\n".join(notes))
+    )
 
 
 def column_help_config(columns) -> dict:
