@@ -261,7 +261,8 @@ _QUIET_JS = """() => {
 
 
 #: An upload Streamlit lost: no run going, and its uploader holds no file at all.
-_LOST_JS = """(sel) => !document.querySelector(sel + ' [data-testid=stFileChip]')
+_LOST_JS = """(sel) => (!document.querySelector(sel + ' [data-testid=stFileChip]')
+    || !!document.querySelector(sel + ' [data-testid=stFileChipIconSpinner]'))
   && document.querySelector('[data-testid=stApp]')?.getAttribute('data-test-script-state') !== 'running'"""
 
 
@@ -282,7 +283,8 @@ def upload(page, uploader: str, *paths, choose=None) -> None:
     ForwardMsgQueue keeps only life-cycle messages then), and the file silently never arrives. A
     person picking the next file takes longer than that; a test must wait for it. Another run can
     still start at that moment (a keyboard user's Tab presses can bring one): a file that never shows
-    in its uploader within 20 s is picked again, as the page's documentation tells a person to do.
+    in its uploader within 20 s, or shows there still uploading (its few bytes take milliseconds),
+    is picked again, as the page's documentation tells a person to do.
     ``choose`` (``callable(paths)``) puts the files in another way, e.g. through the keyboard.
     """
     done = """([sel, runs]) => window.__ndcgRunsEnded > runs

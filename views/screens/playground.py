@@ -36,7 +36,7 @@ from views.ui.formula import PLAYGROUND, formula_name
 from views.ui.history import history_buttons, record_history
 from views.ui.items import items_table, read_items_table
 from views.ui.markup import md_escape
-from views.ui.session import bump, next_id
+from views.ui.session import bump, next_id, send_now
 from views.ui.share import SHARED, state_file_controls, sync_url
 from views.ui.start import start_panel, where_next
 from views.ui.state import current_state, load_state
@@ -382,7 +382,8 @@ def _body() -> None:
     """
     ss = st.session_state
     ss[keys.PG_BODY_RUNS] = ss.get(keys.PG_BODY_RUNS, 0) + 1
-    if (order := dragged(ss[keys.PG_ITEMS])) is not None:
+    dropped = (order := dragged(ss[keys.PG_ITEMS])) is not None
+    if dropped:
         ss[keys.PG_ITEMS] = order  # the drop, adopted before the drag list is drawn again
     problems = _read_tables()
     if _sidebar_inputs() != ss.get(keys.PG_SIDEBAR_INPUTS):
@@ -390,6 +391,8 @@ def _body() -> None:
     state = current_state()
     messages = st.container()
     ex = _metrics(state)
+    if dropped:
+        send_now()  # the new NDCG on screen first; then the tables, the formulas and the chart
     scored = all_scored(state.items)
     # With scores the left column only holds a note, and the step tables gain two columns.
     left, right = st.columns([0.24, 0.76] if scored else [0.34, 0.66], gap="medium")
