@@ -107,6 +107,20 @@ def headline(page: Page):
     return page.locator(".st-key-metric_row_pg [data-testid=stMetricValue]").first
 
 
+def move_up(page: Page, said, before: str, after: str) -> None:
+    """Press the up arrow in a keyboard drag until the component says ``after``. An arrow the
+    component missed (in a CI rehearsal, once: it stayed ``before``) is pressed again, as a
+    person would; one it took is never pressed twice."""
+    for _attempt in range(3):
+        page.keyboard.press("ArrowUp")
+        try:
+            expect(said).not_to_contain_text(before, timeout=3_000)
+            break
+        except AssertionError:
+            continue
+    expect(said).to_contain_text(after)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_reorder_the_playground_by_keyboard(page: Page, app_url, lang):
     """Grades 3, 2, 1: Move down twice takes D1 to the bottom (2, 3, 1, then 2, 1, 3); then, in the
@@ -133,10 +147,8 @@ def test_reorder_the_playground_by_keyboard(page: Page, app_url, lang):
     # dnd-kit says D1 is over its own place once the drag has started; in CI an arrow pressed
     # before that was lost, and D1 stayed "over droppable area D1" (the test raced the component)
     expect(said).to_contain_text("over droppable area D1")
-    page.keyboard.press("ArrowUp")
-    expect(said).to_contain_text("over droppable area D3")
-    page.keyboard.press("ArrowUp")
-    expect(said).to_contain_text("over droppable area D2")
+    move_up(page, said, "over droppable area D1", "over droppable area D3")
+    move_up(page, said, "over droppable area D3", "over droppable area D2")
     page.keyboard.press("Space")
     expect(said).to_contain_text("dropped")
     expect(headline(page)).to_have_text(f"{ndcg([3, 2, 1]):.3f}")
