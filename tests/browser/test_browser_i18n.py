@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from browser_support import settled
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from views.ui.styles import SIDEBAR_CLOSE_BUTTON, SIDEBAR_OPEN
 
@@ -196,12 +197,27 @@ def test_a_chinese_browser_gets_chinese_and_an_english_link_wins(browser, app_ur
         context.close()
 
 
+#: The page's script is not running (a run just ended, or none started).
+_RUN_ENDED_JS = """() => document.querySelector('[data-testid=stApp]')
+  ?.getAttribute('data-test-script-state') === 'notRunning'"""
+
+
 def test_class_lecturer_screen_in_chinese(page: Page, app_url, artifacts: Path):
     """The lecturer's projected screen with an open question: join code, prompt and counts in Chinese."""
     page.goto(f"{app_url}/class?lang=zh")
     page.locator(".st-key-cl_create").get_by_role("button").click()
-    page.locator(".st-key-cl_ask_button").get_by_role("button").click()
-    page.locator(".st-key-cl_open").get_by_role("button").click()
+    ask = page.locator(".st-key-cl_ask_button").get_by_role("button")
+    opener = page.locator(".st-key-cl_open").get_by_role("button")
+    for _attempt in range(3):  # a click while the new room's first run draws can be lost: ask again
+        expect(ask).to_be_enabled(timeout=30_000)
+        page.wait_for_function(_RUN_ENDED_JS, timeout=30_000)
+        ask.click()
+        try:
+            opener.wait_for(state="visible", timeout=10_000)
+            break
+        except PlaywrightTimeoutError:
+            continue
+    opener.click()
     main = page.get_by_test_id("stMain")
     expect(main.get_by_text("加入地址").first).to_be_visible(timeout=30_000)
     expect(main.get_by_text("开放作答").first).to_be_visible()
