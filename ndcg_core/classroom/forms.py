@@ -189,19 +189,20 @@ class StudentScreen:
 def student_screen(
     name: str | None,
     current: QuestionInfo | None,
-    saved: str | None,
+    saved: Callable[[int], str | None],
     refusal: tuple[int, Message | NDCGError] | None,
 ) -> StudentScreen:
     """What the phone shows: ``name``, the student's name in the room (None: not joined, or an id
-    the room does not know); ``current``, the room's question; ``saved``, the stored response of
-    this student to it; ``refusal``, the last refused answer ``(question number, message)``."""
+    the room does not know); ``current``, the room's question; ``saved(number)``, this student's
+    stored response to question ``number`` (asked only for a question the phone shows);
+    ``refusal``, the last refused answer ``(question number, message)``."""
     if name is None:
         return StudentScreen("name")
     if current is None or current.status == "draft":
         return StudentScreen("wait")
     problem = refusal[1] if refusal is not None and refusal[0] == current.number else None
     show = {"open": "open", "closed": "closed", "revealed": "revealed"}[current.status]
-    return StudentScreen(show, current, saved, problem)  # type: ignore[arg-type]
+    return StudentScreen(show, current, saved(current.number), problem)  # type: ignore[arg-type]
 
 
 def response_of(e: Exercise, typed: str | None, picked: str | None, order: Sequence[str] | None) -> Any:

@@ -139,16 +139,18 @@ def info(number: int, status: str) -> QuestionInfo:
     ],
 )
 def test_the_phone_shows_the_name_box_the_wait_or_the_question(name, current, show):
-    screen = student_screen(name, current, None, None)
+    asked = []
+    screen = student_screen(name, current, lambda n: asked.append(n), None)
     assert screen.show == show
+    assert asked == ([] if show in {"name", "wait"} else [1])  # the store asked only for a shown question
     assert (screen.question is None) == (show in {"name", "wait"})
 
 
 def test_a_refused_answer_is_shown_for_its_question_only():
     closed = answer_refusal(QuestionNotOpen())
-    on_1 = student_screen("Ana", info(1, "closed"), '"a"', (1, closed))
+    on_1 = student_screen("Ana", info(1, "closed"), lambda n: '"a"', (1, closed))
     assert on_1.problem == closed and on_1.saved == '"a"'
-    assert student_screen("Ana", info(2, "open"), None, (1, closed)).problem is None
+    assert student_screen("Ana", info(2, "open"), lambda n: None, (1, closed)).problem is None
 
 
 def test_responses_are_read_by_the_kind_of_answer():

@@ -105,11 +105,12 @@ def student(code: str) -> None:
         if name is None and token is not None:  # an id the store did not issue for this room: nobody
             forget_student(code)
         current = None if name is None else get_store().room(code).current
-        shown = current if current is not None and current.status != "draft" else None
-        mine = None if shown is None else get_store().my_answer(code, token, shown.number)
-        screen = student_screen(
-            name, current, None if mine is None else mine.response, st.session_state.get(keys.CL_ANSWER_ERROR)
-        )
+
+        def saved(number: int) -> str | None:
+            mine = get_store().my_answer(code, token, number)
+            return None if mine is None else mine.response
+
+        screen = student_screen(name, current, saved, st.session_state.get(keys.CL_ANSWER_ERROR))
         if screen.show == "name":
             st.session_state.pop(keys.CL_UNCONFIRMED, None)  # nobody's answer to show: no redraws
             name_form(code)
