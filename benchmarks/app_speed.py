@@ -115,6 +115,17 @@ def drop_item_four_on_top(at: AppTest) -> None:
     ss[f"sort_{ss['pg_sort_version']}"] = [{"header": None, "items": texts}]
 
 
+def warm_app(script: str, n: int) -> AppTest:
+    """``script`` opened on ``n`` items and run twice: every module imported and every first-use
+    cache filled, as on a running server (call inside :func:`as_the_server_runs`)."""
+    at = AppTest.from_file(script, default_timeout=120)
+    at.query_params["rel"] = grades(n)
+    at.query_params["n"] = str(n)
+    at.run()
+    at.run()
+    return at
+
+
 def server_rerun_ms(script: str, n: int, repeats: int) -> tuple[float, float | None]:
     """Median CPU ms of the server's rerun after a drag (ours: the fragment), and of a whole-page rerun.
 
@@ -122,11 +133,7 @@ def server_rerun_ms(script: str, n: int, repeats: int) -> tuple[float, float | N
     on what else the shared machine is doing; with nothing else running it is the wall time.
     """
     with as_the_server_runs():
-        at = AppTest.from_file(script, default_timeout=120)
-        at.query_params["rel"] = grades(n)
-        at.query_params["n"] = str(n)
-        at.run()
-        at.run()  # warm: imports and first-use caches, as on a running server
+        at = warm_app(script, n)
         if script != APP:
             times = []
             for _ in range(repeats):

@@ -676,21 +676,15 @@ def main() -> None:
                         # In a thread: Playwright's sync API keeps an event loop in this one.
                         with concurrent.futures.ThreadPoolExecutor(1) as pool:
                             pool.submit(asyncio.run, asyncio.wait_for(warm_up(), 60)).result()
+
+                    def replica_procs(replicas=replicas) -> list[psutil.Process]:
+                        return [q for proc, _, _ in replicas for q in tree(proc.pid)]
+
                     if args.join:
-                        join_burst(
-                            ctx,
-                            base,
-                            code,
-                            args,
-                            browser,
-                            rng,
-                            lambda replicas=replicas: [q for proc, _, _ in replicas for q in tree(proc.pid)],
-                        )
+                        join_burst(ctx, base, code, args, browser, rng, replica_procs)
                     meter = Meter(
                         {
-                            "replicas": lambda replicas=replicas: [
-                                q for proc, _, _ in replicas for q in tree(proc.pid)
-                            ],
+                            "replicas": replica_procs,
                             "nginx": nginx_pids,
                             "PostgreSQL": lambda: postgres_pids(db_url),
                             "the lecturer's Chromium": chromium_pids,

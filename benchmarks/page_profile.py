@@ -19,8 +19,7 @@ import statistics
 import sys
 import time
 
-from app_speed import APP, as_the_server_runs, grades
-from streamlit.testing.v1 import AppTest
+from app_speed import APP, as_the_server_runs, warm_app
 
 #: (module, function): what app.py and the Playground draw on a run.
 HELPERS = [
@@ -79,11 +78,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=40)
     args = parser.parse_args()
     with as_the_server_runs():
-        at = AppTest.from_file(APP, default_timeout=120)
-        at.query_params["rel"] = grades(6)
-        at.query_params["n"] = "6"
-        at.run()
-        at.run()  # every module imported, every first-use cache warm
+        at = warm_app(APP, 6)
         for module_name, name in HELPERS:
             timed(module_name, name)
         for _ in range(3):
