@@ -197,11 +197,6 @@ def test_a_chinese_browser_gets_chinese_and_an_english_link_wins(browser, app_ur
         context.close()
 
 
-#: The page's script is not running (a run just ended, or none started).
-_RUN_ENDED_JS = """() => document.querySelector('[data-testid=stApp]')
-  ?.getAttribute('data-test-script-state') === 'notRunning'"""
-
-
 def test_class_lecturer_screen_in_chinese(page: Page, app_url, artifacts: Path):
     """The lecturer's projected screen with an open question: join code, prompt and counts in Chinese."""
     page.goto(f"{app_url}/class?lang=zh")
@@ -210,7 +205,7 @@ def test_class_lecturer_screen_in_chinese(page: Page, app_url, artifacts: Path):
     opener = page.locator(".st-key-cl_open").get_by_role("button")
     for _attempt in range(3):  # a click while the new room's first run draws can be lost: ask again
         expect(ask).to_be_enabled(timeout=30_000)
-        page.wait_for_function(_RUN_ENDED_JS, timeout=30_000)
+        settled(page, timeout=30_000)  # the run ended (the Class page draws no chart to wait for)
         ask.click()
         try:
             opener.wait_for(state="visible", timeout=10_000)
