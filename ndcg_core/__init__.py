@@ -19,41 +19,42 @@ them.
 0.9315
 """
 
-import importlib
 from typing import TYPE_CHECKING
+
+from .lazy import lazy_names
 
 #: Where each public name lives. ``import ndcg_core`` loads none of these modules: each is imported
 #: the first time one of its names is used (PEP 562), so a program that only reads a formula's
 #: name, or ``ndcg-eval`` on a small file, does not pay for pandas, the data-set kernels or the
 #: run comparison it does not use.
 _LAZY = {
-    "RunComparison": "compare_runs",
-    "compare": "compare_runs",
-    "Aggregate": "dataset.scoring",
-    "aggregate": "dataset.scoring",
-    "evaluate": "dataset.scoring",
-    "read_qrels": "dataset.tables",
-    "read_run": "dataset.tables",
-    "NDCGError": "errors",
-    "Explanation": "explanation",
-    "explain": "explanation",
-    "library_table": "libraries",
-    "snippet_for": "libraries",
-    "STEP_COLUMNS": "metrics",
-    "dcg": "metrics",
-    "divisors": "metrics",
-    "gains": "metrics",
-    "ndcg": "metrics",
-    "ndcg_curve": "metrics",
-    "to_grades": "metrics",
-    "PRESETS": "presets",
-    "Preset": "presets",
-    "resolve": "presets",
-    "Spec": "spec",
-    "SCHEMA": "variants",
-    "Option": "variants",
-    "Variant": "variants",
-    "schema_markdown": "variants",
+    "RunComparison": ".compare_runs",
+    "compare": ".compare_runs",
+    "Aggregate": ".dataset.scoring",
+    "aggregate": ".dataset.scoring",
+    "evaluate": ".dataset.scoring",
+    "read_qrels": ".dataset.tables",
+    "read_run": ".dataset.tables",
+    "NDCGError": ".errors",
+    "Explanation": ".explanation",
+    "explain": ".explanation",
+    "library_table": ".libraries",
+    "snippet_for": ".libraries",
+    "STEP_COLUMNS": ".metrics",
+    "dcg": ".metrics",
+    "divisors": ".metrics",
+    "gains": ".metrics",
+    "ndcg": ".metrics",
+    "ndcg_curve": ".metrics",
+    "to_grades": ".metrics",
+    "PRESETS": ".presets",
+    "Preset": ".presets",
+    "resolve": ".presets",
+    "Spec": ".spec",
+    "SCHEMA": ".variants",
+    "Option": ".variants",
+    "Variant": ".variants",
+    "schema_markdown": ".variants",
 }
 
 __all__ = [
@@ -89,17 +90,7 @@ __all__ = [
 __version__ = "0.1.0"
 
 
-def __getattr__(name: str):
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value  # later lookups find it directly
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
 
 
 if TYPE_CHECKING:  # for type checkers and editors: the names, as if imported here

@@ -14,9 +14,11 @@ imports the same modules). ``streamlit run app.py`` still works without it (phon
 their page, every 15 s).
 
 Before the server starts it prints the local address and the machine's network address, the one
-phones on the same network open (or ``NDCG_PUBLIC_URL`` when set): see :func:`addresses_text`; and
-what is wrong with the database settings, if anything (:func:`settings_text`): Class mode and saved
-progress say so on their pages too, but whoever starts the app should not learn it from a student.
+phones on the same network open (or ``NDCG_PUBLIC_URL`` when set): see :func:`addresses_text`. Once
+it is up, the warm-up thread also prints what is wrong with the database settings, if anything
+(:func:`settings_text`): Class mode and saved progress say so on their pages too, but whoever starts
+the app should not learn it from a student. Nothing before the server starts imports the class
+store or the teaching layer (``tests/app/test_serve.py``): they took half of its start-up.
 """
 
 from __future__ import annotations
@@ -73,13 +75,19 @@ def prepare() -> None:
 
 
 def warm_up(poll: float = 0.02, timeout: float = 120.0) -> None:
-    """:func:`prepare`, once the server accepts browsers (so the server is not slowed in starting)."""
+    """Once the server accepts browsers (so it is not slowed in starting): :func:`prepare`, then
+    what is wrong with the settings, if anything (:func:`settings_text`, on standard error). That
+    check loads the class store (SQLAlchemy and the teaching layer, about 0.4 s here), which the
+    server itself no longer waits for; it is said a moment after the addresses, still long before a
+    student could meet the problem."""
     deadline = time.monotonic() + timeout
     while not server_is_up():
         if time.monotonic() > deadline:
             return
         time.sleep(poll)
     prepare()
+    if warning := settings_text():
+        print(warning, file=sys.stderr, flush=True)
 
 
 def _option(args: list[str], name: str) -> str | None:
@@ -147,8 +155,6 @@ def main(argv: list[str] | None = None) -> None:
     from ndcg_core.classroom.address import interface_addresses
 
     print(addresses_text(args, interface_addresses(), os.environ.get("NDCG_PUBLIC_URL")), flush=True)
-    if warning := settings_text():
-        print(warning, file=sys.stderr, flush=True)
     threading.Thread(target=warm_up, name="ndcg-warm-up", daemon=True).start()
     run_server(["run", str(APP), *args])
 

@@ -7,55 +7,63 @@ limits on room codes and answers; :mod:`.own` reads the lecturer's own typed lis
 :mod:`.database` holds the tables and the connection the stores share.
 """
 
-from .address import JoinBase
-from .limits import RateLimit, SharedRateLimit, client_of, trusted_proxies
-from .own import list_definition
-from .questions import (
-    ASKS,
-    CELL_ASKS,
-    MAX_OPTION,
-    MAX_OPTIONS,
-    MAX_PROMPT,
-    BadAnswer,
-    BadQuestion,
-    Graded,
-    Summary,
-    choice_definition,
-    correct_answer,
-    exercise,
-    feedback,
-    formula_of_spec,
-    grade,
-    playground_definition,
-    practice_definition,
-    summarise,
-)
-from .store import (
-    CODE_ALPHABET,
-    CODE_LENGTH,
-    COUNTDOWNS,
-    MAX_NAME,
-    STATUSES,
-    BadName,
-    ClassroomError,
-    Joined,
-    NotJoined,
-    NotLecturer,
-    QuestionInfo,
-    QuestionNotOpen,
-    RoomExpired,
-    RoomInfo,
-    RoomNotFound,
-    Store,
-    StoredAnswer,
-    StoreUnusable,
-    UnknownQuestion,
-    clean_code,
-    clean_name,
-    data_dir,
-    database_url,
-    room_hours,
-)
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
+
+#: Each public name's module, imported on first use (:mod:`ndcg_core.lazy`): the launcher prints the
+#: join address (:mod:`.address`) before the server starts, without the store's SQLAlchemy or the
+#: teaching layer that questions are judged with.
+_LAZY = {
+    "JoinBase": ".address",
+    "RateLimit": ".limits",
+    "SharedRateLimit": ".limits",
+    "client_of": ".limits",
+    "trusted_proxies": ".limits",
+    "list_definition": ".own",
+    "ASKS": ".questions",
+    "CELL_ASKS": ".questions",
+    "MAX_OPTION": ".questions",
+    "MAX_OPTIONS": ".questions",
+    "MAX_PROMPT": ".questions",
+    "BadAnswer": ".questions",
+    "BadQuestion": ".questions",
+    "Graded": ".questions",
+    "Summary": ".questions",
+    "choice_definition": ".questions",
+    "correct_answer": ".questions",
+    "exercise": ".questions",
+    "feedback": ".questions",
+    "formula_of_spec": ".questions",
+    "grade": ".questions",
+    "playground_definition": ".questions",
+    "practice_definition": ".questions",
+    "summarise": ".questions",
+    "CODE_ALPHABET": ".store",
+    "CODE_LENGTH": ".store",
+    "COUNTDOWNS": ".store",
+    "MAX_NAME": ".store",
+    "STATUSES": ".store",
+    "BadName": ".store",
+    "ClassroomError": ".store",
+    "Joined": ".store",
+    "NotJoined": ".store",
+    "NotLecturer": ".store",
+    "QuestionInfo": ".store",
+    "QuestionNotOpen": ".store",
+    "RoomExpired": ".store",
+    "RoomInfo": ".store",
+    "RoomNotFound": ".store",
+    "Store": ".store",
+    "StoredAnswer": ".store",
+    "StoreUnusable": ".store",
+    "UnknownQuestion": ".store",
+    "clean_code": ".store",
+    "clean_name": ".store",
+    "data_dir": ".store",
+    "database_url": ".store",
+    "room_hours": ".store",
+}
 
 __all__ = [
     "ASKS",
@@ -107,3 +115,56 @@ __all__ = [
     "summarise",
     "trusted_proxies",
 ]
+
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
+
+if TYPE_CHECKING:  # for type checkers and editors: the names, as if imported here
+    from .address import JoinBase
+    from .limits import RateLimit, SharedRateLimit, client_of, trusted_proxies
+    from .own import list_definition
+    from .questions import (
+        ASKS,
+        CELL_ASKS,
+        MAX_OPTION,
+        MAX_OPTIONS,
+        MAX_PROMPT,
+        BadAnswer,
+        BadQuestion,
+        Graded,
+        Summary,
+        choice_definition,
+        correct_answer,
+        exercise,
+        feedback,
+        formula_of_spec,
+        grade,
+        playground_definition,
+        practice_definition,
+        summarise,
+    )
+    from .store import (
+        CODE_ALPHABET,
+        CODE_LENGTH,
+        COUNTDOWNS,
+        MAX_NAME,
+        STATUSES,
+        BadName,
+        ClassroomError,
+        Joined,
+        NotJoined,
+        NotLecturer,
+        QuestionInfo,
+        QuestionNotOpen,
+        RoomExpired,
+        RoomInfo,
+        RoomNotFound,
+        Store,
+        StoredAnswer,
+        StoreUnusable,
+        UnknownQuestion,
+        clean_code,
+        clean_name,
+        data_dir,
+        database_url,
+        room_hours,
+    )

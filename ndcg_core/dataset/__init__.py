@@ -30,8 +30,9 @@ the join of run rows with the qrels), :mod:`.kernels` (ranking, DCG and IDCG of
 every query, in cache-sized blocks on up to two threads).
 """
 
-import importlib
 from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
 
 #: Each public name's module, imported on first use (PEP 562): ``ndcg_core.dataset.sources`` or
 #: ``.lean`` load without pandas and the kernels.
@@ -62,17 +63,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
 
 
 if TYPE_CHECKING:

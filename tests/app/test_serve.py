@@ -59,6 +59,28 @@ def test_the_warm_up_waits_for_the_server():
     assert "pandas" not in loaded and "ndcg_core" not in loaded
 
 
+def test_the_server_starts_without_class_mode_or_the_teaching_layer():
+    # What runs before the server answers: the launcher's addresses and server.py with its route.
+    # The class store (SQLAlchemy) and the teaching layer took half of the start-up (0.45 of 1.1 s
+    # to healthy); the route imports them at the first phone's ask. (Streamlit itself imports pandas
+    # and plotly.)
+    loaded = run(
+        "import json, serve\n"
+        "from ndcg_core.classroom.address import interface_addresses\n"
+        "serve.addresses_text([], interface_addresses(), None)\n"
+        "import server\n"
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    ours = ("ndcg_core.teaching", "ndcg_core.classroom.store", "ndcg_core.classroom.questions", "views.room.")
+    started = {"server", "views.room.routes"}
+    assert not [
+        m
+        for m in loaded
+        if (m.split(".")[0] in {"sqlalchemy", "psycopg", "segno"} or m.startswith(ours)) and m not in started
+    ]
+    assert started <= set(loaded)
+
+
 def test_the_first_page_does_not_load_class_mode_storage():
     # The Playground (the page at "/") runs without SQLAlchemy; only the Class page needs it.
     loaded = run(

@@ -3,10 +3,11 @@
 A hall of phones each asking every 2 s is the load of a lecture (300 phones: 150 asks a second).
 Asked through Streamlit, each ask is a script run of the phone's session (a thread, the session's
 state, the run's messages): about 5 ms of the server's CPU, most of it Streamlit's own. Here each
-phone's page asks a plain HTTP route instead, ``GET /api/room/CODE/state`` (:data:`ROUTES`, served
-beside the pages by ``server.py``), and the page reruns only when the answer differs from the state
-it drew. The route reads :meth:`Store.poll` (one query a room per half second per process) and
-:meth:`Store.is_student` (one query a phone per process), so an ask costs well under a millisecond.
+phone's page asks a plain HTTP route instead, ``GET /api/room/CODE/state``
+(:data:`views.room.routes.ROUTES`, served beside the pages by ``server.py``), and the page reruns
+only when the answer differs from the state it drew. The route reads :meth:`Store.poll` (one query
+a room per half second per process) and :meth:`Store.is_student` (one query a phone per process),
+so an ask costs well under a millisecond.
 
 The route answers only a phone of the room: its student id comes in the room's cookie
 (:func:`~views.room.common.student_cookie`), as the page's own session reads it. Without it, or with
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import Route
 
 from ndcg_core.classroom import RoomExpired, RoomNotFound, Store, clean_code
 
@@ -30,8 +30,6 @@ from .common import STORE_FAILURES, get_store, student_cookie
 
 #: What the route says of a room that is gone (expired, or deleted): the page reruns and says so.
 GONE = "gone"
-#: The route's address, relative to the app's root (a proxy's base path included).
-PATH = "api/room/{code}/state"
 
 
 def state_text(state: tuple[int, str] | None) -> str:
@@ -63,7 +61,3 @@ def room_state(request: Request) -> JSONResponse:
     code = clean_code(request.path_params["code"]) or ""
     status, state = reply(get_store(), code, request.cookies.get(student_cookie(code)))
     return JSONResponse({"state": state}, status_code=status, headers={"Cache-Control": "no-store"})
-
-
-#: The routes ``server.py`` serves beside the pages.
-ROUTES = [Route("/" + PATH, room_state, methods=["GET"])]

@@ -7,7 +7,8 @@ from __future__ import annotations
 import streamlit as st
 
 from .common import STUDENT_EVERY
-from .poll import PATH, state_text
+from .poll import state_text
+from .routes import PATH
 
 #: The phone's side: every ``every`` ms it asks the route, and when the state differs from the one
 #: the page drew it reruns the page (a trigger, so Streamlit sends the page's widgets as they are). A
