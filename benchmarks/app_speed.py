@@ -52,6 +52,8 @@ from ndcg_core.teaching.formula import number  # noqa: E402
 
 APP = str(ROOT / "app.py")
 PEER = str(ROOT / "benchmarks" / "peer_minimal_app.py")
+#: The Playground's elements with nothing computed: what Streamlit alone costs for this content.
+FLOOR = str(ROOT / "benchmarks" / "page_floor.py")
 SORTABLE = 'iframe[src*="/streamlit_sortables.sortable_items/"]'  # by its source: the page names its title
 
 # Records when the first metric's text first changes (performance.now(), page clock) and
@@ -264,6 +266,25 @@ def browser():
             b.close()
 
 
+#: The rows that give the floor: the same measure of ``page_floor.py``, its ratio to the peer.
+FLOOR_NAME = "  floor: the same elements, nothing computed"
+
+
+def floor_browser(b, drags: int) -> dict:
+    """``page_floor.py`` in the browser: its cold start (server start, complete page with the
+    chart) and its drag -> metric (p50), measured as ours are."""
+    t0 = time.perf_counter()
+    with streamlit_server(script=FLOOR) as url:
+        boot = (time.perf_counter() - t0) * 1000
+        page = b.new_page(viewport={"width": 1280, "height": 720})
+        _screen, complete = cold_start_ms(page, url, "?floor")  # no "n=": wait for the chart
+        page.close()
+        page = b.new_page(viewport={"width": 1280, "height": 720})
+        drag = drag_ms(page, url, 6, False, drags)  # its first metric is the top item, as the peer's
+        page.close()
+    return {"cold": (boot, complete), "drag": drag}
+
+
 def print_cold_start() -> None:
     """The cold start alone: each server started as in main(), its first page opened once."""
     times = {}
@@ -276,7 +297,9 @@ def print_cold_start() -> None:
                 query = f"?rel={grades(6)}" if script == APP else "?n=6"
                 times[script] = (boot, *cold_start_ms(page, url, query))
                 page.close()
-    print_table(cold_start_rows(times[APP], times[PEER]))
+        floor = floor_browser(b, 3)
+    peer = times[PEER][0] + times[PEER][2]
+    print_table([*cold_start_rows(times[APP], times[PEER]), (FLOOR_NAME, sum(floor["cold"]), peer, "", None)])
 
 
 def cold_start_rows(ours: tuple[float, float, float], peer: tuple[float, float, float]) -> list[tuple]:
@@ -323,6 +346,7 @@ def main() -> None:
         )
 
     pages, peers = {}, {}
+    floor_page, _ = server_rerun_ms(FLOOR, 6, args.repeats)
     for n, limit in ((6, 20.0), (100, 30.0), (1000, 60.0)):
         (ours, page), (peer, _) = (
             server_rerun_ms(APP, n, args.repeats),
@@ -333,6 +357,7 @@ def main() -> None:
     for n, page in pages.items():
         if n == 6:  # issue 39's target: the whole page against the bare page's whole run
             ratio_target(f"whole-page rerun (reorder button), {n} items", page, peers[n], PAGE_RERUN_RATIO)
+            rows.append((FLOOR_NAME, floor_page, peers[n], "", None))
         else:
             rows.append((f"  whole-page rerun (reorder button), {n} items", page, peers[n], "", None))
 
@@ -365,9 +390,11 @@ def main() -> None:
             expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=60_000)
             frozen = drag_ms(page, url, 6, False, max(3, args.repeats // 2))
             page.close()
+        floor = floor_browser(b, max(3, args.repeats // 2))
     ours, peer = results["app"], results["peer"]
     ratio_target("drag release -> metric, 6 items (p50)", ours[6], peer[6], 1.15)
     ratio_target("  the same, against the peer frozen as ours", ours[6], frozen, DRAG_FROZEN_RATIO)
+    rows.append((FLOOR_NAME + ", against the frozen peer", floor["drag"], frozen, "", None))
     ratio_target("drag release -> metric, 1,000 items (p50)", ours[1000], peer[1000], 1.3)
     rows.append(
         (
@@ -379,6 +406,7 @@ def main() -> None:
         )
     )
     rows.extend(cold_start_rows(ours["cold"], peer["cold"]))
+    rows.append((FLOOR_NAME, sum(floor["cold"]), peer["cold"][0] + peer["cold"][2], "", None))
     if args.upload_rows:
         ms, queries = ours["upload"]
         name = f"upload {args.upload_rows:,} run rows -> results ({queries:,} q)"
@@ -386,6 +414,7 @@ def main() -> None:
 
     print_table(rows)
     print("peer: benchmarks/peer_minimal_app.py (same drag component, one metric, no NDCG)")
+    print("floor: benchmarks/page_floor.py (the Playground's elements, nothing computed; chart at once)")
 
 
 if __name__ == "__main__":

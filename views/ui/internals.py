@@ -18,12 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
 __all__ = ["release_uploads", "run_cache", "run_server", "server_is_up"]
 
 
 def _context():
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
+    # Imported once above: every _() asks for the language, about two hundred times a run.
     return get_script_run_ctx(suppress_warning=True)
 
 
