@@ -375,7 +375,9 @@ def main() -> None:
                     page = b.new_page(viewport={"width": 1280, "height": 720})
                     r[n] = drag_ms(page, url, n, app, max(3, args.repeats // 2))
                     page.close()
-                r["first drag"] = first_drag_ms(b, url, app, max(3, args.repeats // 3))
+                # Seven sessions: about one first drag in seven takes 150-170 ms (on 59bd5d8 as on
+                # f88c87a, 2026-12-01; not yet explained), and a median of three met it twice.
+                r["first drag"] = first_drag_ms(b, url, app, max(7, args.repeats // 3))
                 if app and args.upload_rows:
                     page = b.new_page(viewport={"width": 1280, "height": 720})
                     with tempfile.TemporaryDirectory() as folder:
@@ -394,7 +396,7 @@ def main() -> None:
     ours, peer = results["app"], results["peer"]
     ratio_target("drag release -> metric, 6 items (p50)", ours[6], peer[6], 1.15)
     ratio_target("  the same, against the peer frozen as ours", ours[6], frozen, DRAG_FROZEN_RATIO)
-    rows.append((FLOOR_NAME + ", against the frozen peer", floor["drag"], frozen, "", None))
+    rows.append(("  floor, against the frozen peer", floor["drag"], frozen, "", None))
     ratio_target("drag release -> metric, 1,000 items (p50)", ours[1000], peer[1000], 1.3)
     rows.append(
         (
