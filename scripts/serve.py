@@ -60,6 +60,7 @@ FIRST_PAGE_MODULES = (
     "ndcg_core.settings",
     # Imported on first use since issue 40 (ndcg_core's lazy names); the page helpers import them.
     "ndcg_core.compare_runs",
+    "ndcg_core.classroom.onetime",
     "ndcg_core.dataset.judged",
     "ndcg_core.dataset.overlap",
     "ndcg_core.dataset.robustness",

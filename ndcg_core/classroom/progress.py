@@ -6,8 +6,8 @@ student has something worth keeping; the app keeps it in a browser cookie, never
 sees that progress, and nobody else does.
 
 Continuing on another device is an explicit step: :meth:`ProgressStore.transfer` makes a one-time
-code (:data:`TRANSFER_LENGTH` characters of the room codes' alphabet, shown ``ABCD-EFGH``) that
-lives :data:`TRANSFER_MINUTES` minutes; :meth:`ProgressStore.redeem` on the other device gives the
+code (:mod:`.onetime`: 8 characters of the room codes' alphabet, shown ``ABCD-EFGH``) that lives
+30 minutes; :meth:`ProgressStore.redeem` on the other device gives the
 token back once and deletes the code. The table ``learner_transfers`` keeps the code's SHA-256 and
 the token sealed under the code (XOR with another hash of it), never either in the clear; a
 learner has at most one live code (a new one replaces it), and a learner deleted takes its code
@@ -31,7 +31,6 @@ SQLite under ``NDCG_DATA_DIR`` or PostgreSQL through ``NDCG_DATABASE_URL``) and 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 from collections.abc import Callable, Mapping
@@ -46,20 +45,16 @@ from ..errors import Message, NDCGError
 from ..settings import Setting, positive_number
 from ..teaching.pages import LEARNER_TOKEN
 from .database import StoreUnusable, _utcnow, connect, database_url, metadata
-from .store import CODE_ALPHABET
+from .onetime import MINUTES, clean, digest, new_code, seal, unseal
 
 __all__ = [
     "MAX_BYTES",
     "PROGRESS_DAYS",
     "SECTIONS",
-    "TRANSFER_LENGTH",
-    "TRANSFER_MINUTES",
     "ProgressStore",
     "Saved",
-    "clean_transfer_code",
     "new_token",
     "progress_days",
-    "shown_transfer_code",
     "valid_token",
 ]
 
@@ -80,11 +75,6 @@ learners = Table(
 )
 
 
-#: Characters of a continue code (31**8: about 852 billion codes) ...
-TRANSFER_LENGTH = 8
-#: ... and the minutes it lives.
-TRANSFER_MINUTES = 30
-
 transfers = Table(
     "learner_transfers",
     metadata,
@@ -96,43 +86,6 @@ transfers = Table(
 )
 
 
-def clean_transfer_code(text: str | None) -> str | None:
-    """A typed continue code, upper-cased, without spaces and dashes; None when it cannot be one.
-
-    >>> clean_transfer_code(" abcd-efgh "), clean_transfer_code("ABCD-EFG0")
-    ('ABCDEFGH', None)
-    """
-    code = "".join((text or "").split()).replace("-", "").upper()
-    if len(code) != TRANSFER_LENGTH or any(c not in CODE_ALPHABET for c in code):
-        return None
-    return code
-
-
-def shown_transfer_code(code: str) -> str:
-    """A continue code as the page shows it: two halves of four, easy to read out and type.
-
-    >>> shown_transfer_code("ABCDEFGH")
-    'ABCD-EFGH'
-    """
-    half = len(code) // 2
-    return f"{code[:half]}-{code[half:]}"
-
-
-def _seal(token: str, code: str) -> str:
-    """``token`` sealed under ``code``, and back: XOR with a hash of the code (not the stored one)."""
-    pad = hashlib.sha256(b"ndcg continue code\0" + code.encode()).digest()
-    return bytes(a ^ b for a, b in zip(token.encode(), pad, strict=False)).hex()
-
-
-def _unseal(sealed: str, code: str) -> str | None:
-    pad = hashlib.sha256(b"ndcg continue code\0" + code.encode()).digest()
-    try:
-        token = bytes(a ^ b for a, b in zip(bytes.fromhex(sealed), pad, strict=False)).decode()
-    except ValueError:
-        return None
-    return token if valid_token(token) else None
-
-
 def new_token() -> str:
     """A fresh learner token: 18 random bytes as 24 URL-safe characters (144 bits)."""
     return secrets.token_urlsafe(18)
@@ -141,10 +94,6 @@ def new_token() -> str:
 def valid_token(text: str | None) -> bool:
     """Whether ``text`` has the form of a token this app issues (not whether it was issued)."""
     return isinstance(text, str) and LEARNER_TOKEN.match(text) is not None
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 #: How long an unused learner is kept, in days.
@@ -209,7 +158,7 @@ class ProgressStore:
                 with self._writer.begin() as conn:
                     conn.execute(
                         learners.insert().values(
-                            token_hash=_hash(token), created_at=now, seen_at=now, practice="{}", learn="{}"
+                            token_hash=digest(token), created_at=now, seen_at=now, practice="{}", learn="{}"
                         )
                     )
                 return token
@@ -222,7 +171,7 @@ class ProgressStore:
         if not valid_token(token):
             return False
         with self.engine.connect() as conn:
-            row = conn.execute(select(learners.c.id).where(learners.c.token_hash == _hash(token))).first()
+            row = conn.execute(select(learners.c.id).where(learners.c.token_hash == digest(token))).first()
         return row is not None
 
     def load(self, token: str | None) -> Saved | None:
@@ -233,7 +182,7 @@ class ProgressStore:
         if not valid_token(token):
             return None
         with self._writer.begin() as conn:
-            row = conn.execute(select(learners).where(learners.c.token_hash == _hash(token))).first()
+            row = conn.execute(select(learners).where(learners.c.token_hash == digest(token))).first()
             if row is None:
                 return None
             conn.execute(update(learners).where(learners.c.id == row.id).values(seen_at=self.clock()))
@@ -255,7 +204,7 @@ class ProgressStore:
         with self._writer.begin() as conn:
             done = conn.execute(
                 update(learners)
-                .where(learners.c.token_hash == _hash(token))
+                .where(learners.c.token_hash == digest(token))
                 .values({section: text, "seen_at": self.clock()})
             )
         return done.rowcount == 1
@@ -265,7 +214,7 @@ class ProgressStore:
         if not valid_token(token):
             return False
         with self._writer.begin() as conn:
-            return conn.execute(delete(learners).where(learners.c.token_hash == _hash(token))).rowcount == 1
+            return conn.execute(delete(learners).where(learners.c.token_hash == digest(token))).rowcount == 1
 
     def transfer(self, token: str | None) -> tuple[str, datetime] | None:
         """A one-time code that continues ``token``'s progress on another device, and when it
@@ -276,20 +225,20 @@ class ProgressStore:
         now = self.clock()
         with self._writer.begin() as conn:
             conn.execute(delete(transfers).where(transfers.c.expires_at <= now))
-            row = conn.execute(select(learners.c.id).where(learners.c.token_hash == _hash(token))).first()
+            row = conn.execute(select(learners.c.id).where(learners.c.token_hash == digest(token))).first()
             if row is None:
                 return None
             conn.execute(delete(transfers).where(transfers.c.learner_id == row.id))
-        expires = now + timedelta(minutes=TRANSFER_MINUTES)
+        expires = now + timedelta(minutes=MINUTES)
         for _ in range(5):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(TRANSFER_LENGTH))
+            code = new_code()
             try:
                 with self._writer.begin() as conn:
                     conn.execute(
                         transfers.insert().values(
-                            code_hash=_hash(code),
+                            code_hash=digest(code),
                             learner_id=row.id,
-                            sealed=_seal(token, code),
+                            sealed=seal(token, code),
                             expires_at=expires,
                         )
                     )
@@ -301,12 +250,12 @@ class ProgressStore:
     def redeem(self, code: str | None) -> str | None:
         """The token a live continue code was made for, once: the code is deleted. None for a code
         that is malformed, unknown, used already or expired (all alike)."""
-        cleaned = clean_transfer_code(code)
+        cleaned = clean(code)
         if cleaned is None:
             return None
         with self._writer.begin() as conn:
             row = conn.execute(
-                select(transfers).where(transfers.c.code_hash == _hash(cleaned)).with_for_update()
+                select(transfers).where(transfers.c.code_hash == digest(cleaned)).with_for_update()
             ).first()
             if row is None:
                 return None
@@ -314,7 +263,8 @@ class ProgressStore:
                 return None  # pragma: no cover - used at the same moment elsewhere
         if row.expires_at <= self.clock():
             return None
-        return _unseal(row.sealed, cleaned)
+        token = unseal(row.sealed, cleaned)
+        return token if valid_token(token) else None
 
     def purge_stale(self) -> int:
         """Delete the learners not seen for ``days``; how many went."""

@@ -19,7 +19,6 @@ are deleted when a new room is created.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 import secrets
@@ -27,7 +26,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -47,6 +45,7 @@ from .database import (
     connect,
     data_dir,
     database_url,
+    handoffs,
     metadata,
     questions,
     room_hours,
@@ -55,7 +54,9 @@ from .database import (
     timers,
 )
 from .names import name_problem
+from .onetime import CODE_ALPHABET, MINUTES, clean, digest, new_code, seal, unseal
 from .questions import BadQuestion, Graded, Summary, answer_text, exercise, grade, summarise
+from .values import Joined, QuestionInfo, RoomInfo, StoredAnswer
 
 __all__ = [
     "CODE_ALPHABET",
@@ -84,7 +85,6 @@ __all__ = [
     "room_hours",
 ]
 
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 #: A question's life: asked (draft), open for answers, closed, revealed (closed, answer shown).
 STATUSES = ("draft", "open", "closed", "revealed")
 #: The countdowns a question may have, in seconds (or none): it closes by itself when one is up.
@@ -159,56 +159,12 @@ def clean_name(text: str | None) -> str:
     return name
 
 
-# ------------------------------------------------------------------ values handed out
-
-
-@dataclass(frozen=True)
-class QuestionInfo:
-    """A question as read: ``status`` is ``"closed"`` once an open question's countdown is up.
-
-    ``seconds``: its countdown (None: none); ``closes_at``: when the countdown of its last opening
-    ends (naive UTC, the store's clock; None before it first opened)."""
-
-    number: int
-    definition: dict[str, Any]
-    prompt: str
-    status: str
-    answered: int = 0
-    seconds: int | None = None
-    closes_at: datetime | None = None
-
-
-@dataclass(frozen=True)
-class RoomInfo:
-    code: str
-    created_at: datetime
-    expires_at: datetime
-    current: QuestionInfo | None
-
-
-@dataclass(frozen=True)
-class Joined:
-    """A student of a room: the id the store issued (the only copy: keep it secret) and the name."""
-
-    token: str
-    name: str
-
-
-@dataclass(frozen=True)
-class StoredAnswer:
-    name: str
-    response: str
-    correct: bool
-    value: float | None
-    mistakes: tuple[str, ...]
-
-
 def _token_hash(token: Any) -> str | None:
     """What the store keeps of a student id: its SHA-256; None for what cannot be one (the store
     issues 22 characters; past 64 nothing is hashed)."""
     if not isinstance(token, str) or not token or len(token) > 64:
         return None
-    return hashlib.sha256(token.encode()).hexdigest()
+    return digest(token)
 
 
 class Store:
@@ -269,6 +225,7 @@ class Store:
             conn.execute(delete(timers).where(timers.c.question_id.in_(qids)))
             conn.execute(delete(questions).where(questions.c.room_id.in_(old)))
             conn.execute(delete(students).where(students.c.room_id.in_(old)))
+            conn.execute(delete(handoffs).where(handoffs.c.room_id.in_(old)))
             return conn.execute(delete(rooms).where(rooms.c.created_at <= cutoff)).rowcount
 
     def _room(self, conn: Connection, code: str | None) -> Any:
@@ -289,6 +246,56 @@ class Store:
         if not secrets.compare_digest(row.secret.encode(), (key or "").encode()):
             raise NotLecturer("this is not the room's lecturer key")
         return row
+
+    def handoff(self, code: str | None, key: str | None) -> tuple[str, datetime]:
+        """A one-time code (:mod:`.onetime`) that lets another device run room ``code``, and when it
+        expires (naive UTC: in 30 minutes, or with the room if sooner). Raises
+        :class:`NotLecturer` without the room's key. A code made before for the room stops
+        working, as do expired ones: a room has at most one live code."""
+        now = self.clock()
+        with self._write() as conn:
+            row = self._lecturer_room(conn, code, key)
+            conn.execute(
+                delete(handoffs).where((handoffs.c.expires_at <= now) | (handoffs.c.room_id == row.id))
+            )
+        expires = min(now + timedelta(minutes=MINUTES), row.created_at + self.lifetime)
+        for _ in range(5):
+            one = new_code()
+            try:
+                with self._write() as conn:
+                    conn.execute(
+                        handoffs.insert().values(
+                            code_hash=digest(one),
+                            room_id=row.id,
+                            sealed=seal(row.secret, one),
+                            expires_at=expires,
+                        )
+                    )
+                return one, expires
+            except IntegrityError:  # pragma: no cover - a live code drawn twice
+                continue
+        raise RuntimeError("could not make a one-time code")  # pragma: no cover
+
+    def take_handoff(self, code: str | None, given: str | None) -> str | None:
+        """Room ``code``'s lecturer key for a live one-time code made for it (:meth:`handoff`), once:
+        the code is deleted. None for a code that is malformed, unknown, used already, expired or
+        made for another room (all alike); a room that is gone raises as :meth:`room` does."""
+        cleaned = clean(given)
+        with self._write() as conn:
+            room = self._room(conn, code)
+            if cleaned is None:
+                return None
+            row = conn.execute(
+                select(handoffs)
+                .where(handoffs.c.code_hash == digest(cleaned), handoffs.c.room_id == room.id)
+                .with_for_update()
+            ).first()
+            if row is None or conn.execute(delete(handoffs).where(handoffs.c.id == row.id)).rowcount != 1:
+                return None
+        if row.expires_at <= self.clock():
+            return None
+        key = unseal(row.sealed, cleaned)
+        return room.secret if key is not None and secrets.compare_digest(key, room.secret) else None
 
     def room(self, code: str | None) -> RoomInfo:
         """The room and its current question (raises :class:`RoomNotFound`, :class:`RoomExpired`)."""

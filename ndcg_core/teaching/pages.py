@@ -198,23 +198,29 @@ class PracticeState:
 MAX_STUDENT_ID = 64
 #: The longest join tag a link's ``tag`` is kept to (a tag has 6 characters; the page checks it).
 MAX_TAG = 16
+#: The longest one-time code a link's ``lecturer`` or ``continue`` is kept to (a code has 8
+#: characters, 9 shown: :mod:`ndcg_core.classroom.onetime`).
+MAX_ONE_TIME = 16
 
 
 @dataclass(frozen=True)
 class ClassState:
-    """The Class page: the room (its code and join tag), a lecturer's key a link brought, the
-    projector screen.
+    """The Class page: the room (its code and join tag), a one-time lecturer code a link brought,
+    the projector screen.
 
     The students' link is ``room=CODE&tag=TAG``: the join tag (:mod:`ndcg_core.classroom.tags`) is
     what lets a link through when wrong codes are being refused (a typed code has none); it is the
     same for every student of the room, not an identity. Without ``room`` the page is the landing
     page.
     ``present=1`` is the results screen for the projector (Learn's ``present`` means the same: the
-    projector). A link may bring ``key=SECRET`` (the lecturer's link): the page checks it, keeps it
-    in the session and a cookie, and writes the link back without it, so the projected address bar
-    never shows it. A student's id is never in a link: the server issues it and the phone keeps it
-    in a cookie; an old link's ``me`` is read only so the page can say it is not taken (``me``, at
-    most :data:`MAX_STUDENT_ID` characters of it), and never written.
+    projector). A link made by "Run this room from another device" brings ``lecturer=CODE``, a
+    one-time code (:mod:`ndcg_core.classroom.onetime`; at most :data:`MAX_ONE_TIME` characters of
+    it are kept) that the page redeems once, keeping the key it gives in the session and a cookie;
+    an older link's ``key=SECRET`` is checked and kept the same way. Neither is ever written back,
+    so the address bar never shows them and no link the app makes carries the lecturer key. A
+    student's id is never in a link: the server issues it and the phone keeps it in a cookie; an
+    old link's ``me`` is read only so the page can say it is not taken (``me``, at most
+    :data:`MAX_STUDENT_ID` characters of it), and never written.
     """
 
     room: str | None = None
@@ -222,8 +228,11 @@ class ClassState:
     me: str | None = None
     present: bool = False
     tag: str | None = None
+    lecturer: str | None = None
 
-    PARAMS: ClassVar[tuple[str, ...]] = ("room", "tag", "key", "me", "present")
+    PARAMS: ClassVar[tuple[str, ...]] = ("room", "tag", "key", "me", "present", "lecturer")
+    #: The parameter that brings a one-time lecturer code (only a link made on request has it).
+    ONE_TIME: ClassVar[str] = "lecturer"
 
     @classmethod
     def carried_by(cls, params: Mapping[str, str]) -> bool:
@@ -239,20 +248,24 @@ class ClassState:
         """
         me = (params.get("me") or "")[:MAX_STUDENT_ID] or None
         tag = (params.get("tag") or "")[:MAX_TAG] or None
+        lecturer = (params.get(cls.ONE_TIME) or "")[:MAX_ONE_TIME] or None
         present, warnings = _present(params, Message("room_not_presenting"))
-        return cls(params.get("room"), params.get("key"), me, present, tag), warnings
+        return cls(params.get("room"), params.get("key"), me, present, tag, lecturer), warnings
 
     def to_params(self) -> dict[str, str]:
-        """The parameters that are set, in the order room, tag, key, present (never ``me``)."""
+        """The parameters that are set, in the order room, tag, present (never ``key``, ``me`` or
+        ``lecturer``).
+
+        >>> ClassState("ABC234", key="secret", lecturer="ABCDEFGH", present=True).to_params()
+        {'room': 'ABC234', 'present': '1'}
+        """
         present = "1" if self.present else None
-        given = {"room": self.room, "tag": self.tag, "key": self.key, "present": present}
+        given = {"room": self.room, "tag": self.tag, "present": present}
         return {name: value for name, value in given.items() if value is not None}
 
 
 #: A learner token as the app issues them (``secrets.token_urlsafe(18)``: 24 characters).
 LEARNER_TOKEN = re.compile(r"^[A-Za-z0-9_-]{24}$")
-#: The longest continue code a link's ``continue`` is kept to (a code has 8 characters, 9 shown).
-MAX_CONTINUE = 16
 
 
 @dataclass(frozen=True)
@@ -261,7 +274,7 @@ class LearnerState:
 
     A learner token never travels in a link: the cookie keeps it. A link made by "Continue on
     another device" carries a one-time continue code, ``continue=`` (``code``: as it came, at most
-    :data:`MAX_CONTINUE` characters; the store says whether it is live). An old link's
+    :data:`MAX_ONE_TIME` characters; the store says whether it is live). An old link's
     ``learner=<token>`` is read only so the page can take it off the address bar (``stale``): it
     is never looked up. Neither is ever written back: :meth:`to_params` is always empty.
 
@@ -282,7 +295,7 @@ class LearnerState:
 
     @classmethod
     def from_params(cls, params: Mapping[str, str]) -> tuple[LearnerState, list[str]]:
-        code = (params.get("continue") or "")[:MAX_CONTINUE] or None
+        code = (params.get("continue") or "")[:MAX_ONE_TIME] or None
         return cls(code=code, stale="learner" in params), []
 
     def to_params(self) -> dict[str, str]:

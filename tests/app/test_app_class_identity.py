@@ -149,12 +149,35 @@ def test_a_lecturer_link_is_checked_then_written_back_without_the_key(data_dir, 
     joining = {"room": code, "tag": tag(data_dir, code)}
     assert params(lecturer) == joining
     assert wanted_cookies(lecturer)[lecturer_cookie(code)] == key
-    # Folded away on the lecturer's page: the link to run the room from another device.
-    (lecturer_link,) = [c.value for c in lecturer.code if "key=" in c.value]
-    assert lecturer_link.endswith(f"/class?room={code}&tag={joining['tag']}&key={key}")
     cookies.update(wanted_cookies(lecturer))  # a reload: the cookie, not the link, says who runs it
     again = page(joining)
     assert "cl_close" in {b.key for b in again.button} and params(again) == joining
+
+
+def test_another_device_runs_the_room_through_a_one_time_link_never_the_key(data_dir, cookies):
+    """The page showed a link holding the lecturer key ("Run this room from another device"): a
+    link is shared, projected and kept in histories. Now it makes, on request, a link whose code
+    works once, for 30 minutes."""
+    code, key = open_question(data_dir)
+    cookies[lecturer_cookie(code)] = key
+    lecturer = page({"room": code})
+    assert not [c.value for c in lecturer.code if key in c.value]  # no link the page shows holds it
+    lecturer.button(key="cl_make_one_time").click().run()
+    (link,) = [c.value for c in lecturer.code if "lecturer=" in c.value]
+    assert key not in link
+    given = dict(parse_qsl(urlsplit(link).query))
+    assert given["room"] == code and len(given["lecturer"]) == 8
+
+    cookies.clear()  # the other device
+    other = page(given)
+    assert "cl_close" in {b.key for b in other.button}  # it runs the room
+    assert params(other) == {"room": code, "tag": given["tag"]}  # the code is off the address bar
+    assert wanted_cookies(other)[lecturer_cookie(code)] == key  # and its cookie keeps the key
+
+    third = page(given)  # the same link again, in a third browser: it worked once
+    assert asks_for_a_name(third) and "cl_close" not in {b.key for b in third.button}
+    assert "one-time lecturer code cannot be used" in texts(third)
+    assert params(third) == {"room": code, "tag": given["tag"]}
 
 
 def test_the_projector_link_loses_its_key_and_a_reload_stays_the_projector(data_dir, cookies):

@@ -191,3 +191,36 @@ def test_the_form_and_the_phone_in_chinese(browser: Browser, class_server, artif
     assert not answer.correct and answer.mistakes == ("log2_i_plus_1",)
     for page in (lecturer, phone):
         page.context.close()
+
+
+def test_another_device_runs_the_room_through_a_one_time_link(browser: Browser, class_server, artifacts):
+    """The lecturer's page showed a link holding the lecturer key, one click away from a projector.
+    Now "Run this room from another device" makes a link whose code works once: the second device
+    runs the room (a reload too: its cookie), its address bar loses the code, a third is refused."""
+    url, _store = class_server
+    lecturer = browser.new_context(viewport=LAPTOP).new_page()
+    code = create_room(lecturer, url)
+    key = lecturer_key(lecturer, code)
+    lecturer.get_by_text("Run this room from another device").click()
+    lecturer.locator(".st-key-cl_make_one_time button").click()
+    made = lecturer.locator(".st-key-cl_lecturer_link")
+    expect(made).to_contain_text("lecturer=", timeout=30_000)
+    link = made.inner_text().strip()
+    assert key not in link and key not in lecturer.content()
+    made.scroll_into_view_if_needed()
+    lecturer.screenshot(path=str(artifacts / "class-one-time-link-1280x720.png"))
+
+    other = browser.new_context(viewport=LAPTOP).new_page()
+    other.goto(link, timeout=90_000)
+    expect(other.locator(".st-key-cl_present button").first).to_be_visible(timeout=30_000)  # it runs the room
+    expect(other).not_to_have_url(re.compile("lecturer="), timeout=30_000)
+    assert lecturer_key(other, code) == key
+    other.reload()
+    expect(other.locator(".st-key-cl_present button").first).to_be_visible(timeout=30_000)
+
+    third = browser.new_context(viewport=PHONE).new_page()
+    third.goto(link, timeout=90_000)
+    expect(third.get_by_text("one-time lecturer code cannot be used")).to_be_visible(timeout=30_000)
+    expect(third.locator(".st-key-cl_name")).to_be_visible()  # the student page
+    assert not [c for c in third.context.cookies() if c["name"] == f"ndcg_lecturer_{code}"]
+    third.screenshot(path=str(artifacts / "class-one-time-link-used-390x844.png"), full_page=True)

@@ -587,3 +587,46 @@ def test_is_student_knows_the_ids_a_room_issued_and_asks_the_database_once_for_e
     assert [q.split()[0] for q in statements if not q.startswith("BEGIN")] == ["SELECT"]  # a no is asked
     # Another replica's store learns the same from the database.
     assert make_store().is_student(code, ann)
+
+
+# ------------------------------------------------------------------ running a room from another device
+
+
+def test_a_one_time_code_hands_the_lecturer_key_to_another_device_once(make_store):
+    """A room is run from a second device with a code that works once, for 30 minutes, for its own
+    room only; the database keeps neither the code nor the key it carries in the clear."""
+    from ndcg_core.classroom.database import handoffs
+    from ndcg_core.classroom.onetime import CODE_ALPHABET, digest, shown
+
+    clock = Clock()
+    store = make_store(hours=2, clock=clock)
+    code, key = store.create_room()
+    other, _other_key = store.create_room()
+    with pytest.raises(NotLecturer):
+        store.handoff(code, "not the key")
+    one, expires = store.handoff(code, key)
+    assert len(one) == 8 and set(one) <= set(CODE_ALPHABET)
+    assert expires == clock.now + timedelta(minutes=30)
+    with store.engine.connect() as conn:
+        row = conn.execute(select(handoffs)).one()
+    assert row.code_hash == digest(one) and one not in row.sealed and key not in row.sealed
+    assert store.take_handoff(other, one) is None  # another room's link: refused, and not used up
+    assert store.take_handoff(code, shown(one).lower()) == key  # as typed: dash, lower case
+    assert store.take_handoff(code, one) is None  # once
+    assert store.take_handoff(code, None) is None and store.take_handoff(code, "ABCD-EFG0") is None
+
+    first, _ = store.handoff(code, key)
+    second, _ = store.handoff(code, key)
+    assert store.take_handoff(code, first) is None  # a new code replaces the room's last one
+    clock.now += timedelta(minutes=30)
+    assert store.take_handoff(code, second) is None  # expired
+
+    clock.now += timedelta(minutes=80)  # ten minutes before the room expires
+    _, expires = store.handoff(code, key)
+    assert expires == datetime(2026, 11, 22, 11, 0, 0)  # the room's end, not 30 minutes on
+    clock.now += timedelta(minutes=10)
+    with pytest.raises(RoomExpired):
+        store.take_handoff(code, one)
+    store.purge_expired()
+    with store.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(handoffs)).scalar() == 0

@@ -172,19 +172,28 @@ def test_class_defaults_to_no_room():
 
 @given(
     st.text(min_size=1, max_size=12) | st.none(),
-    st.text(max_size=40) | st.none(),
     st.booleans(),
     st.text(min_size=1, max_size=16) | st.none(),
 )
-def test_class_round_trip(room, key, present, tag):
-    state = ClassState(room, key, present=present, tag=tag)
+def test_class_round_trip(room, present, tag):
+    state = ClassState(room, present=present, tag=tag)
     assert ClassState.from_params(state.to_params()) == (state, [])
 
 
-def test_class_writes_room_and_key_in_that_order_and_never_a_student_id():
-    """Issue 30, part 4: a student's id is never in a link (the phone's cookie keeps it)."""
-    assert list(ClassState(me=ID, key="k", room="ABC234").to_params()) == ["room", "key"]
-    assert ClassState(room="ABC234").to_params() == {"room": "ABC234"}
+@given(
+    st.text(max_size=40) | st.none(),
+    st.text(max_size=20) | st.none(),
+    st.text(min_size=1, max_size=20) | st.none(),
+)
+def test_class_reads_a_key_a_student_id_and_a_one_time_code_but_never_writes_them(key, me, one_time):
+    """Issue 30, part 4 and 37, part 3: who a browser is never travels in a link the app makes: a
+    student's id stays in the phone's cookie, the lecturer key in the lecturer's (another device gets
+    a one-time code, in a link made on request), and none of them is written back."""
+    given = {"room": "ABC234", "key": key, "me": me, "lecturer": one_time}
+    state, _ = ClassState.from_params({k: v for k, v in given.items() if v is not None})
+    assert state.key == key and state.me == (me or None)
+    assert state.lecturer == ((one_time or "")[:16] or None)
+    assert state.to_params() == {"room": "ABC234"}
 
 
 def test_the_class_link_carries_the_rooms_join_tag_after_its_code():
@@ -192,15 +201,15 @@ def test_the_class_link_carries_the_rooms_join_tag_after_its_code():
     state = ClassState("ABC234", tag="K7PQ2M")
     assert state.to_params() == {"room": "ABC234", "tag": "K7PQ2M"}
     assert ClassState.from_params(state.to_params()) == (state, [])
-    full = ClassState("ABC234", "k", me=ID, present=True, tag="K7PQ2M")
-    assert list(full.to_params()) == ["room", "tag", "key", "present"]
+    full = ClassState("ABC234", "k", me=ID, present=True, tag="K7PQ2M", lecturer="ABCDEFGH")
+    assert list(full.to_params()) == ["room", "tag", "present"]
     assert ClassState.from_params({"room": "ABC234", "tag": "x" * 5000})[0].tag == "x" * 16
 
 
 def test_class_present_is_the_projector_screen():
-    state = ClassState("ABC234", "k", present=True)
-    assert state.to_params() == {"room": "ABC234", "key": "k", "present": "1"}
-    assert ClassState.from_params({"room": "ABC234", "key": "k", "present": "1"}) == (state, [])
+    state = ClassState("ABC234", present=True)
+    assert state.to_params() == {"room": "ABC234", "present": "1"}
+    assert ClassState.from_params({"room": "ABC234", "present": "1"}) == (state, [])
     assert not ClassState.from_params({"room": "ABC234", "present": "yes"})[0].present
 
 

@@ -12,14 +12,13 @@ from datetime import datetime, timedelta
 import pytest
 from sqlalchemy import select
 
+from ndcg_core.classroom.onetime import clean, shown
 from ndcg_core.classroom.progress import (
     MAX_BYTES,
     ProgressStore,
     Saved,
-    clean_transfer_code,
     learners,
     new_token,
-    shown_transfer_code,
     transfers,
     valid_token,
 )
@@ -198,7 +197,7 @@ def test_a_continue_code_gives_the_token_once(make_store):
     code, expires = store.transfer(token)
     assert len(code) == 8 and set(code) <= set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
     assert expires == datetime(2026, 11, 22, 9, 30, 0)  # the clock's 9:00, and 30 minutes
-    assert store.redeem(shown_transfer_code(code).lower()) == token  # as typed: dash, lower case
+    assert store.redeem(shown(code).lower()) == token  # as typed: dash, lower case
     assert store.redeem(code) is None  # used
     assert store.load(token).practice == PRACTICE  # the progress itself is untouched
     assert store.transfer("A" * 24) is None and store.transfer(None) is None  # a token never issued
@@ -252,11 +251,11 @@ def test_a_learner_forgotten_or_purged_takes_its_code_along(make_store):
 
 
 def test_a_typed_code_is_read_as_people_type_it():
-    assert clean_transfer_code(" abcd efgh ") == "ABCDEFGH"
-    assert clean_transfer_code("AbCd-EfGh") == "ABCDEFGH"
-    assert clean_transfer_code("ABCD-EFGI") is None  # I is not in the alphabet (nor 0, O, 1, L)
-    assert clean_transfer_code(None) is None
-    assert shown_transfer_code("ABCDEFGH") == "ABCD-EFGH"
+    assert clean(" abcd efgh ") == "ABCDEFGH"
+    assert clean("AbCd-EfGh") == "ABCDEFGH"
+    assert clean("ABCD-EFGI") is None  # I is not in the alphabet (nor 0, O, 1, L)
+    assert clean(None) is None
+    assert shown("ABCDEFGH") == "ABCD-EFGH"
 
 
 # ------------------------------------------------------------------ the documents

@@ -133,15 +133,18 @@ def set_link(state: ClassState, warnings: Sequence[str] = ()) -> None:
 
 def adopt_link(state: ClassState, warnings: Sequence[str] = ()) -> None:
     """The state a link brought (see ``views.ui.share.adopt``), without what must not stay in the
-    address bar: a lecturer's key waits for the page to check it (:data:`keys.CL_GIVEN_KEY`), and a
-    student id (``me``) is noted only to say it was not taken."""
+    address bar: a one-time lecturer code waits for the page to redeem it
+    (:data:`keys.CL_GIVEN_ONE_TIME`), an older link's lecturer key for the page to check it
+    (:data:`keys.CL_GIVEN_KEY`), and a student id (``me``) is noted only to say it was not taken."""
     ss = st.session_state
+    if state.lecturer is not None:
+        ss[keys.CL_GIVEN_ONE_TIME] = (state.room, state.lecturer)
     if state.key is not None:
         ss[keys.CL_GIVEN_KEY] = (state.room, state.key)
     if state.me is not None and state.room:
         ss[keys.CL_ID_REFUSED] = (state.room, "link")
     ss[keys.CL_LINK_WARNINGS] = list(warnings)  # what the link got wrong, said until the next link
-    set_link(replace(state, key=None, me=None))
+    set_link(replace(state, key=None, me=None, lecturer=None))
 
 
 # ------------------------------------------------------------------ who this browser is in a room
@@ -281,14 +284,17 @@ def join_base() -> JoinBase:
 ROOM_PAGES = (PAGES["class"].path, PAGES["learn"].path)
 
 
-def join_link(code: str, base: JoinBase | None = None, key: str | None = None) -> str:
-    """The students' link to room ``code``, with its join tag, on :func:`join_base`; with ``key``,
-    the lecturer's link."""
+def join_link(code: str, base: JoinBase | None = None, one_time: str | None = None) -> str:
+    """The students' link to room ``code``, with its join tag, on :func:`join_base`; with
+    ``one_time``, a one-time lecturer code (:meth:`~ndcg_core.classroom.Store.handoff`): the link
+    that lets another device run the room, once."""
     base = (base or join_base()).url.rstrip("/")
     for page in ROOM_PAGES:  # the lecturer's own address ends in the page's path
         base = base.removesuffix(page)
-    # Students see the room's language.
-    params = {**ClassState(room=code, key=key, tag=JOIN_TAGS.tag(code)).to_params(), **ui_params()}
+    # Students see the room's language. ClassState never writes a one-time code: it is added here.
+    params = {**ClassState(room=code, tag=JOIN_TAGS.tag(code)).to_params(), **ui_params()}
+    if one_time is not None:
+        params[ClassState.ONE_TIME] = one_time
     return f"{base}/class?{urlencode(params, quote_via=quote)}"
 
 

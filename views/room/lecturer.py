@@ -15,6 +15,7 @@ from ndcg_core.classroom import (
     correct_answer,
     exercise,
 )
+from ndcg_core.classroom.onetime import MINUTES
 from ndcg_core.i18n import _
 from ndcg_core.teaching.practice import MISTAKES, Exercise
 from views.ui import keys
@@ -134,16 +135,33 @@ def join_panel(code: str, key: str) -> None:
         ),
     )
     with st.expander(_("Run this room from another device")):
-        # Folded: the lecturer's screen may be on the projector. The address bar never holds the key.
+        # Folded: the lecturer's screen may be on the projector. No link carries the lecturer key:
+        # the link made here carries a code that works once, for MINUTES minutes (Store.handoff).
         st.caption(
             _(
                 "This browser remembers that you run this room until it expires. To run it from "
-                "another device too, open this lecturer link there: whoever opens it can run the "
-                "room, so keep it to yourself."
-            )
+                "another device too, make a one-time link and open it there within {minutes} "
+                "minutes: it works once, and whoever opens it first can run the room, so keep it "
+                "to yourself."
+            ).format(minutes=MINUTES)
         )
-        with st.container(key="cl_lecturer_link"):
-            st.code(join_link(code, base, key=key), language=None, wrap_lines=True)
+        made = st.session_state.get(keys.CL_ONE_TIME_MADE)
+        if made is not None and made[0] == code and get_store().clock() < made[2]:
+            with st.container(key="cl_lecturer_link"):
+                st.code(join_link(code, base, one_time=made[1]), language=None, wrap_lines=True)
+        st.button(
+            _("Make a one-time link"),
+            key="cl_make_one_time",
+            icon=":material/devices:",
+            on_click=_make_one_time,
+            args=(code, key),
+        )
+
+
+@guarded
+def _make_one_time(code: str, key: str) -> None:
+    one_time, expires = get_store().handoff(code, key)
+    st.session_state[keys.CL_ONE_TIME_MADE] = (code, one_time, expires)
 
 
 def _present() -> None:

@@ -1,8 +1,9 @@
 """The lesson drives a room: presenter mode sends each step's question to a Class room's phones.
 
-``/learn?present=1&room=CODE&key=SECRET`` (or "Start a room" in presenter mode) links the lesson to
-room CODE in this browser; the key is checked, kept in the session and a cookie as the Class page
-keeps it, and taken off the address bar. On a step that asks the room, the step's question
+``/learn?present=1&room=CODE`` in a browser that runs room CODE (the Class page's cookie), or "Start
+a room" in presenter mode, links the lesson to the room in this browser; an older link's
+``key=SECRET`` is checked, kept in the session and a cookie as the Class page keeps it, and taken
+off the address bar. On a step that asks the room, the step's question
 (:func:`ndcg_core.classroom.lesson_questions.lesson_definition`) is asked and opened once and made
 the room's current question; the presenter sees "Answered N" live, and once the lecturer reveals,
 the room's results: the share right, the answers' histogram and the mistakes found. Until then the

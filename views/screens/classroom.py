@@ -22,6 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ndcg_core.classroom import RoomExpired, RoomNotFound
 from ndcg_core.classroom.limits import wait_seconds
+from ndcg_core.classroom.onetime import MINUTES
 from ndcg_core.errors import error_text
 from ndcg_core.i18n import _
 from views.room import common
@@ -47,6 +48,7 @@ from views.ui.markup import md_escape
 from views.ui.session import session_id
 from views.ui.share import CLASS, adopt, sync_url
 from views.ui.start import where_next
+from views.ui.transfer import guesses
 
 
 def render() -> None:
@@ -77,6 +79,7 @@ def view() -> bool:
     ss = st.session_state
     code_param = link().room
     given = ss.pop(keys.CL_GIVEN_KEY, None)  # a key the link brought, now off the link
+    one_time = ss.pop(keys.CL_GIVEN_ONE_TIME, None)  # a one-time lecturer code, the same
     if not code_param:
         landing()
         return False
@@ -129,14 +132,51 @@ def view() -> bool:
             ss.pop(keys.CL_KEY_REFUSED, None)
         else:
             ss[keys.CL_KEY_REFUSED] = code
+    if one_time is not None and one_time[0] == code_param:
+        _take_one_time(store, code, one_time[1])
     key = lecturer_key(code)
     if key is not None:
         (projector if link().present else lecturer)(code, key)
         return link().present
     if ss.get(keys.CL_KEY_REFUSED) == code:
         st.warning(_("This link's lecturer key is not the room's: you see the student page."))
+    refused = ss.get(keys.CL_ONE_TIME_REFUSED)
+    if refused is not None and refused[0] == code and refused[1] is None:
+        st.warning(
+            _(
+                "This link's one-time lecturer code cannot be used: it was used already, is older than "
+                "{minutes} minutes, or is mistyped. You see the student page; on the device that runs "
+                'the room, make a new one-time link under "Run this room from another device".'
+            ).format(minutes=MINUTES)
+        )
+    elif refused is not None and refused[0] == code:
+        st.error(
+            _("Too many tries: wait {seconds} s, then open the lecturer link again.").format(
+                seconds=refused[1]
+            )
+        )
     student(code)
     return False
+
+
+def _take_one_time(store, code: str, typed: str) -> None:
+    """Redeem a one-time lecturer code a link brought for room ``code``: this browser runs the room
+    from now on, or the page says why not (:data:`keys.CL_ONE_TIME_REFUSED`). Each try spends a try
+    of the one-time codes' limits (the session's, its address's and everyone's, as for a learner's
+    continue code: :func:`views.ui.transfer.guesses`); a code that works gives it back."""
+    ss = st.session_state
+    limits = guesses()
+    wait = limits.take(session_id(), common.client())
+    if wait:
+        ss[keys.CL_ONE_TIME_REFUSED] = (code, wait_seconds(wait))
+        return
+    key = store.take_handoff(code, typed)
+    if key is None:
+        ss[keys.CL_ONE_TIME_REFUSED] = (code, None)
+        return
+    limits.give_back(session_id(), common.client())
+    remember_key(code, key)
+    ss.pop(keys.CL_ONE_TIME_REFUSED, None)
 
 
 def page() -> None:

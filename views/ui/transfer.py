@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
+from ndcg_core.classroom.onetime import MINUTES, clean, shown
 from ndcg_core.i18n import _
 
 from . import keys, learner
@@ -76,12 +77,6 @@ def _note(where: str, kind: str, text: str) -> None:
     st.session_state[keys.LR_NOTE] = (where, kind, text)
 
 
-def _minutes() -> int:
-    from ndcg_core.classroom.progress import TRANSFER_MINUTES
-
-    return TRANSFER_MINUTES
-
-
 def _unusable(where: str) -> None:
     _note(
         where,
@@ -89,17 +84,16 @@ def _unusable(where: str) -> None:
         _(
             "This code cannot be used: it is mistyped, was used already or is older than {minutes} "
             "minutes. Nothing was changed."
-        ).format(minutes=_minutes()),
+        ).format(minutes=MINUTES),
     )
 
 
 def continue_with(typed: str, where: str = "link") -> None:
     """Redeem a continue code that came in a link (``where="link"``) or was typed (``"form"``)."""
     from ndcg_core.classroom.limits import wait_seconds
-    from ndcg_core.classroom.progress import clean_transfer_code
 
     ss = st.session_state
-    code = clean_transfer_code(typed)
+    code = clean(typed)
     tried = ss.setdefault(keys.LR_CODES, set())
     if code is not None and code in tried and where == "link":
         return  # Back to a link already read: nothing to do or say again
@@ -180,7 +174,6 @@ def make_code() -> None:
 
 def draw_code(page: str) -> None:
     """The code this session made and its link, while the code lives."""
-    from ndcg_core.classroom.progress import shown_transfer_code
 
     ss = st.session_state
     made = ss.get(keys.LR_TRANSFER)
@@ -194,9 +187,9 @@ def draw_code(page: str) -> None:
             _(
                 "Type this code on your other device, or open this link there. Private: whoever uses "
                 "it in the next {minutes} minutes continues your progress (it works once)."
-            ).format(minutes=_minutes())
+            ).format(minutes=MINUTES)
         )
-        st.code(shown_transfer_code(code), language=None)
+        st.code(shown(code), language=None)
         st.code(learner.page_url(page, {"continue": code}), language=None, wrap_lines=True)
 
 
