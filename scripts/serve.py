@@ -78,7 +78,7 @@ def prepare() -> None:
 def warm_up(poll: float = 0.02, timeout: float = 120.0) -> None:
     """Once the server accepts browsers (so it is not slowed in starting): :func:`prepare`, then
     what is wrong with the settings, if anything (:func:`settings_text`, on standard error). That
-    check loads the class store (SQLAlchemy and the teaching layer, about 0.4 s here), which the
+    check loads the class store (SQLAlchemy and the teaching layer, 0.2-0.4 s here), which the
     server itself no longer waits for; it is said a moment after the addresses, still long before a
     student could meet the problem."""
     deadline = time.monotonic() + timeout

@@ -295,7 +295,8 @@ class Store:
         if row.expires_at <= self.clock():
             return None
         key = unseal(row.sealed, cleaned)
-        return room.secret if key is not None and secrets.compare_digest(key, room.secret) else None
+        same = key is not None and secrets.compare_digest(key.encode(), room.secret.encode())
+        return room.secret if same else None
 
     def room(self, code: str | None) -> RoomInfo:
         """The room and its current question (raises :class:`RoomNotFound`, :class:`RoomExpired`)."""
