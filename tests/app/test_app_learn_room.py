@@ -59,6 +59,21 @@ def test_a_key_link_drives_the_room_and_leaves_the_address_bar_without_the_key(d
     assert f"{DG3:.3f}" not in texts(at) + html(at)  # the asked number reads "?" until revealed
 
 
+def test_the_browser_that_runs_the_room_links_the_lesson_with_no_key_in_the_link(data_dir, cookies):
+    """docs/app.md: ``/learn?present=1&room=CODE`` in the browser that runs room CODE (its Class
+    cookie) drives the room; the same link elsewhere drives nothing."""
+    store = db(data_dir)
+    code, key = store.create_room()
+    cookies[lecturer_cookie(code)] = key
+    at = lesson({"step": "4", "room": code})
+    (question,) = store.questions(code, key)
+    assert (question.definition["step"], question.status) == (4, "open")
+    assert "Answered <b>0</b>" in html(at)
+    cookies.clear()
+    elsewhere = lesson({"step": "4", "room": code})
+    assert "Answered" not in html(elsewhere) and len(store.questions(code, key)) == 1
+
+
 def test_the_room_answers_and_the_reveal_shows_how_it_did(data_dir):
     store = db(data_dir)
     code, key = store.create_room()
