@@ -180,6 +180,26 @@ def test_another_device_runs_the_room_through_a_one_time_link_never_the_key(data
     assert params(third) == {"room": code, "tag": given["tag"]}
 
 
+def test_guessing_one_time_lecturer_codes_is_slow_and_a_refused_try_uses_nothing(data_dir, monkeypatch):
+    """The one-time codes' limits (the learners' continue codes' own) hold for lecturer codes too:
+    here two wrong codes from one address, then the right one is refused without being used up."""
+    from views.ui import transfer
+
+    still = {"clock": lambda: 0.0}
+    per_address = Guesses(RateLimit(100, 60, **still), RateLimit(2, 60, **still), RateLimit(100, 60, **still))
+    monkeypatch.setattr(transfer, "_made", [per_address])
+    store = db(data_dir)
+    code, key = store.create_room()
+    one, _expires = store.handoff(code, key)
+    for wrong in ("ABCD-EFGJ", "ABCD-EFGK"):
+        at = page({"room": code, "lecturer": wrong})
+        assert asks_for_a_name(at) and "one-time lecturer code cannot be used" in texts(at)
+    at = page({"room": code, "lecturer": one})
+    assert asks_for_a_name(at) and lecturer_cookie(code) not in wanted_cookies(at)
+    assert [e.value for e in at.error] == ["Too many tries: wait 30 s, then open the lecturer link again."]
+    assert store.take_handoff(code, one) == key  # not used up by the refused try
+
+
 def test_the_projector_link_loses_its_key_and_a_reload_stays_the_projector(data_dir, cookies):
     code, key = open_question(data_dir)
     screen = page({"room": code, "key": key, "present": "1"})
