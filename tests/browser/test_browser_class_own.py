@@ -209,6 +209,9 @@ def test_another_device_runs_the_room_through_a_one_time_link(browser: Browser, 
     assert key not in link and key not in lecturer.content()
     made.scroll_into_view_if_needed()
     lecturer.screenshot(path=str(artifacts / "class-one-time-link-1280x720.png"))
+    # The room code fits its line at 1280x720 (beside the QR code it ran into the QR code).
+    fits = "p => p.scrollWidth <= p.clientWidth && p.getBoundingClientRect().right <= innerWidth"
+    assert lecturer.locator(".st-key-cl_code p").evaluate(fits)
 
     other = browser.new_context(viewport=LAPTOP).new_page()
     other.goto(link, timeout=90_000)

@@ -112,11 +112,13 @@ def lecturer(code: str, key: str) -> None:
 def join_panel(code: str, key: str) -> None:
     base = join_base()
     link = join_link(code, base)
+    # The code on a line of its own, as wide as the side column: beside the QR code it ran into it
+    # at 1280x720.
+    st.markdown(_("**Join at**"))
+    with st.container(key="cl_code"):
+        st.markdown(md_escape(code))
     text, picture = st.columns([0.45, 0.55])
     with text:
-        st.markdown(_("**Join at**"))
-        with st.container(key="cl_code"):
-            st.markdown(md_escape(code))
         st.caption(_("Students scan the code or open the link, then type their name."))
     with picture, st.container(key="cl_qr"):
         st.html(qr_html(link, QR_WIDTH))

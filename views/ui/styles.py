@@ -284,8 +284,10 @@ CLASS = """
 .st-key-cl_join_link code, .st-key-cl_lecturer_link code {
   white-space: pre-wrap !important; word-break: break-all;
 }
+/* The room code, read out and typed from the back of the hall: the side column's width at
+   1280x720 and 1920x1080 (six letters with their spacing take about 4.9 em). */
 .st-key-cl_code [data-testid="stMarkdownContainer"] p {
-  font-size: clamp(2rem, 2.6vw, 3.2rem); font-weight: 700; letter-spacing: 0.12em; white-space: nowrap;
+  font-size: clamp(2.2rem, 3.2vw, 3.8rem); font-weight: 700; letter-spacing: 0.12em; white-space: nowrap;
 }
 </style>
 """
