@@ -276,6 +276,18 @@ class Store:
                 continue
         raise RuntimeError("could not make a one-time code")  # pragma: no cover
 
+    def handoff_waiting(self, code: str | None, key: str | None, one_time: str) -> bool:
+        """Whether the one-time code :meth:`handoff` made for room ``code`` still waits to be used:
+        False once it was used, replaced or has expired. Raises :class:`NotLecturer` without the key."""
+        with self.engine.connect() as conn:
+            room = self._lecturer_room(conn, code, key)
+            row = conn.execute(
+                select(handoffs.c.expires_at).where(
+                    handoffs.c.code_hash == digest(one_time), handoffs.c.room_id == room.id
+                )
+            ).first()
+        return row is not None and row.expires_at > self.clock()
+
     def take_handoff(self, code: str | None, given: str | None) -> str | None:
         """Room ``code``'s lecturer key for a live one-time code made for it (:meth:`handoff`), once:
         the code is deleted. None for a code that is malformed, unknown, used already, expired or

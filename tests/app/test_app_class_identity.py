@@ -174,6 +174,10 @@ def test_another_device_runs_the_room_through_a_one_time_link_never_the_key(data
     assert params(other) == {"room": code, "tag": given["tag"]}  # the code is off the address bar
     assert wanted_cookies(other)[lecturer_cookie(code)] == key  # and its cookie keeps the key
 
+    lecturer.run()  # the first device's page: the link is spent, and says so
+    assert not [c.value for c in lecturer.code if "lecturer=" in c.value]
+    assert "The last one-time link was used" in texts(lecturer)
+
     third = page(given)  # the same link again, in a third browser: it worked once
     assert asks_for_a_name(third) and "cl_close" not in {b.key for b in third.button}
     assert "one-time lecturer code cannot be used" in texts(third)

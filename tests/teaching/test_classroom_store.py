@@ -611,14 +611,18 @@ def test_a_one_time_code_hands_the_lecturer_key_to_another_device_once(make_stor
         row = conn.execute(select(handoffs)).one()
     assert row.code_hash == digest(one) and one not in row.sealed and key not in row.sealed
     assert store.take_handoff(other, one) is None  # another room's link: refused, and not used up
+    assert store.handoff_waiting(code, key, one)
     assert store.take_handoff(code, shown(one).lower()) == key  # as typed: dash, lower case
     assert store.take_handoff(code, one) is None  # once
+    assert not store.handoff_waiting(code, key, one)  # the lecturer's page says it was used
     assert store.take_handoff(code, None) is None and store.take_handoff(code, "ABCD-EFG0") is None
 
     first, _ = store.handoff(code, key)
     second, _ = store.handoff(code, key)
     assert store.take_handoff(code, first) is None  # a new code replaces the room's last one
+    assert store.handoff_waiting(code, key, second) and not store.handoff_waiting(code, key, first)
     clock.now += timedelta(minutes=30)
+    assert not store.handoff_waiting(code, key, second)
     assert store.take_handoff(code, second) is None  # expired
 
     clock.now += timedelta(minutes=80)  # ten minutes before the room expires

@@ -138,7 +138,8 @@ def join_panel(code: str, key: str) -> None:
     )
     with st.expander(_("Run this room from another device")):
         # Folded: the lecturer's screen may be on the projector. No link carries the lecturer key:
-        # the link made here carries a code that works once, for MINUTES minutes (Store.handoff).
+        # the link made here carries a code that works once, for MINUTES minutes (Store.handoff),
+        # and is shown while it waits to be used (Store.handoff_waiting).
         st.caption(
             _(
                 "This browser remembers that you run this room until it expires. To run it from "
@@ -148,9 +149,17 @@ def join_panel(code: str, key: str) -> None:
             ).format(minutes=MINUTES)
         )
         made = st.session_state.get(keys.CL_ONE_TIME_MADE)
-        if made is not None and made[0] == code and get_store().clock() < made[2]:
+        if made is not None and made[0] == code and get_store().handoff_waiting(code, key, made[1]):
             with st.container(key="cl_lecturer_link"):
                 st.code(join_link(code, base, one_time=made[1]), language=None, wrap_lines=True)
+        elif made is not None and made[0] == code:  # used by now, or older than MINUTES minutes
+            with st.container(key="cl_lecturer_link_spent"):
+                st.caption(
+                    _(
+                        "The last one-time link was used, or is older than {minutes} minutes: it no "
+                        "longer opens this room. Make a new one for another device."
+                    ).format(minutes=MINUTES)
+                )
         st.button(
             _("Make a one-time link"),
             key="cl_make_one_time",
@@ -162,8 +171,8 @@ def join_panel(code: str, key: str) -> None:
 
 @guarded
 def _make_one_time(code: str, key: str) -> None:
-    one_time, expires = get_store().handoff(code, key)
-    st.session_state[keys.CL_ONE_TIME_MADE] = (code, one_time, expires)
+    one_time, _expires = get_store().handoff(code, key)
+    st.session_state[keys.CL_ONE_TIME_MADE] = (code, one_time)
 
 
 def _present() -> None:
