@@ -155,12 +155,12 @@ timers = Table(
     Column("closes_at", DateTime),  # set each time the question opens; None before it first does
 )
 handoffs = Table(
-    "class_lecturer_handoffs",  # one-time codes that let another device run a room (.onetime)
+    "class_lecturer_handoffs",  # one-time codes that let another device run a room (.onetime): only
+    # the code's hash; what it gives is the room's own key, read from the room's row
     metadata,
     Column("id", Integer, primary_key=True),
     Column("code_hash", String(64), nullable=False, unique=True),  # the SHA-256 of the code
     Column("room_id", ForeignKey("class_rooms.id", ondelete="CASCADE"), nullable=False),
-    Column("sealed", String(64), nullable=False),  # the lecturer key sealed under the code (hex)
     Column("expires_at", DateTime, nullable=False),
 )
 

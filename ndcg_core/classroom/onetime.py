@@ -3,9 +3,11 @@
 A learner continuing on another device (:meth:`~.progress.ProgressStore.transfer`) and a lecturer
 running a room from another device (:meth:`~.store.Store.handoff`) each get a code of
 :data:`LENGTH` characters that lives :data:`MINUTES` minutes and works once. The database keeps
-only the code's hash and the secret sealed under the code (:func:`seal`), so a copy of the database
-gives neither the codes nor, without them, the secrets. Room codes and one-time codes use one
-alphabet, read out and typed without confusion (no 0/O, 1/I/L).
+only the code's hash (:func:`digest`). A learner's code also carries the learner's token, which the
+database keeps only hashed: it is sealed under the code (:func:`seal`), so a copy of the database
+gives neither the codes nor, without them, the tokens. (A lecturer's code gives the room's key,
+which the room's own row holds.) Room codes and one-time codes use one alphabet, read out and typed
+without confusion (no 0/O, 1/I/L).
 
 >>> clean(" abcd-efgh "), clean("ABCD-EFG0"), shown("ABCDEFGH")
 ('ABCDEFGH', None, 'ABCD-EFGH')
