@@ -35,9 +35,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError
 
 from ..errors import NDCGError
+from .onetime import digest, new_code
 
 __all__ = [
     "CODE_LENGTH",
@@ -163,6 +164,21 @@ handoffs = Table(
     Column("room_id", ForeignKey("class_rooms.id", ondelete="CASCADE"), nullable=False),
     Column("expires_at", DateTime, nullable=False),
 )
+
+
+def insert_one_time(writer: Engine, table: Table, columns: Callable[[str], dict[str, Any]]) -> str:
+    """Insert ``table``'s row for a fresh one-time code (:mod:`.onetime`): its hash in ``code_hash``
+    and the rest ``columns(code)`` gives. A code whose hash a live row already holds is drawn
+    again. Returns the code (the learners' continue codes and the lecturers' handoffs)."""
+    for _ in range(5):
+        code = new_code()
+        try:
+            with writer.begin() as conn:
+                conn.execute(table.insert().values(code_hash=digest(code), **columns(code)))
+            return code
+        except IntegrityError:  # pragma: no cover - a live code drawn twice
+            continue
+    raise RuntimeError("could not make a one-time code")  # pragma: no cover
 
 
 def _utcnow() -> datetime:

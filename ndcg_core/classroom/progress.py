@@ -44,8 +44,8 @@ from sqlalchemy.exc import IntegrityError
 from ..errors import Message, NDCGError
 from ..settings import Setting, positive_number
 from ..teaching.pages import LEARNER_TOKEN
-from .database import StoreUnusable, _utcnow, connect, database_url, metadata
-from .onetime import MINUTES, clean, digest, new_code, seal, unseal
+from .database import StoreUnusable, _utcnow, connect, database_url, insert_one_time, metadata
+from .onetime import MINUTES, clean, digest, seal, unseal
 
 __all__ = [
     "MAX_BYTES",
@@ -230,22 +230,11 @@ class ProgressStore:
                 return None
             conn.execute(delete(transfers).where(transfers.c.learner_id == row.id))
         expires = now + timedelta(minutes=MINUTES)
-        for _ in range(5):
-            code = new_code()
-            try:
-                with self._writer.begin() as conn:
-                    conn.execute(
-                        transfers.insert().values(
-                            code_hash=digest(code),
-                            learner_id=row.id,
-                            sealed=seal(token, code),
-                            expires_at=expires,
-                        )
-                    )
-                return code, expires
-            except IntegrityError:  # pragma: no cover - a live code drawn twice
-                continue
-        raise RuntimeError("could not make a continue code")  # pragma: no cover
+
+        def columns(code: str) -> dict[str, Any]:  # the token travels sealed under its code
+            return {"learner_id": row.id, "sealed": seal(token, code), "expires_at": expires}
+
+        return insert_one_time(self._writer, transfers, columns), expires
 
     def redeem(self, code: str | None) -> str | None:
         """The token a live continue code was made for, once: the code is deleted. None for a code

@@ -46,6 +46,7 @@ from .database import (
     data_dir,
     database_url,
     handoffs,
+    insert_one_time,
     metadata,
     questions,
     room_hours,
@@ -54,7 +55,7 @@ from .database import (
     timers,
 )
 from .names import name_problem
-from .onetime import CODE_ALPHABET, MINUTES, clean, digest, new_code
+from .onetime import CODE_ALPHABET, MINUTES, clean, digest
 from .questions import BadQuestion, Graded, Summary, answer_text, exercise, grade, summarise
 from .values import Joined, QuestionInfo, RoomInfo, StoredAnswer
 
@@ -259,21 +260,10 @@ class Store:
                 delete(handoffs).where((handoffs.c.expires_at <= now) | (handoffs.c.room_id == row.id))
             )
         expires = min(now + timedelta(minutes=MINUTES), row.created_at + self.lifetime)
-        for _ in range(5):
-            one = new_code()
-            try:
-                with self._write() as conn:
-                    conn.execute(
-                        handoffs.insert().values(
-                            code_hash=digest(one),
-                            room_id=row.id,
-                            expires_at=expires,
-                        )
-                    )
-                return one, expires
-            except IntegrityError:  # pragma: no cover - a live code drawn twice
-                continue
-        raise RuntimeError("could not make a one-time code")  # pragma: no cover
+        one = insert_one_time(
+            self._writer, handoffs, lambda _code: {"room_id": row.id, "expires_at": expires}
+        )
+        return one, expires
 
     def handoff_waiting(self, code: str | None, key: str | None, one_time: str) -> bool:
         """Whether the one-time code :meth:`handoff` made for room ``code`` still waits to be used:
