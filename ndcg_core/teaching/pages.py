@@ -230,9 +230,9 @@ class ClassState:
     tag: str | None = None
     lecturer: str | None = None
 
-    PARAMS: ClassVar[tuple[str, ...]] = ("room", "tag", "key", "me", "present", "lecturer")
     #: The parameter that brings a one-time lecturer code (only a link made on request has it).
     ONE_TIME: ClassVar[str] = "lecturer"
+    PARAMS: ClassVar[tuple[str, ...]] = ("room", "tag", "key", "me", "present", ONE_TIME)
 
     @classmethod
     def carried_by(cls, params: Mapping[str, str]) -> bool:
