@@ -25,7 +25,7 @@ import statistics
 import sys
 import time
 
-from app_speed import APP, FLOOR, PEER, as_the_server_runs, warm_app
+from app_speed import APP, FLOOR, PEER, as_the_server_runs, server_rerun_ms, warm_app
 
 #: (module, function): what app.py and the Playground draw on a run.
 HELPERS = [
@@ -79,18 +79,6 @@ def timed(module_name: str, name: str) -> None:
             setattr(other, name, wrapper)
 
 
-def bare_runs_ms(script: str, repeats: int) -> float:
-    """Median process CPU of a rerun of ``script`` (nothing clicked), run as the app's are."""
-    with as_the_server_runs():
-        at = warm_app(script, 6)
-        runs = []
-        for _ in range(repeats):
-            start = time.process_time()
-            at.run()
-            runs.append((time.process_time() - start) * 1000)
-    return statistics.median(runs)
-
-
 #: Where a profiled function's own time is counted: the first of these its file's path contains.
 PACKAGES = ("/views/", "/ndcg_core/", "/streamlit/", "/pandas/", "/pyarrow/", "/plotly/", "/numpy/")
 
@@ -133,7 +121,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=40)
     parser.add_argument("--by-module", action="store_true", help="also a cProfile of the reruns, by package")
     args = parser.parse_args()
-    peer, floor = bare_runs_ms(PEER, args.repeats), bare_runs_ms(FLOOR, args.repeats)
+    (peer, _), (floor, _) = server_rerun_ms(PEER, 6, args.repeats), server_rerun_ms(FLOOR, 6, args.repeats)
     with as_the_server_runs():
         at = warm_app(APP, 6)
         for module_name, name in HELPERS:
